@@ -1,0 +1,132 @@
+"""Per-run settings, read by the nodes through `Runtime[Context]`.
+
+Studio shows every field with its description; the CLI fills them from flags.
+Defaults can come from the environment (`REACT_AGENT_MODEL`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Literal
+
+DEFAULT_MODEL = "groq:qwen/qwen3.6-27b"
+
+
+def _default_model() -> str:
+    return os.environ.get("REACT_AGENT_MODEL", DEFAULT_MODEL)
+
+
+@dataclass(kw_only=True)
+class Context:
+    """Settings shared by every environment."""
+
+    model: str = field(
+        default_factory=_default_model,
+        metadata={
+            "description": "Chat model: 'provider:model' (groq, openai, ollama, ...), "
+            "'path/to/file.py:factory' or 'package.module:factory' returning a chat model, "
+            "or 'scripted:FILE' for a scripted test model."
+        },
+    )
+    temperature: float = field(default=0.0, metadata={"description": "Sampling temperature."})
+    max_tokens: int = field(
+        default=512, metadata={"description": "Most tokens the model may write per turn."}
+    )
+    max_model_turns: int = field(
+        default=8, metadata={"description": "Most model calls (decisions) in one episode."}
+    )
+    max_tool_calls: int = field(
+        default=12, metadata={"description": "Most tool calls (retries included) in one episode."}
+    )
+    max_seconds: float = field(
+        default=120.0,
+        metadata={"description": "Most seconds the agent itself may work (time spent waiting "
+                  "for a human approval is not counted)."},
+    )
+    max_verifier_rejections: int = field(
+        default=2,
+        metadata={"description": "How many unsupported Finish answers are sent back to the "
+                  "model before the episode ends as unverified."},
+    )
+    max_repeats: int = field(
+        default=2,
+        metadata={"description": "How many repeated actions are refused before the episode "
+                  "stops for lack of progress."},
+    )
+    approvals: Literal["ask", "deny", "auto"] = field(
+        default="ask",
+        metadata={"description": "Write actions: 'ask' a human (default), 'deny' them all, "
+                  "or run them without asking ('auto', trusted automation only)."},
+    )
+
+
+@dataclass(kw_only=True)
+class WikipediaContext(Context):
+    """Settings of the Wikipedia agent."""
+
+    source: Literal["snapshot", "live"] = field(
+        default="snapshot",
+        metadata={"description": "'snapshot' (offline, reproducible) or 'live' Wikipedia."},
+    )
+    lang: str = field(default="en", metadata={"description": "Wikipedia language (live source)."})
+    wiki_api_url: str = field(
+        default="",
+        metadata={"description": "MediaWiki Action API URL; empty means "
+                  "https://{lang}.wikipedia.org/w/api.php."},
+    )
+    user_agent: str = field(
+        default="",
+        metadata={"description": "User-Agent for live requests, 'name/version (contact)'; "
+                  "empty uses the built-in one."},
+    )
+    observation_chars: int = field(
+        default=1200,
+        metadata={"description": "Most characters of one observation; longer ones are cut "
+                  "with a [truncated] marker."},
+    )
+
+
+@dataclass(kw_only=True)
+class LibraryContext(Context):
+    """Settings of the campus-library assistant (budgets as in the seed)."""
+
+    max_model_turns: int = field(
+        default=7, metadata={"description": "Most model decisions in one episode."}
+    )
+    max_tool_calls: int = field(
+        default=6, metadata={"description": "Most tool calls (retries included) in one episode."}
+    )
+    max_seconds: float = field(
+        default=20.0, metadata={"description": "Most seconds the agent itself may work."}
+    )
+    library_db: str = field(
+        default="",
+        metadata={"description": "Library database file; empty uses the default under the "
+                  "user's state directory (created from the seed data on first use)."},
+    )
+    patron: str = field(
+        default="P1001",
+        metadata={"description": "The patron the assistant acts for (never taken from the model)."},
+    )
+    now: str = field(
+        default="2026-09-26T14:00",
+        metadata={"description": "The clock: local date and time the episode starts at."},
+    )
+    origin: str = field(
+        default="East Campus",
+        metadata={"description": "Where the patron starts from (authorised coarse location)."},
+    )
+    deadline: str = field(
+        default="",
+        metadata={"description": "Latest time to arrive, 'HH:MM' on the clock's date; empty "
+                  "reads it from the question ('before 16:00'), else none."},
+    )
+    faults: str = field(
+        default="",
+        metadata={"description": "Injected faults, comma-separated 'tool:argument:mode' with "
+                  "mode 'timeout-once' or 'timeout-always', e.g. 'get_copy_status:W22:timeout-once'."},
+    )
+    tool_timeout_s: float = field(
+        default=2.0, metadata={"description": "Seconds before a library call counts as timed out."}
+    )

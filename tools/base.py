@@ -1,0 +1,136 @@
+"""The contract between the agent graph and an environment (Wikipedia, library).
+
+An environment turns one parsed action into a `ToolOutcome`: the observation
+text the model sees, the evidence the state stores, and any changes to the
+environment's part of the state (current page, lookup cursors). Environments
+keep no mutable episode state of their own: everything an episode needs to
+resume lives in the checkpointed state the graph passes in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypedDict
+
+from pydantic import BaseModel
+
+
+class EvidenceDraft(TypedDict):
+    """A piece of evidence a tool returned, before the state gives it an id.
+
+    `source` says where it came from: `{"title": str, "sentence_index": int}`
+    for a Wikipedia sentence, `{"tool": ..., "copy_id": ..., "snapshot_time": ...}`
+    and the like for the library. `facts` holds structured values a program
+    can check (the library's completion conditions); it is `{}` for prose.
+    """
+
+    text: str
+    tool: str
+    source: dict[str, Any]
+    facts: dict[str, Any]
+
+
+class Evidence(EvidenceDraft):
+    """Evidence as stored in the state: stored once, with an id and a time."""
+
+    id: str
+    retrieved_at: str
+
+
+class Verdict(TypedDict):
+    """What a checker decided about a proposed final answer."""
+
+    supported: bool
+    evidence_ids: list[str]
+    reason: str
+    missing: list[str]
+    grounding: str
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """The result of executing one action.
+
+    `calls` counts the backend calls it took (a retried timeout is two), which
+    the graph charges to the tool-call budget; `failed` marks an outcome whose
+    answer is unknown (timeout, backend error); `stop_reason` ends the episode.
+    """
+
+    observation: str
+    evidence: list[EvidenceDraft] = field(default_factory=list)
+    env_update: dict[str, Any] = field(default_factory=dict)
+    calls: int = 1
+    requests: int = 0
+    cache_hits: int = 0
+    failed: bool = False
+    stop_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action the model may write as `Name[argument]`."""
+
+    name: str
+    usage: str
+    description: str
+    writes: bool = False
+    args_model: type[BaseModel] | None = None
+
+
+@dataclass(frozen=True)
+class ExecContext:
+    """What an environment may read while executing one action.
+
+    `settings` is the run's Context object; `env_state` the environment's slice
+    of the checkpointed state; `idempotency_key` is unique per thread and step,
+    so a write replayed after a crash or a resume is recognised.
+    """
+
+    settings: Any
+    env_state: Mapping[str, Any]
+    thread_id: str
+    step_index: int
+    idempotency_key: str
+    tool_calls_left: int = 1
+
+
+class ArgumentError(ValueError):
+    """An action's argument is invalid; the message is shown to the model."""
+
+
+class Environment(Protocol):
+    """An environment the ReAct graph can act in."""
+
+    name: str
+    finish_action: str
+
+    def specs(self) -> Mapping[str, ActionSpec]:
+        """Action specs by canonical name (the finish action included)."""
+        ...
+
+    def parse_args(self, action: str, argument: str) -> dict[str, Any]:
+        """Validate the raw bracket argument; raise `ArgumentError` if it is bad."""
+        ...
+
+    def execute(self, action: str, args: Mapping[str, Any], ctx: ExecContext) -> ToolOutcome:
+        """Run a (non-finish) action and describe what it returned."""
+        ...
+
+    def goal_unreachable(self, question: str, ctx: ExecContext) -> str | None:
+        """Why the goal can no longer be met (a passed deadline), or None."""
+        ...
+
+    def record_audit(self, event: str, detail: Mapping[str, Any], ctx: ExecContext) -> None:
+        """Record an approval event (proposal, decision, execution); idempotent per key."""
+        ...
+
+    def check_answer(
+        self,
+        question: str,
+        answer: str,
+        evidence: Sequence[Evidence],
+        ctx: ExecContext,
+    ) -> Verdict:
+        """Decide whether the stored evidence supports `answer`."""
+        ...

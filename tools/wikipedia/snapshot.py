@@ -1,0 +1,147 @@
+"""The offline Wikipedia: HotpotQA's lead paragraphs, indexed in SQLite FTS5.
+
+The index is built on first use into a cache file and rebuilt when the data
+file changes (its size and modification time are recorded in the index).
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+
+from platformdirs import user_cache_dir
+
+from tools.wikipedia.base import FetchResult, Page
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+SNAPSHOT_FILE = DATA_DIR / "wiki_snapshot.jsonl.gz"
+INDEX_VERSION = "1"
+SIMILAR_LIMIT = 5
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def normalize_title(title: str) -> str:
+    """Fold a title for exact matching: entities, case, underscores, spaces."""
+    text = html.unescape(title).replace("_", " ")
+    return " ".join(text.split()).casefold()
+
+
+def iter_snapshot(path: Path = SNAPSHOT_FILE) -> Iterator[tuple[str, list[str]]]:
+    """Yield `(title, sentences)` for every article of a snapshot file."""
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                record = json.loads(line)
+                yield record["title"], record["sentences"]
+
+
+def default_index_path() -> Path:
+    """Where the FTS index lives unless the caller chooses."""
+    return Path(user_cache_dir("react-evidence-agent")) / "wiki_snapshot_index.sqlite3"
+
+
+class SnapshotSource:
+    """A `WikiSource` backed by the offline snapshot."""
+
+    name = "snapshot"
+
+    def __init__(self, data_file: Path = SNAPSHOT_FILE, index_file: Path | None = None) -> None:
+        self.data_file = Path(data_file)
+        self.index_file = Path(index_file) if index_file else default_index_path()
+        self._lock = threading.Lock()
+        self._conn = self._open_index()
+
+    def _fingerprint(self) -> str:
+        stat = self.data_file.stat()
+        return f"{INDEX_VERSION}:{stat.st_size}:{stat.st_mtime_ns}"
+
+    def _open_index(self) -> sqlite3.Connection:
+        self.index_file.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.index_file, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        fingerprint = self._fingerprint()
+        conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+        row = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+        if row is None or row[0] != fingerprint:
+            self._build(conn, fingerprint)
+        return conn
+
+    def _build(self, conn: sqlite3.Connection, fingerprint: str) -> None:
+        with conn:
+            conn.execute("DROP TABLE IF EXISTS pages")
+            conn.execute("DROP TABLE IF EXISTS pages_fts")
+            conn.execute(
+                "CREATE TABLE pages (id INTEGER PRIMARY KEY, norm_title TEXT UNIQUE,"
+                " title TEXT, sentences TEXT)"
+            )
+            conn.execute(
+                "CREATE VIRTUAL TABLE pages_fts USING fts5(title, body,"
+                " content='', tokenize='unicode61 remove_diacritics 2')"
+            )
+            for title, sentences in iter_snapshot(self.data_file):
+                clean_title = html.unescape(title)
+                cursor = conn.execute(
+                    "INSERT OR IGNORE INTO pages (norm_title, title, sentences) VALUES (?, ?, ?)",
+                    (normalize_title(title), clean_title, json.dumps(sentences)),
+                )
+                if cursor.rowcount:
+                    conn.execute(
+                        "INSERT INTO pages_fts (rowid, title, body) VALUES (?, ?, ?)",
+                        (cursor.lastrowid, clean_title, "".join(sentences)),
+                    )
+            conn.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('fingerprint', ?)",
+                (fingerprint,),
+            )
+
+    def page(self, title: str) -> Page | None:
+        """The page whose normalised title equals `title`'s, if any."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT title, sentences FROM pages WHERE norm_title = ?",
+                (normalize_title(title),),
+            ).fetchone()
+        if row is None:
+            return None
+        sentences = tuple(s.strip() for s in json.loads(row[1]))
+        return Page(title=row[0], sentences=sentences)
+
+    def similar(self, query: str, limit: int = SIMILAR_LIMIT) -> tuple[str, ...]:
+        """Titles ranked by full-text relevance to `query` (titles weigh more)."""
+        words = _WORD.findall(html.unescape(query))
+        if not words:
+            return ()
+        match = " OR ".join('"' + word.replace('"', "") + '"' for word in words)
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT p.title FROM pages_fts JOIN pages p ON p.id = pages_fts.rowid"
+                " WHERE pages_fts MATCH ? ORDER BY bm25(pages_fts, 10.0, 1.0) LIMIT ?",
+                (match, limit),
+            ).fetchall()
+        return tuple(row[0] for row in rows)
+
+    def fetch(self, title: str) -> FetchResult:
+        """Open the exact page, or list similar titles without opening any."""
+        page = self.page(title)
+        if page is not None:
+            return FetchResult(page=page)
+        return FetchResult(similar=self.similar(title))
+
+    def titles(self) -> list[str]:
+        """Every title in the snapshot."""
+        with self._lock:
+            return [row[0] for row in self._conn.execute("SELECT title FROM pages ORDER BY id")]
+
+
+@lru_cache(maxsize=4)
+def shared_snapshot(index_file: str | None = None) -> SnapshotSource:
+    """One snapshot source per index file and process."""
+    return SnapshotSource(index_file=Path(index_file) if index_file else None)
