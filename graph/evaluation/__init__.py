@@ -1,0 +1,1 @@
+"""Benchmarks and scoring: HotpotQA answers, the verifier."""

@@ -1,0 +1,80 @@
+"""HotpotQA questions and answer scoring, as the official evaluation script does it.
+
+`normalize_answer`, `exact_match` and `f1_score` follow `hotpot_evaluate_v1.py`
+(lower case, punctuation and the articles a/an/the removed, whitespace folded;
+a yes/no/noanswer prediction or gold scores F1 0 unless both are equal).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import string
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from tools.wikipedia.snapshot import DATA_DIR
+
+QUESTIONS_FILE = DATA_DIR / "hotpotqa_train.jsonl.gz"
+REQUIRED_KEYS = ("_id", "question", "answer", "type", "supporting_facts")
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCTUATION = str.maketrans("", "", string.punctuation)
+_SPECIAL = frozenset({"yes", "no", "noanswer"})
+
+
+def normalize_answer(text: str) -> str:
+    """Lower-case, strip punctuation and articles, fold whitespace."""
+    return " ".join(_ARTICLES.sub(" ", text.lower().translate(_PUNCTUATION)).split())
+
+
+def exact_match(prediction: str, gold: str) -> float:
+    """1.0 when the normalised strings are equal, else 0.0."""
+    return float(normalize_answer(prediction) == normalize_answer(gold))
+
+
+def f1_precision_recall(prediction: str, gold: str) -> tuple[float, float, float]:
+    """Token-level (F1, precision, recall) of `prediction` against `gold`."""
+    pred = normalize_answer(prediction)
+    truth = normalize_answer(gold)
+    if (pred in _SPECIAL or truth in _SPECIAL) and pred != truth:
+        return 0.0, 0.0, 0.0
+    pred_tokens = pred.split()
+    truth_tokens = truth.split()
+    same = sum((Counter(pred_tokens) & Counter(truth_tokens)).values())
+    if same == 0:
+        return 0.0, 0.0, 0.0
+    precision = same / len(pred_tokens)
+    recall = same / len(truth_tokens)
+    return 2 * precision * recall / (precision + recall), precision, recall
+
+
+def f1_score(prediction: str, gold: str) -> float:
+    """Token-level F1 of `prediction` against `gold`."""
+    return f1_precision_recall(prediction, gold)[0]
+
+
+def load_questions(path: Path | str | None = None) -> list[dict[str, Any]]:
+    """Read HotpotQA questions from a JSONL file (gzipped if it ends in `.gz`).
+
+    Each line is one question with at least `_id`, `question`, `answer`,
+    `type` and `supporting_facts`; `path` defaults to the built-in sample.
+    """
+    file = Path(path) if path is not None else QUESTIONS_FILE
+    opener = gzip.open if file.suffix == ".gz" else open
+    questions: list[dict[str, Any]] = []
+    with opener(file, "rt", encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            missing = [key for key in REQUIRED_KEYS if key not in record]
+            if missing:
+                raise ValueError(
+                    f"{file}:{number}: a HotpotQA question needs {', '.join(REQUIRED_KEYS)};"
+                    f" missing {', '.join(missing)}"
+                )
+            questions.append(record)
+    return questions
