@@ -54,6 +54,17 @@ class Context:
         metadata={"description": "How many repeated actions are refused before the episode "
                   "stops for lack of progress."},
     )
+    prompt_style: Literal["react", "act"] = field(
+        default="react",
+        metadata={"description": "'react' (Thought + Action) or 'act' (Action only, the "
+                  "Act-only baseline of the ReAct paper)."},
+    )
+    verify_mode: Literal["enforce", "record"] = field(
+        default="enforce",
+        metadata={"description": "'enforce': an unsupported Finish goes back to the model; "
+                  "'record': the first Finish ends the episode and its verdict is only recorded "
+                  "(plain ReAct, for comparisons)."},
+    )
     approvals: Literal["ask", "deny", "auto"] = field(
         default="ask",
         metadata={"description": "Write actions: 'ask' a human (default), 'deny' them all, "

@@ -1,0 +1,116 @@
+"""The ReAct graph: reason -> (review) -> act -> observe -> reason ..., verify on Finish.
+
+```
+START -> reason -> act -------> observe -> reason
+               \-> review -> act / observe
+               \-> observe        (invalid or repeated action)
+               \-> verify -> reason (unsupported) / END (verified, unverified)
+               \-> END            (budget spent, goal unreachable, model error)
+```
+
+`wikipedia_agent` and `library_agent` are compiled without a checkpointer for
+`langgraph.json` (the server brings its own persistence); the CLI and tests
+call `build_agent` with a `SqliteSaver`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from graph.context import Context, LibraryContext, WikipediaContext
+from graph.nodes import AgentDeps, Nodes
+from graph.state import AgentState, InputState
+from graph.verifier import verify_answer
+from tools.base import Environment
+
+EnvName = Literal["wikipedia", "library"]
+RECURSION_LIMIT = 200
+
+
+def route_after_reason(state: AgentState) -> Literal["act", "review", "observe", "verify", "__end__"]:
+    """Where the parsed proposal goes."""
+    proposal = state.get("proposal")
+    if state.get("status") != "running" or not proposal:
+        return END
+    if proposal.get("kind"):
+        return "observe"
+    if proposal.get("finish"):
+        return "verify"
+    return "review" if proposal.get("writes") else "act"
+
+
+def route_after_review(state: AgentState) -> Literal["act", "observe"]:
+    """Approved (or edited) actions run; rejected ones only become observations."""
+    proposal = state.get("proposal") or {}
+    return "observe" if proposal.get("kind") == "rejected" else "act"
+
+
+def route_after_observe(state: AgentState) -> Literal["reason", "__end__"]:
+    """Keep going unless the observation ended the episode."""
+    return "reason" if state.get("status", "running") == "running" else END
+
+
+def route_after_verify(state: AgentState) -> Literal["reason", "__end__"]:
+    """An unsupported answer goes back to the model, within its budget."""
+    return "reason" if state.get("status") == "running" else END
+
+
+def wikipedia_environment(ctx: Context) -> Environment:
+    """The Wikipedia environment on the source the settings choose."""
+    from tools.wikipedia.environment import WikipediaEnvironment
+    from tools.wikipedia.sources import make_source
+
+    return WikipediaEnvironment(make_source(ctx), checker=verify_answer)
+
+
+def library_environment(ctx: Context) -> Environment:
+    """The campus-library environment on the settings' database."""
+    from tools.library.environment import LibraryEnvironment
+
+    return LibraryEnvironment(getattr(ctx, "library_db", "") or None)
+
+
+ENVIRONMENTS: dict[str, tuple[type[Context], Any, tuple[str, ...]]] = {
+    "wikipedia": (WikipediaContext, wikipedia_environment,
+                  ("source", "lang", "wiki_api_url", "user_agent")),
+    "library": (LibraryContext, library_environment, ("library_db",)),
+}
+
+
+def build_graph(env_name: EnvName, deps: AgentDeps | None = None) -> StateGraph:
+    """The uncompiled graph of one environment."""
+    context_type, factory, keys = ENVIRONMENTS[env_name]
+    nodes = Nodes(deps or AgentDeps(environment_factory=factory, environment_keys=keys))
+    builder = StateGraph(AgentState, context_schema=context_type, input_schema=InputState)
+    builder.add_node("reason", nodes.reason)
+    builder.add_node("review", nodes.review)
+    builder.add_node("act", nodes.act)
+    builder.add_node("observe", nodes.observe)
+    builder.add_node("verify", nodes.verify)
+    builder.add_edge(START, "reason")
+    builder.add_conditional_edges("reason", route_after_reason)
+    builder.add_conditional_edges("review", route_after_review)
+    builder.add_edge("act", "observe")
+    builder.add_conditional_edges("observe", route_after_observe)
+    builder.add_conditional_edges("verify", route_after_verify)
+    return builder
+
+
+def build_agent(
+    env_name: EnvName,
+    checkpointer: BaseCheckpointSaver[Any] | None = None,
+    model: BaseChatModel | None = None,
+) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """A compiled agent; `model` overrides the model named in the run settings."""
+    _, factory, keys = ENVIRONMENTS[env_name]
+    deps = AgentDeps(environment_factory=factory, environment_keys=keys, model=model)
+    return build_graph(env_name, deps).compile(checkpointer=checkpointer, name=f"{env_name}-agent")
+
+
+wikipedia_agent = build_agent("wikipedia")
+library_agent = build_agent("library")

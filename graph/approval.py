@@ -1,0 +1,87 @@
+"""Human approval of write actions, in the shape of LangChain's HITL middleware.
+
+The interrupt payload is a `HITLRequest` (`action_requests`, `review_configs`)
+and a resume value is a `HITLResponse` (`{"decisions": [...]}` with `approve`,
+`edit` + `edited_action`, or `reject` + `message`), so Studio, Agent
+Inbox-style UIs and LangChain users already know both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from langchain.agents.middleware.human_in_the_loop import (
+    ActionRequest,
+    HITLRequest,
+    ReviewConfig,
+)
+
+from graph.errors import DecisionError
+
+ALLOWED_DECISIONS: list[Literal["approve", "edit", "reject"]] = ["approve", "edit", "reject"]
+
+DECISION_SHAPE = (
+    'expected {"decisions": [{"type": "approve"}]}, '
+    '{"decisions": [{"type": "edit", "edited_action": {"name": "...", "args": {...}}}]} '
+    'or {"decisions": [{"type": "reject", "message": "why"}]}'
+)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A validated decision about one proposed write action."""
+
+    type: Literal["approve", "edit", "reject"]
+    name: str = ""
+    args: Mapping[str, Any] | None = None
+    message: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The decision in HITL-response form."""
+        if self.type == "edit":
+            return {"type": "edit", "edited_action": {"name": self.name, "args": dict(self.args or {})}}
+        if self.type == "reject":
+            return {"type": "reject", "message": self.message}
+        return {"type": "approve"}
+
+
+def approval_request(
+    name: str, args: Mapping[str, Any], description: str, error: str | None = None
+) -> HITLRequest:
+    """The interrupt payload asking a human about one write action."""
+    request = ActionRequest(name=name, args=dict(args), description=description)
+    config = ReviewConfig(action_name=name, allowed_decisions=list(ALLOWED_DECISIONS))
+    payload = HITLRequest(action_requests=[request], review_configs=[config])
+    if error:
+        payload["error"] = error  # type: ignore[typeddict-unknown-key]
+    return payload
+
+
+def parse_decision(value: Any) -> Decision:
+    """Validate a resume value; raise `DecisionError` naming what was expected."""
+    if isinstance(value, Mapping) and "decisions" in value:
+        decisions = value["decisions"]
+        if not isinstance(decisions, list) or len(decisions) != 1:
+            raise DecisionError(f"exactly one decision is needed: {DECISION_SHAPE}")
+        value = decisions[0]
+    if not isinstance(value, Mapping):
+        raise DecisionError(f"a decision must be an object: {DECISION_SHAPE}")
+    kind = value.get("type")
+    if kind == "approve":
+        return Decision("approve")
+    if kind == "reject":
+        message = value.get("message", "")
+        if not isinstance(message, str):
+            raise DecisionError("a reject decision's message must be text")
+        return Decision("reject", message=message.strip() or "no reason given")
+    if kind == "edit":
+        edited = value.get("edited_action")
+        if not isinstance(edited, Mapping):
+            raise DecisionError(f"an edit decision needs edited_action: {DECISION_SHAPE}")
+        name, args = edited.get("name"), edited.get("args")
+        if not isinstance(name, str) or not name or not isinstance(args, Mapping):
+            raise DecisionError("edited_action needs a 'name' (text) and 'args' (an object)")
+        return Decision("edit", name=name, args=dict(args))
+    raise DecisionError(f"unknown decision type {kind!r}: {DECISION_SHAPE}")

@@ -1,0 +1,124 @@
+"""Turn a `--model` string into a LangChain chat model.
+
+- `provider:model` (groq, openai, ollama, anthropic, ...) goes to
+  `init_chat_model`; Groq's Qwen models get reasoning turned off, as the seed
+  runs them.
+- `path/to/file.py:attr` or `package.module:attr` imports a chat model, or a
+  callable returning one (a `/`, a `.py` or a dot before the colon marks an
+  import reference).
+- `scripted:FILE` loads a scripted model (see `graph.testing`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models.chat_models import BaseChatModel
+
+from graph.errors import ModelConfigError
+from graph.testing import load_script
+
+PROVIDER_KEYS = {
+    "groq": "GROQ_API_KEY",
+    "openai": "OPENAI_API_KEY",
+    "anthropic": "ANTHROPIC_API_KEY",
+    "google_genai": "GOOGLE_API_KEY",
+    "mistralai": "MISTRAL_API_KEY",
+    "together": "TOGETHER_API_KEY",
+    "fireworks": "FIREWORKS_API_KEY",
+}
+
+MISSING_KEY = (
+    "No API key for the model provider '{provider}': set {variable} (for example in a .env "
+    "file or your shell), or choose another model with --model: 'provider:model' for any "
+    "LangChain chat model (groq, openai with OPENAI_BASE_URL for compatible servers, "
+    "ollama for a local one, ...), 'path/to/file.py:factory' or 'package.module:factory' "
+    "for your own chat model, or 'scripted:FILE' for scripted replies."
+)
+BAD_SPEC = (
+    "Cannot read the model '{spec}': expected 'provider:model', 'path/to/file.py:attr', "
+    "'package.module:attr' or 'scripted:FILE'."
+)
+
+
+def is_import_reference(spec: str) -> bool:
+    """Whether `spec` names code to import rather than a provider's model."""
+    target = spec.rsplit(":", 1)[0]
+    return "/" in target or "\\" in target or target.endswith(".py") or "." in target
+
+
+def _import_target(target: str) -> Any:
+    if target.endswith(".py") or "/" in target or "\\" in target:
+        path = Path(target).expanduser().resolve()
+        if not path.is_file():
+            raise ModelConfigError(f"The model file {target} does not exist.")
+        name = f"_react_agent_model_{abs(hash(str(path)))}"
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise ModelConfigError(f"Cannot import {target} as a Python file.")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+    try:
+        return importlib.import_module(target)
+    except ImportError as error:
+        raise ModelConfigError(f"Cannot import the module {target}: {error}") from None
+
+
+def _from_reference(spec: str) -> BaseChatModel:
+    target, _, attribute = spec.rpartition(":")
+    if not target or not attribute:
+        raise ModelConfigError(BAD_SPEC.format(spec=spec))
+    module = _import_target(target)
+    try:
+        value = getattr(module, attribute)
+    except AttributeError:
+        raise ModelConfigError(f"{target} has no attribute '{attribute}'.") from None
+    model = value() if callable(value) and not isinstance(value, BaseChatModel) else value
+    if not isinstance(model, BaseChatModel):
+        raise ModelConfigError(
+            f"{spec} gave a {type(model).__name__}, not a LangChain chat model."
+        )
+    return model
+
+
+def _from_provider(spec: str, temperature: float, max_tokens: int) -> BaseChatModel:
+    provider, _, name = spec.partition(":")
+    if not provider or not name:
+        raise ModelConfigError(BAD_SPEC.format(spec=spec))
+    variable = PROVIDER_KEYS.get(provider)
+    if variable and not os.environ.get(variable):
+        raise ModelConfigError(MISSING_KEY.format(provider=provider, variable=variable))
+    options: dict[str, Any] = {"temperature": temperature, "max_tokens": max_tokens}
+    if provider == "groq" and name.startswith("qwen/"):
+        options["reasoning_effort"] = "none"
+    if provider == "openai" and os.environ.get("OPENAI_BASE_URL"):
+        options["base_url"] = os.environ["OPENAI_BASE_URL"]
+    try:
+        from langchain.chat_models import init_chat_model
+
+        return init_chat_model(name, model_provider=provider, **options)
+    except (ImportError, ValueError) as error:
+        raise ModelConfigError(f"Cannot load the model '{spec}': {error}") from None
+
+
+def load_chat_model(spec: str, temperature: float = 0.0, max_tokens: int = 512) -> BaseChatModel:
+    """The chat model that `spec` names (see the module docstring)."""
+    spec = spec.strip()
+    if not spec:
+        raise ModelConfigError(BAD_SPEC.format(spec=spec))
+    if spec.startswith("scripted:"):
+        path = spec.removeprefix("scripted:")
+        try:
+            return load_script(path)
+        except (OSError, ValueError) as error:
+            raise ModelConfigError(f"Cannot load the scripted model {path}: {error}") from None
+    if is_import_reference(spec):
+        return _from_reference(spec)
+    return _from_provider(spec, temperature, max_tokens)

@@ -1,0 +1,375 @@
+"""The graph's nodes: reason, review, act, observe, verify.
+
+Each node is thin: the decisions live in pure helpers (`graph.protocol`,
+`graph.trajectory`, the environment's checker). Live dependencies come from
+`AgentDeps`, settings from `Runtime[Context]`, and everything else from state.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from graph.approval import approval_request, parse_decision
+from graph.context import Context
+from graph.errors import DecisionError
+from graph.models import load_chat_model
+from graph.protocol import ParseFailure, parse_react_output
+from graph.state import AgentState, Counters, Proposal, Step
+from graph.trajectory import (
+    REPEATED,
+    action_text,
+    add_evidence,
+    budget_exceeded,
+    budget_message,
+    build_messages,
+    find_repeat,
+    fingerprint,
+    now_iso,
+    repeat_key,
+    unverified_answer,
+)
+from tools.base import ArgumentError, Environment, ExecContext, ToolOutcome
+
+STOP_SEQUENCES = ["\nObservation"]
+MODEL_ATTEMPTS = 3
+MODEL_BACKOFF_S = 2.0
+
+TOOL_FAILED = "{action} failed: {error}. Nothing was changed; try again later or differently."
+UNSUPPORTED = (
+    "Your answer [{answer}] is not supported by the evidence stored so far: {reason} "
+    "Missing: {missing}. Find a source that states it, or answer with what the evidence states."
+)
+REJECTED = "A human rejected {action}: {message}. It was not run."
+DENIED = "{action} was not run: write actions are turned off for this run (approvals=deny)."
+EDIT_NOT_ACTION = "edited_action must name one of: {names}"
+GOAL_UNREACHABLE = "goal_unreachable"
+
+EnvironmentFactory = Callable[[Context], Environment]
+
+
+def _cache_key(ctx: Context, names: tuple[str, ...]) -> tuple[Any, ...]:
+    values = asdict(ctx)
+    return tuple(values.get(name) for name in names)
+
+
+@dataclass
+class AgentDeps:
+    """Live dependencies, bound when the graph is built (never stored in state).
+
+    `model` overrides the context's model spec (the CLI and tests pass a
+    ready model); otherwise models are loaded from `Context.model` and cached.
+    """
+
+    environment_factory: EnvironmentFactory
+    environment_keys: tuple[str, ...] = ()
+    model: BaseChatModel | None = None
+    _models: dict[tuple[Any, ...], BaseChatModel] = field(default_factory=dict)
+    _environments: dict[tuple[Any, ...], Environment] = field(default_factory=dict)
+
+    def chat_model(self, ctx: Context) -> BaseChatModel:
+        """The chat model for this run."""
+        if self.model is not None:
+            return self.model
+        key = (ctx.model, ctx.temperature, ctx.max_tokens)
+        if key not in self._models:
+            self._models[key] = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
+        return self._models[key]
+
+    def environment(self, ctx: Context) -> Environment:
+        """The environment for this run (one per distinct set of its settings)."""
+        key = _cache_key(ctx, self.environment_keys)
+        if key not in self._environments:
+            self._environments[key] = self.environment_factory(ctx)
+        return self._environments[key]
+
+
+def _counters(state: AgentState) -> Counters:
+    return Counters(**(state.get("counters") or {}))  # type: ignore[typeddict-item]
+
+
+def _bump(counters: Counters, key: str, amount: float = 1) -> None:
+    counters[key] = counters.get(key, 0) + amount  # type: ignore[literal-required]
+
+
+def _exec_context(
+    state: AgentState, runtime: Runtime[Context], config: RunnableConfig
+) -> ExecContext:
+    thread_id = str((config.get("configurable") or {}).get("thread_id", ""))
+    step_index = len(state.get("steps") or []) + 1
+    counters = state.get("counters") or {}
+    return ExecContext(
+        settings=runtime.context,
+        env_state=dict(state.get("env_state") or {}),
+        thread_id=thread_id,
+        step_index=step_index,
+        idempotency_key=f"{thread_id}:{step_index}",
+        tool_calls_left=max(0, runtime.context.max_tool_calls - counters.get("tool_calls", 0)),
+    )
+
+
+def _emit(runtime: Runtime[Context], event: str, **data: Any) -> None:
+    runtime.stream_writer({"event": event, **data})
+
+
+class Nodes:
+    """The node functions, bound to one `AgentDeps`."""
+
+    def __init__(self, deps: AgentDeps) -> None:
+        self.deps = deps
+
+    def _stop(
+        self,
+        state: AgentState,
+        runtime: Runtime[Context],
+        config: RunnableConfig,
+        status: str,
+        reason: str,
+        why: str,
+    ) -> dict[str, Any]:
+        """End the episode honestly, saying what is and is not established."""
+        env = self.deps.environment(runtime.context)
+        proposed = state.get("answer", "")
+        verdict = env.check_answer(
+            state["question"], proposed, state.get("evidence") or [], _exec_context(state, runtime, config)
+        )
+        answer = unverified_answer(why, proposed, verdict["reason"], verdict["missing"])
+        _emit(runtime, "stop", status=status, stop_reason=reason, answer=answer)
+        return {"status": status, "stop_reason": reason, "answer": answer, "verdict": verdict,
+                "proposal": None}
+
+    def reason(
+        self, state: AgentState, runtime: Runtime[Context], config: RunnableConfig
+    ) -> dict[str, Any]:
+        """Ask the model for the next Thought and Action, and parse them."""
+        started = time.monotonic()
+        ctx = runtime.context
+        env = self.deps.environment(ctx)
+        counters = _counters(state)
+        update: dict[str, Any] = {"status": "running"}
+        if not state.get("settings"):
+            update["settings"] = asdict(ctx)
+        exec_ctx = _exec_context(state, runtime, config)
+        unreachable = env.goal_unreachable(state["question"], exec_ctx)
+        if unreachable:
+            return update | self._stop(
+                state, runtime, config, "unverified", GOAL_UNREACHABLE, unreachable
+            )
+        spent = budget_exceeded(counters, ctx)
+        if spent:
+            return update | self._stop(
+                state, runtime, config, "budget_exhausted", spent, budget_message(spent, ctx)
+            )
+        steps = state.get("steps") or []
+        messages = build_messages(env, ctx, state["question"], steps)
+        model = self.deps.chat_model(ctx)
+        for attempt in range(MODEL_ATTEMPTS):
+            try:
+                reply = model.invoke(messages, stop=STOP_SEQUENCES)
+                break
+            except Exception as error:  # a provider's errors have no common base class
+                if attempt + 1 == MODEL_ATTEMPTS:
+                    counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
+                    return update | {"status": "error", "counters": counters,
+                                     "stop_reason": f"model_error: {type(error).__name__}: {error}"}
+                time.sleep(MODEL_BACKOFF_S * 2**attempt)
+        _bump(counters, "model_calls")
+        usage = getattr(reply, "usage_metadata", None) or {}
+        _bump(counters, "input_tokens", usage.get("input_tokens", 0))
+        _bump(counters, "output_tokens", usage.get("output_tokens", 0))
+        proposal = self._proposal(env, str(reply.content), steps, exec_ctx)
+        _emit(runtime, "proposal", step=exec_ctx.step_index, thought=proposal.get("thought", ""),
+              action=proposal.get("action_text", ""))
+        counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
+        return update | {"proposal": proposal, "counters": counters, "outcome": None}
+
+    @staticmethod
+    def _proposal(
+        env: Environment, text: str, steps: list[Step], exec_ctx: ExecContext
+    ) -> Proposal:
+        specs = env.specs()
+        parsed = parse_react_output(text, specs.keys())
+        if isinstance(parsed, ParseFailure):
+            shown = " ".join(text.split())[:80]
+            return Proposal(thought=parsed.thought, kind="invalid", observation=parsed.message,
+                            action_text=shown or "(nothing)")
+        shown = action_text(parsed.name, parsed.argument)
+        base = Proposal(thought=parsed.thought, action=parsed.name, argument=parsed.argument,
+                        action_text=shown)
+        try:
+            args = env.parse_args(parsed.name, parsed.argument)
+        except ArgumentError as error:
+            return base | Proposal(kind="invalid", observation=f"Invalid action: {error}")
+        base["args"] = args
+        if parsed.name == env.finish_action:
+            return base | Proposal(finish=True)
+        earlier = find_repeat(steps, repeat_key(parsed.name, args), exec_ctx.env_state)
+        if earlier is not None:
+            message = REPEATED.format(action=shown, step=earlier.get("index"))
+            return base | Proposal(kind="repeat", observation=message)
+        return base | Proposal(writes=specs[parsed.name].writes)
+
+    def review(
+        self, state: AgentState, runtime: Runtime[Context], config: RunnableConfig
+    ) -> dict[str, Any]:
+        """Ask a human about a write action before anything runs.
+
+        The interrupt is the first effectful thing here (the audit record is
+        idempotent per step), so re-running this node on resume repeats nothing.
+        """
+        ctx = runtime.context
+        env = self.deps.environment(ctx)
+        proposal = Proposal(**(state.get("proposal") or {}))  # type: ignore[typeddict-item]
+        exec_ctx = _exec_context(state, runtime, config)
+        name, args = proposal["action"], proposal.get("args", {})
+        env.record_audit("proposed", {"action": name, "args": args}, exec_ctx)
+        if ctx.approvals == "deny":
+            env.record_audit("decision", {"type": "deny", "policy": "deny"}, exec_ctx)
+            return {"proposal": proposal | Proposal(
+                kind="rejected", observation=DENIED.format(action=proposal["action_text"]))}
+        if ctx.approvals == "auto":
+            env.record_audit("decision", {"type": "approve", "policy": "auto"}, exec_ctx)
+            return {"proposal": proposal | Proposal(decision={"type": "approve", "policy": "auto"})}
+        description = f"{env.specs()[name].description} (proposed at step {exec_ctx.step_index})"
+        error: str | None = None
+        while True:
+            value = interrupt(approval_request(name, args, description, error))
+            try:
+                decision = parse_decision(value)
+                edited = self._edited(env, decision.name, decision.args) if decision.type == "edit" else None
+                break
+            except (DecisionError, ArgumentError) as problem:
+                error = f"Invalid decision: {problem}"
+        started = time.monotonic()
+        env.record_audit("decision", decision.as_dict(), exec_ctx)
+        counters = _counters(state)
+        counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
+        if decision.type == "reject":
+            message = REJECTED.format(action=proposal["action_text"], message=decision.message)
+            return {"counters": counters, "proposal": proposal | Proposal(
+                kind="rejected", observation=message, decision=decision.as_dict())}
+        if edited is not None:
+            proposal = proposal | edited
+        return {"counters": counters, "proposal": proposal | Proposal(decision=decision.as_dict())}
+
+    @staticmethod
+    def _edited(env: Environment, name: str, args: Mapping[str, Any] | None) -> Proposal:
+        """An edited action is a new proposal: validated again like the model's."""
+        specs = {key.casefold(): spec for key, spec in env.specs().items()}
+        spec = specs.get(name.casefold())
+        if spec is None or spec.name == env.finish_action:
+            names = ", ".join(k for k in env.specs() if k != env.finish_action)
+            raise DecisionError(EDIT_NOT_ACTION.format(names=names))
+        argument = json.dumps(dict(args or {}), ensure_ascii=False)
+        parsed_args = env.parse_args(spec.name, argument)
+        return Proposal(action=spec.name, argument=argument, args=parsed_args,
+                        action_text=action_text(spec.name, argument), writes=spec.writes)
+
+    def act(
+        self, state: AgentState, runtime: Runtime[Context], config: RunnableConfig
+    ) -> dict[str, Any]:
+        """Run the approved or read-only action; a tool's failure becomes an observation."""
+        started = time.monotonic()
+        env = self.deps.environment(runtime.context)
+        proposal = state.get("proposal") or {}
+        exec_ctx = _exec_context(state, runtime, config)
+        name, args = proposal["action"], proposal.get("args", {})
+        try:
+            outcome = env.execute(name, args, exec_ctx)
+        except Exception as error:  # a tool bug must not lose the episode
+            message = TOOL_FAILED.format(action=proposal.get("action_text", name), error=error)
+            outcome = ToolOutcome(observation=message, failed=True)
+        if proposal.get("writes"):
+            env.record_audit("executed", {"action": name, "args": args,
+                                          "observation": outcome.observation}, exec_ctx)
+        counters = _counters(state)
+        _bump(counters, "tool_calls", outcome.calls)
+        _bump(counters, "http_requests", outcome.requests)
+        _bump(counters, "cache_hits", outcome.cache_hits)
+        counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
+        return {"outcome": asdict(outcome), "counters": counters}
+
+    def observe(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        """Store the turn: its observation, new evidence, environment changes, counters."""
+        proposal = state.get("proposal") or {}
+        outcome = state.get("outcome") or {}
+        counters = _counters(state)
+        env_state = dict(state.get("env_state") or {})
+        steps = state.get("steps") or []
+        step = Step(index=len(steps) + 1, thought=proposal.get("thought", ""),
+                    action=proposal.get("action", ""), argument=proposal.get("argument", ""),
+                    args=dict(proposal.get("args") or {}),
+                    action_text=proposal.get("action_text", ""), at=now_iso())
+        if proposal.get("decision"):
+            step["decision"] = proposal["decision"]
+        new_evidence: list[Any] = []
+        if outcome:
+            env_state.update(outcome.get("env_update") or {})
+            new_evidence, ids = add_evidence(state.get("evidence") or [], outcome["evidence"])
+            step.update(kind="failed" if outcome.get("failed") else "tool",
+                        observation=outcome["observation"], evidence_ids=ids,
+                        repeat_key=repeat_key(step["action"], step["args"]),
+                        state_after=fingerprint(env_state))
+        else:
+            kind = proposal.get("kind", "invalid")
+            step.update(kind=kind, observation=proposal.get("observation", ""))
+            counter = {"invalid": "invalid_actions", "repeat": "repeats"}.get(kind)
+            if counter:
+                _bump(counters, counter)
+        _emit(runtime, "step", step=dict(step))
+        update: dict[str, Any] = {"steps": [step], "evidence": new_evidence, "env_state": env_state,
+                                  "counters": counters, "proposal": None, "outcome": None}
+        if outcome.get("stop_reason"):
+            update |= {"status": "unverified", "stop_reason": outcome["stop_reason"],
+                       "answer": outcome["observation"]}
+        return update
+
+    def verify(
+        self, state: AgentState, runtime: Runtime[Context], config: RunnableConfig
+    ) -> dict[str, Any]:
+        """Accept the Finish answer only if stored evidence supports it."""
+        ctx = runtime.context
+        env = self.deps.environment(ctx)
+        proposal = state.get("proposal") or {}
+        answer = str((proposal.get("args") or {}).get("answer", proposal.get("argument", "")))
+        exec_ctx = _exec_context(state, runtime, config)
+        verdict = env.check_answer(state["question"], answer, state.get("evidence") or [], exec_ctx)
+        counters = _counters(state)
+        step = Step(index=len(state.get("steps") or []) + 1, thought=proposal.get("thought", ""),
+                    action=env.finish_action, argument=answer, args={"answer": answer},
+                    action_text=proposal.get("action_text", ""), at=now_iso(),
+                    evidence_ids=list(verdict["evidence_ids"]))
+        if verdict["supported"]:
+            step.update(kind="finish", observation=f"Verified: {verdict['reason']}")
+            _emit(runtime, "step", step=dict(step))
+            return {"steps": [step], "status": "verified", "stop_reason": "verified",
+                    "answer": answer, "verdict": verdict, "proposal": None}
+        _bump(counters, "rejections")
+        if ctx.verify_mode == "record":
+            step.update(kind="finish", observation=f"Not verified: {verdict['reason']}")
+            _emit(runtime, "step", step=dict(step))
+            return {"steps": [step], "status": "unverified", "stop_reason": "finished_unverified",
+                    "answer": answer, "verdict": verdict, "proposal": None, "counters": counters}
+        missing = "; ".join(verdict["missing"]) or "no stored sentence states it"
+        step.update(kind="unsupported", observation=UNSUPPORTED.format(
+            answer=answer, reason=verdict["reason"], missing=missing))
+        _emit(runtime, "step", step=dict(step))
+        update: dict[str, Any] = {"steps": [step], "counters": counters, "proposal": None,
+                                  "answer": answer, "verdict": verdict}
+        if counters.get("rejections", 0) > ctx.max_verifier_rejections:
+            text = unverified_answer("", answer, verdict["reason"], verdict["missing"])
+            update |= {"status": "unverified", "stop_reason": "verifier_rejected", "answer": text}
+        return update
+
+
+def context_fields(context_type: type[Context]) -> list[str]:
+    """Names of a context class's settings."""
+    return [f.name for f in fields(context_type)]

@@ -1,0 +1,100 @@
+"""Scripted chat models that emit ReAct text, for tests, demos and benchmarks.
+
+A scripted model is stateless: it picks its reply from how many observations
+the prompt already holds, so an episode resumed in another process gets the
+same reply the first process would have.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+
+_OBSERVATION = re.compile(r"^Observation \d+:", re.MULTILINE)
+_QUESTION = re.compile(r"^Question: (?P<q>.*)$", re.MULTILINE)
+
+
+def turn_index(messages: Sequence[BaseMessage]) -> int:
+    """How many turns the trajectory in the last message already holds."""
+    return len(_OBSERVATION.findall(str(messages[-1].content))) if messages else 0
+
+
+def question_of(messages: Sequence[BaseMessage]) -> str:
+    """The question of the episode, from the last message."""
+    found = _QUESTION.findall(str(messages[-1].content)) if messages else []
+    return found[-1].strip() if found else ""
+
+
+class ScriptedReActModel(BaseChatModel):
+    """Replies from a script, by turn: `responses[i]` answers turn i.
+
+    `by_question` maps a question to its own script (used by evaluations);
+    past the script's end the last reply repeats. `delay_s` sleeps per call
+    (to measure concurrency). Stop sequences are honoured, and usage is
+    reported as a word count so token accounting can be tested.
+    """
+
+    responses: list[str] = []
+    by_question: dict[str, list[str]] = {}
+    delay_s: float = 0.0
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted-react"
+
+    def script_for(self, messages: Sequence[BaseMessage]) -> list[str]:
+        """The script that answers this prompt."""
+        script = self.by_question.get(question_of(messages), self.responses)
+        if not script:
+            raise ValueError(f"no script for question {question_of(messages)!r}")
+        return script
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        if self.delay_s:
+            time.sleep(self.delay_s)
+        script = self.script_for(messages)
+        text = script[min(turn_index(messages), len(script) - 1)]
+        for marker in stop or []:
+            if marker in text:
+                text = text[: text.index(marker)]
+        prompt_words = sum(len(str(m.content).split()) for m in messages)
+        usage = {
+            "input_tokens": prompt_words,
+            "output_tokens": len(text.split()),
+            "total_tokens": prompt_words + len(text.split()),
+        }
+        message = AIMessage(content=text, usage_metadata=usage)  # type: ignore[arg-type]
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def load_script(path: str | Path) -> ScriptedReActModel:
+    """A scripted model from a file.
+
+    JSON: a list of replies, or `{"responses": [...], "by_question": {...},
+    "delay_s": 0}`. Plain text: replies separated by lines holding only `---`.
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    if Path(path).suffix == ".json":
+        data = json.loads(text)
+        if isinstance(data, list):
+            return ScriptedReActModel(responses=[str(r) for r in data])
+        if isinstance(data, Mapping):
+            return ScriptedReActModel(**data)
+        raise ValueError(f"{path}: expected a JSON list or object of replies")
+    replies = [part.strip("\n") for part in re.split(r"^---\s*$", text, flags=re.MULTILINE)]
+    return ScriptedReActModel(responses=[r for r in replies if r.strip()])

@@ -1,0 +1,171 @@
+"""Pure helpers over the state: prompts, evidence ids, repeats, budgets, summaries."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from datetime import UTC, datetime
+from typing import Any
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from graph.context import Context
+from graph.prompts import render
+from graph.state import Counters, Step
+from tools.base import Environment, Evidence, EvidenceDraft
+
+MAX_ACTION_TEXT = 200
+QUOTE = "| "
+
+BUDGET_MESSAGES = {
+    "model_turns": "the model-turn budget ({limit}) is spent",
+    "tool_calls": "the tool-call budget ({limit}) is spent",
+    "wall_time": "the time budget ({limit:g} s) is spent",
+    "repeated_actions": "the model repeated actions {limit} times without progress",
+}
+REPEATED = (
+    "You already ran {action} at step {step} and nothing has changed since, so it was not run "
+    "again: it would return the same result. Use what it returned, or try a different action."
+)
+NOT_VERIFIED = "Could not verify an answer. {known} Not established: {missing}."
+NO_ANSWER = "Could not verify an answer: {why}. {known}"
+
+
+def now_iso() -> str:
+    """The current UTC time, to the second, for evidence and steps."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+def quote(text: str) -> str:
+    """Show untrusted tool output as quoted data: every line starts with `| `."""
+    lines = text.splitlines() or [""]
+    return "\n".join(QUOTE + line for line in lines)
+
+
+def action_text(name: str, argument: str) -> str:
+    """`Name[argument]`, shortened for display."""
+    text = f"{name}[{argument}]"
+    return text if len(text) <= MAX_ACTION_TEXT else text[: MAX_ACTION_TEXT - 3] + "..."
+
+
+def render_step(step: Step) -> str:
+    """One past turn as the model sees it (no Thought line when there was none)."""
+    return render(
+        "step.txt" if step.get("thought") else "step_act.txt",
+        index=step.get("index", 0),
+        thought=step.get("thought", ""),
+        action=step.get("action_text", ""),
+        observation=quote(step.get("observation", "")),
+    )
+
+
+def _examples_file(env_name: str, style: str) -> str:
+    return f"{env_name}_examples.txt" if style == "react" else f"{env_name}_examples_{style}.txt"
+
+
+def build_messages(
+    env: Environment, ctx: Context, question: str, steps: Sequence[Step]
+) -> list[BaseMessage]:
+    """System prompt with rules and examples, then the question and trajectory."""
+    specs = env.specs().values()
+    rules = render(f"{env.name}_rules.txt", **asdict(ctx))
+    system = render(
+        "system.txt",
+        environment_rules=rules.strip(),
+        action_list="\n".join(f"{spec.usage}: {spec.description}" for spec in specs),
+        finish_action=env.finish_action,
+        examples=render(_examples_file(env.name, ctx.prompt_style)).strip(),
+    )
+    trajectory = "".join(render_step(step) for step in steps)
+    return [SystemMessage(system), HumanMessage(render("turn.txt", question=question,
+                                                       trajectory=trajectory))]
+
+
+def fingerprint(value: Any) -> str:
+    """A short stable hash of JSON-able data."""
+    data = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(data.encode()).hexdigest()[:16]
+
+
+def repeat_key(action: str, args: Mapping[str, Any]) -> str:
+    """Action name plus normalised arguments (case and spacing folded)."""
+    normal = {
+        key: " ".join(value.split()).casefold() if isinstance(value, str) else value
+        for key, value in args.items()
+    }
+    return f"{action}:{fingerprint(normal)}"
+
+
+def find_repeat(steps: Sequence[Step], key: str, env_state: Mapping[str, Any]) -> Step | None:
+    """The earlier step this action would merely repeat, if any.
+
+    It repeats when the same action with the same normalised arguments ran
+    before, did not fail, and the environment state is what that run left.
+    """
+    state_hash = fingerprint(dict(env_state))
+    for step in reversed(steps):
+        if step.get("repeat_key") == key and step.get("kind") == "tool":
+            return step if step.get("state_after") == state_hash else None
+    return None
+
+
+def budget_exceeded(counters: Counters, ctx: Context) -> str | None:
+    """The stop reason of the first spent budget, if any."""
+    limits: list[tuple[str, float, float]] = [
+        ("model_turns", counters.get("model_calls", 0), ctx.max_model_turns),
+        ("tool_calls", counters.get("tool_calls", 0), ctx.max_tool_calls),
+        ("wall_time", counters.get("elapsed_s", 0.0), ctx.max_seconds),
+        ("repeated_actions", counters.get("repeats", 0), ctx.max_repeats + 1),
+    ]
+    for name, spent, limit in limits:
+        if spent >= limit:
+            return name
+    return None
+
+
+def budget_message(reason: str, ctx: Context) -> str:
+    """Words for a budget stop reason."""
+    limit = {
+        "model_turns": ctx.max_model_turns,
+        "tool_calls": ctx.max_tool_calls,
+        "wall_time": ctx.max_seconds,
+        "repeated_actions": ctx.max_repeats + 1,
+    }[reason]
+    return BUDGET_MESSAGES[reason].format(limit=limit)
+
+
+def add_evidence(
+    stored: Sequence[Evidence], drafts: Sequence[EvidenceDraft]
+) -> tuple[list[Evidence], list[str]]:
+    """New evidence items (each stored once) and the ids of all of `drafts`."""
+    known = {fingerprint([e["source"], e["text"]]): e["id"] for e in stored}
+    new: list[Evidence] = []
+    ids: list[str] = []
+    for draft in drafts:
+        key = fingerprint([draft["source"], draft["text"]])
+        if key not in known:
+            item = Evidence(
+                id=f"E{len(stored) + len(new) + 1}",
+                text=draft["text"],
+                tool=draft["tool"],
+                source=dict(draft["source"]),
+                facts=dict(draft.get("facts") or {}),
+                retrieved_at=now_iso(),
+            )
+            new.append(item)
+            known[key] = item["id"]
+        if known[key] not in ids:
+            ids.append(known[key])
+    return new, ids
+
+
+def unverified_answer(
+    why: str, proposed: str, known: str, missing: Sequence[str]
+) -> str:
+    """The honest final text of an episode that did not verify."""
+    if proposed:
+        gaps = "; ".join(missing) if missing else "no stored evidence states it"
+        return NOT_VERIFIED.format(known=f"Proposed: {proposed}. {known}".strip(), missing=gaps)
+    return NO_ANSWER.format(why=why, known=known).strip()
