@@ -1,4 +1,4 @@
-"""The ReAct graph: reason -> (review) -> act -> observe -> reason ..., verify on Finish.
+r"""The ReAct graph: reason -> (review) -> act -> observe -> reason ..., verify on Finish.
 
 ```
 START -> reason -> act -------> observe -> reason
@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from graph.context import Context, LibraryContext, WikipediaContext
@@ -32,11 +32,13 @@ EnvName = Literal["wikipedia", "library"]
 RECURSION_LIMIT = 200
 
 
-def route_after_reason(state: AgentState) -> Literal["act", "review", "observe", "verify", "__end__"]:
+def route_after_reason(
+    state: AgentState,
+) -> Literal["act", "review", "observe", "verify", "__end__"]:
     """Where the parsed proposal goes."""
     proposal = state.get("proposal")
     if state.get("status") != "running" or not proposal:
-        return END
+        return "__end__"
     if proposal.get("kind"):
         return "observe"
     if proposal.get("finish"):
@@ -52,12 +54,12 @@ def route_after_review(state: AgentState) -> Literal["act", "observe"]:
 
 def route_after_observe(state: AgentState) -> Literal["reason", "__end__"]:
     """Keep going unless the observation ended the episode."""
-    return "reason" if state.get("status", "running") == "running" else END
+    return "reason" if state.get("status", "running") == "running" else "__end__"
 
 
 def route_after_verify(state: AgentState) -> Literal["reason", "__end__"]:
     """An unsupported answer goes back to the model, within its budget."""
-    return "reason" if state.get("status") == "running" else END
+    return "reason" if state.get("status") == "running" else "__end__"
 
 
 def wikipedia_environment(ctx: Context) -> Environment:
@@ -76,13 +78,18 @@ def library_environment(ctx: Context) -> Environment:
 
 
 ENVIRONMENTS: dict[str, tuple[type[Context], Any, tuple[str, ...]]] = {
-    "wikipedia": (WikipediaContext, wikipedia_environment,
-                  ("source", "lang", "wiki_api_url", "user_agent")),
+    "wikipedia": (
+        WikipediaContext,
+        wikipedia_environment,
+        ("source", "lang", "wiki_api_url", "user_agent"),
+    ),
     "library": (LibraryContext, library_environment, ("library_db",)),
 }
 
 
-def build_graph(env_name: EnvName, deps: AgentDeps | None = None) -> StateGraph:
+def build_graph(
+    env_name: EnvName, deps: AgentDeps | None = None
+) -> StateGraph[AgentState, Context, InputState, AgentState]:
     """The uncompiled graph of one environment."""
     context_type, factory, keys = ENVIRONMENTS[env_name]
     nodes = Nodes(deps or AgentDeps(environment_factory=factory, environment_keys=keys))

@@ -41,7 +41,10 @@ class Decision:
     def as_dict(self) -> dict[str, Any]:
         """The decision in HITL-response form."""
         if self.type == "edit":
-            return {"type": "edit", "edited_action": {"name": self.name, "args": dict(self.args or {})}}
+            return {
+                "type": "edit",
+                "edited_action": {"name": self.name, "args": dict(self.args or {})},
+            }
         if self.type == "reject":
             return {"type": "reject", "message": self.message}
         return {"type": "approve"}

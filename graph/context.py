@@ -41,34 +41,46 @@ class Context:
     )
     max_seconds: float = field(
         default=120.0,
-        metadata={"description": "Most seconds the agent itself may work (time spent waiting "
-                  "for a human approval is not counted)."},
+        metadata={
+            "description": "Most seconds the agent itself may work (time spent waiting "
+            "for a human approval is not counted)."
+        },
     )
     max_verifier_rejections: int = field(
         default=2,
-        metadata={"description": "How many unsupported Finish answers are sent back to the "
-                  "model before the episode ends as unverified."},
+        metadata={
+            "description": "How many unsupported Finish answers are sent back to the "
+            "model before the episode ends as unverified."
+        },
     )
     max_repeats: int = field(
         default=2,
-        metadata={"description": "How many repeated actions are refused before the episode "
-                  "stops for lack of progress."},
+        metadata={
+            "description": "How many repeated actions are refused before the episode "
+            "stops for lack of progress."
+        },
     )
     prompt_style: Literal["react", "act"] = field(
         default="react",
-        metadata={"description": "'react' (Thought + Action) or 'act' (Action only, the "
-                  "Act-only baseline of the ReAct paper)."},
+        metadata={
+            "description": "'react' (Thought + Action) or 'act' (Action only, the "
+            "Act-only baseline of the ReAct paper)."
+        },
     )
     verify_mode: Literal["enforce", "record"] = field(
         default="enforce",
-        metadata={"description": "'enforce': an unsupported Finish goes back to the model; "
-                  "'record': the first Finish ends the episode and its verdict is only recorded "
-                  "(plain ReAct, for comparisons)."},
+        metadata={
+            "description": "'enforce': an unsupported Finish goes back to the model; "
+            "'record': the first Finish ends the episode and its verdict is only recorded "
+            "(plain ReAct, for comparisons)."
+        },
     )
     approvals: Literal["ask", "deny", "auto"] = field(
         default="ask",
-        metadata={"description": "Write actions: 'ask' a human (default), 'deny' them all, "
-                  "or run them without asking ('auto', trusted automation only)."},
+        metadata={
+            "description": "Write actions: 'ask' a human (default), 'deny' them all, "
+            "or run them without asking ('auto', trusted automation only)."
+        },
     )
 
 
@@ -83,18 +95,24 @@ class WikipediaContext(Context):
     lang: str = field(default="en", metadata={"description": "Wikipedia language (live source)."})
     wiki_api_url: str = field(
         default="",
-        metadata={"description": "MediaWiki Action API URL; empty means "
-                  "https://{lang}.wikipedia.org/w/api.php."},
+        metadata={
+            "description": "MediaWiki Action API URL; empty means "
+            "https://{lang}.wikipedia.org/w/api.php."
+        },
     )
     user_agent: str = field(
         default="",
-        metadata={"description": "User-Agent for live requests, 'name/version (contact)'; "
-                  "empty uses the built-in one."},
+        metadata={
+            "description": "User-Agent for live requests, 'name/version (contact)'; "
+            "empty uses the built-in one."
+        },
     )
     observation_chars: int = field(
         default=1200,
-        metadata={"description": "Most characters of one observation; longer ones are cut "
-                  "with a [truncated] marker."},
+        metadata={
+            "description": "Most characters of one observation; longer ones are cut "
+            "with a [truncated] marker."
+        },
     )
 
 
@@ -113,8 +131,10 @@ class LibraryContext(Context):
     )
     library_db: str = field(
         default="",
-        metadata={"description": "Library database file; empty uses the default under the "
-                  "user's state directory (created from the seed data on first use)."},
+        metadata={
+            "description": "Library database file; empty uses the default under the "
+            "user's state directory (created from the seed data on first use)."
+        },
     )
     patron: str = field(
         default="P1001",
@@ -130,13 +150,17 @@ class LibraryContext(Context):
     )
     deadline: str = field(
         default="",
-        metadata={"description": "Latest time to arrive, 'HH:MM' on the clock's date; empty "
-                  "reads it from the question ('before 16:00'), else none."},
+        metadata={
+            "description": "Latest time to arrive, 'HH:MM' on the clock's date; empty "
+            "reads it from the question ('before 16:00'), else none."
+        },
     )
     faults: str = field(
         default="",
-        metadata={"description": "Injected faults, comma-separated 'tool:argument:mode' with "
-                  "mode 'timeout-once' or 'timeout-always', e.g. 'get_copy_status:W22:timeout-once'."},
+        metadata={
+            "description": "Injected faults, comma-separated 'tool:argument:mode' with "
+            "mode 'timeout-once' or 'timeout-always', e.g. 'get_copy_status:W22:timeout-once'."
+        },
     )
     tool_timeout_s: float = field(
         default=2.0, metadata={"description": "Seconds before a library call counts as timed out."}

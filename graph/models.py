@@ -82,9 +82,7 @@ def _from_reference(spec: str) -> BaseChatModel:
         raise ModelConfigError(f"{target} has no attribute '{attribute}'.") from None
     model = value() if callable(value) and not isinstance(value, BaseChatModel) else value
     if not isinstance(model, BaseChatModel):
-        raise ModelConfigError(
-            f"{spec} gave a {type(model).__name__}, not a LangChain chat model."
-        )
+        raise ModelConfigError(f"{spec} gave a {type(model).__name__}, not a LangChain chat model.")
     return model
 
 

@@ -14,7 +14,6 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
@@ -23,7 +22,7 @@ from graph.context import Context
 from graph.errors import DecisionError
 from graph.models import load_chat_model
 from graph.protocol import ParseFailure, parse_react_output
-from graph.state import AgentState, Counters, Proposal, Step
+from graph.state import AgentState, Proposal, Step
 from graph.trajectory import (
     REPEATED,
     action_text,
@@ -72,6 +71,7 @@ class AgentDeps:
     environment_factory: EnvironmentFactory
     environment_keys: tuple[str, ...] = ()
     model: BaseChatModel | None = None
+    model_backoff_s: float = MODEL_BACKOFF_S
     _models: dict[tuple[Any, ...], BaseChatModel] = field(default_factory=dict)
     _environments: dict[tuple[Any, ...], Environment] = field(default_factory=dict)
 
@@ -92,18 +92,18 @@ class AgentDeps:
         return self._environments[key]
 
 
-def _counters(state: AgentState) -> Counters:
-    return Counters(**(state.get("counters") or {}))  # type: ignore[typeddict-item]
+def _counters(state: AgentState) -> dict[str, Any]:
+    """A mutable copy of the episode's counters (see `Counters` for the keys)."""
+    return dict(state.get("counters") or {})
 
 
-def _bump(counters: Counters, key: str, amount: float = 1) -> None:
-    counters[key] = counters.get(key, 0) + amount  # type: ignore[literal-required]
+def _bump(counters: dict[str, Any], key: str, amount: float = 1) -> None:
+    counters[key] = counters.get(key, 0) + amount
 
 
-def _exec_context(
-    state: AgentState, runtime: Runtime[Context], config: RunnableConfig
-) -> ExecContext:
-    thread_id = str((config.get("configurable") or {}).get("thread_id", ""))
+def _exec_context(state: AgentState, runtime: Runtime[Context]) -> ExecContext:
+    info = runtime.execution_info
+    thread_id = str(info.thread_id or "") if info is not None else ""
     step_index = len(state.get("steps") or []) + 1
     counters = state.get("counters") or {}
     return ExecContext(
@@ -130,7 +130,6 @@ class Nodes:
         self,
         state: AgentState,
         runtime: Runtime[Context],
-        config: RunnableConfig,
         status: str,
         reason: str,
         why: str,
@@ -139,16 +138,22 @@ class Nodes:
         env = self.deps.environment(runtime.context)
         proposed = state.get("answer", "")
         verdict = env.check_answer(
-            state["question"], proposed, state.get("evidence") or [], _exec_context(state, runtime, config)
+            state["question"],
+            proposed,
+            state.get("evidence") or [],
+            _exec_context(state, runtime),
         )
         answer = unverified_answer(why, proposed, verdict["reason"], verdict["missing"])
         _emit(runtime, "stop", status=status, stop_reason=reason, answer=answer)
-        return {"status": status, "stop_reason": reason, "answer": answer, "verdict": verdict,
-                "proposal": None}
+        return {
+            "status": status,
+            "stop_reason": reason,
+            "answer": answer,
+            "verdict": verdict,
+            "proposal": None,
+        }
 
-    def reason(
-        self, state: AgentState, runtime: Runtime[Context], config: RunnableConfig
-    ) -> dict[str, Any]:
+    def reason(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Ask the model for the next Thought and Action, and parse them."""
         started = time.monotonic()
         ctx = runtime.context
@@ -156,17 +161,15 @@ class Nodes:
         counters = _counters(state)
         update: dict[str, Any] = {"status": "running"}
         if not state.get("settings"):
-            update["settings"] = asdict(ctx)
-        exec_ctx = _exec_context(state, runtime, config)
+            update["settings"] = asdict(ctx) | {"env": env.name}
+        exec_ctx = _exec_context(state, runtime)
         unreachable = env.goal_unreachable(state["question"], exec_ctx)
         if unreachable:
-            return update | self._stop(
-                state, runtime, config, "unverified", GOAL_UNREACHABLE, unreachable
-            )
+            return update | self._stop(state, runtime, "unverified", GOAL_UNREACHABLE, unreachable)
         spent = budget_exceeded(counters, ctx)
         if spent:
             return update | self._stop(
-                state, runtime, config, "budget_exhausted", spent, budget_message(spent, ctx)
+                state, runtime, "budget_exhausted", spent, budget_message(spent, ctx)
             )
         steps = state.get("steps") or []
         messages = build_messages(env, ctx, state["question"], steps)
@@ -177,17 +180,27 @@ class Nodes:
                 break
             except Exception as error:  # a provider's errors have no common base class
                 if attempt + 1 == MODEL_ATTEMPTS:
-                    counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
-                    return update | {"status": "error", "counters": counters,
-                                     "stop_reason": f"model_error: {type(error).__name__}: {error}"}
-                time.sleep(MODEL_BACKOFF_S * 2**attempt)
+                    counters["elapsed_s"] = (
+                        counters.get("elapsed_s", 0.0) + time.monotonic() - started
+                    )
+                    return update | {
+                        "status": "error",
+                        "counters": counters,
+                        "stop_reason": f"model_error: {type(error).__name__}: {error}",
+                    }
+                time.sleep(self.deps.model_backoff_s * 2**attempt)
         _bump(counters, "model_calls")
         usage = getattr(reply, "usage_metadata", None) or {}
         _bump(counters, "input_tokens", usage.get("input_tokens", 0))
         _bump(counters, "output_tokens", usage.get("output_tokens", 0))
         proposal = self._proposal(env, str(reply.content), steps, exec_ctx)
-        _emit(runtime, "proposal", step=exec_ctx.step_index, thought=proposal.get("thought", ""),
-              action=proposal.get("action_text", ""))
+        _emit(
+            runtime,
+            "proposal",
+            step=exec_ctx.step_index,
+            thought=proposal.get("thought", ""),
+            action=proposal.get("action_text", ""),
+        )
         counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
         return update | {"proposal": proposal, "counters": counters, "outcome": None}
 
@@ -199,11 +212,16 @@ class Nodes:
         parsed = parse_react_output(text, specs.keys())
         if isinstance(parsed, ParseFailure):
             shown = " ".join(text.split())[:80]
-            return Proposal(thought=parsed.thought, kind="invalid", observation=parsed.message,
-                            action_text=shown or "(nothing)")
+            return Proposal(
+                thought=parsed.thought,
+                kind="invalid",
+                observation=parsed.message,
+                action_text=shown or "(nothing)",
+            )
         shown = action_text(parsed.name, parsed.argument)
-        base = Proposal(thought=parsed.thought, action=parsed.name, argument=parsed.argument,
-                        action_text=shown)
+        base = Proposal(
+            thought=parsed.thought, action=parsed.name, argument=parsed.argument, action_text=shown
+        )
         try:
             args = env.parse_args(parsed.name, parsed.argument)
         except ArgumentError as error:
@@ -211,15 +229,15 @@ class Nodes:
         base["args"] = args
         if parsed.name == env.finish_action:
             return base | Proposal(finish=True)
-        earlier = find_repeat(steps, repeat_key(parsed.name, args), exec_ctx.env_state)
+        earlier = find_repeat(
+            steps, repeat_key(parsed.name, args), exec_ctx.env_state, specs[parsed.name].reads_state
+        )
         if earlier is not None:
             message = REPEATED.format(action=shown, step=earlier.get("index"))
             return base | Proposal(kind="repeat", observation=message)
         return base | Proposal(writes=specs[parsed.name].writes)
 
-    def review(
-        self, state: AgentState, runtime: Runtime[Context], config: RunnableConfig
-    ) -> dict[str, Any]:
+    def review(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Ask a human about a write action before anything runs.
 
         The interrupt is the first effectful thing here (the audit record is
@@ -227,14 +245,18 @@ class Nodes:
         """
         ctx = runtime.context
         env = self.deps.environment(ctx)
-        proposal = Proposal(**(state.get("proposal") or {}))  # type: ignore[typeddict-item]
-        exec_ctx = _exec_context(state, runtime, config)
+        proposal = Proposal(**(state.get("proposal") or {}))
+        exec_ctx = _exec_context(state, runtime)
         name, args = proposal["action"], proposal.get("args", {})
         env.record_audit("proposed", {"action": name, "args": args}, exec_ctx)
         if ctx.approvals == "deny":
             env.record_audit("decision", {"type": "deny", "policy": "deny"}, exec_ctx)
-            return {"proposal": proposal | Proposal(
-                kind="rejected", observation=DENIED.format(action=proposal["action_text"]))}
+            return {
+                "proposal": proposal
+                | Proposal(
+                    kind="rejected", observation=DENIED.format(action=proposal["action_text"])
+                )
+            }
         if ctx.approvals == "auto":
             env.record_audit("decision", {"type": "approve", "policy": "auto"}, exec_ctx)
             return {"proposal": proposal | Proposal(decision={"type": "approve", "policy": "auto"})}
@@ -244,7 +266,11 @@ class Nodes:
             value = interrupt(approval_request(name, args, description, error))
             try:
                 decision = parse_decision(value)
-                edited = self._edited(env, decision.name, decision.args) if decision.type == "edit" else None
+                edited = (
+                    self._edited(env, decision.name, decision.args)
+                    if decision.type == "edit"
+                    else None
+                )
                 break
             except (DecisionError, ArgumentError) as problem:
                 error = f"Invalid decision: {problem}"
@@ -254,8 +280,11 @@ class Nodes:
         counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
         if decision.type == "reject":
             message = REJECTED.format(action=proposal["action_text"], message=decision.message)
-            return {"counters": counters, "proposal": proposal | Proposal(
-                kind="rejected", observation=message, decision=decision.as_dict())}
+            return {
+                "counters": counters,
+                "proposal": proposal
+                | Proposal(kind="rejected", observation=message, decision=decision.as_dict()),
+            }
         if edited is not None:
             proposal = proposal | edited
         return {"counters": counters, "proposal": proposal | Proposal(decision=decision.as_dict())}
@@ -270,17 +299,20 @@ class Nodes:
             raise DecisionError(EDIT_NOT_ACTION.format(names=names))
         argument = json.dumps(dict(args or {}), ensure_ascii=False)
         parsed_args = env.parse_args(spec.name, argument)
-        return Proposal(action=spec.name, argument=argument, args=parsed_args,
-                        action_text=action_text(spec.name, argument), writes=spec.writes)
+        return Proposal(
+            action=spec.name,
+            argument=argument,
+            args=parsed_args,
+            action_text=action_text(spec.name, argument),
+            writes=spec.writes,
+        )
 
-    def act(
-        self, state: AgentState, runtime: Runtime[Context], config: RunnableConfig
-    ) -> dict[str, Any]:
+    def act(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Run the approved or read-only action; a tool's failure becomes an observation."""
         started = time.monotonic()
         env = self.deps.environment(runtime.context)
         proposal = state.get("proposal") or {}
-        exec_ctx = _exec_context(state, runtime, config)
+        exec_ctx = _exec_context(state, runtime)
         name, args = proposal["action"], proposal.get("args", {})
         try:
             outcome = env.execute(name, args, exec_ctx)
@@ -288,8 +320,11 @@ class Nodes:
             message = TOOL_FAILED.format(action=proposal.get("action_text", name), error=error)
             outcome = ToolOutcome(observation=message, failed=True)
         if proposal.get("writes"):
-            env.record_audit("executed", {"action": name, "args": args,
-                                          "observation": outcome.observation}, exec_ctx)
+            env.record_audit(
+                "executed",
+                {"action": name, "args": args, "observation": outcome.observation},
+                exec_ctx,
+            )
         counters = _counters(state)
         _bump(counters, "tool_calls", outcome.calls)
         _bump(counters, "http_requests", outcome.requests)
@@ -304,66 +339,108 @@ class Nodes:
         counters = _counters(state)
         env_state = dict(state.get("env_state") or {})
         steps = state.get("steps") or []
-        step = Step(index=len(steps) + 1, thought=proposal.get("thought", ""),
-                    action=proposal.get("action", ""), argument=proposal.get("argument", ""),
-                    args=dict(proposal.get("args") or {}),
-                    action_text=proposal.get("action_text", ""), at=now_iso())
+        step = Step(
+            index=len(steps) + 1,
+            thought=proposal.get("thought", ""),
+            action=proposal.get("action", ""),
+            argument=proposal.get("argument", ""),
+            args=dict(proposal.get("args") or {}),
+            action_text=proposal.get("action_text", ""),
+            at=now_iso(),
+        )
         if proposal.get("decision"):
             step["decision"] = proposal["decision"]
         new_evidence: list[Any] = []
         if outcome:
+            step["state_before"] = fingerprint(env_state)
             env_state.update(outcome.get("env_update") or {})
             new_evidence, ids = add_evidence(state.get("evidence") or [], outcome["evidence"])
-            step.update(kind="failed" if outcome.get("failed") else "tool",
-                        observation=outcome["observation"], evidence_ids=ids,
-                        repeat_key=repeat_key(step["action"], step["args"]),
-                        state_after=fingerprint(env_state))
+            step.update(
+                Step(
+                    kind="failed" if outcome.get("failed") else "tool",
+                    observation=outcome["observation"],
+                    evidence_ids=ids,
+                    repeat_key=repeat_key(step["action"], step["args"]),
+                    state_after=fingerprint(env_state),
+                )
+            )
         else:
             kind = proposal.get("kind", "invalid")
-            step.update(kind=kind, observation=proposal.get("observation", ""))
+            step.update(Step(kind=kind, observation=proposal.get("observation", "")))
             counter = {"invalid": "invalid_actions", "repeat": "repeats"}.get(kind)
             if counter:
                 _bump(counters, counter)
         _emit(runtime, "step", step=dict(step))
-        update: dict[str, Any] = {"steps": [step], "evidence": new_evidence, "env_state": env_state,
-                                  "counters": counters, "proposal": None, "outcome": None}
+        update: dict[str, Any] = {
+            "steps": [step],
+            "evidence": new_evidence,
+            "env_state": env_state,
+            "counters": counters,
+            "proposal": None,
+            "outcome": None,
+        }
         if outcome.get("stop_reason"):
-            update |= {"status": "unverified", "stop_reason": outcome["stop_reason"],
-                       "answer": outcome["observation"]}
+            update |= {
+                "status": "unverified",
+                "stop_reason": outcome["stop_reason"],
+                "answer": outcome["observation"],
+            }
         return update
 
-    def verify(
-        self, state: AgentState, runtime: Runtime[Context], config: RunnableConfig
-    ) -> dict[str, Any]:
+    def verify(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Accept the Finish answer only if stored evidence supports it."""
         ctx = runtime.context
         env = self.deps.environment(ctx)
         proposal = state.get("proposal") or {}
         answer = str((proposal.get("args") or {}).get("answer", proposal.get("argument", "")))
-        exec_ctx = _exec_context(state, runtime, config)
+        exec_ctx = _exec_context(state, runtime)
         verdict = env.check_answer(state["question"], answer, state.get("evidence") or [], exec_ctx)
         counters = _counters(state)
-        step = Step(index=len(state.get("steps") or []) + 1, thought=proposal.get("thought", ""),
-                    action=env.finish_action, argument=answer, args={"answer": answer},
-                    action_text=proposal.get("action_text", ""), at=now_iso(),
-                    evidence_ids=list(verdict["evidence_ids"]))
+        step = Step(
+            index=len(state.get("steps") or []) + 1,
+            thought=proposal.get("thought", ""),
+            action=env.finish_action,
+            argument=answer,
+            args={"answer": answer},
+            action_text=proposal.get("action_text", ""),
+            at=now_iso(),
+            evidence_ids=list(verdict["evidence_ids"]),
+        )
         if verdict["supported"]:
-            step.update(kind="finish", observation=f"Verified: {verdict['reason']}")
+            step.update(Step(kind="finish", observation=f"Verified: {verdict['reason']}"))
             _emit(runtime, "step", step=dict(step))
-            return {"steps": [step], "status": "verified", "stop_reason": "verified",
-                    "answer": answer, "verdict": verdict, "proposal": None}
+            return {
+                "steps": [step],
+                "status": "verified",
+                "stop_reason": "verified",
+                "answer": answer,
+                "verdict": verdict,
+                "proposal": None,
+            }
         _bump(counters, "rejections")
         if ctx.verify_mode == "record":
-            step.update(kind="finish", observation=f"Not verified: {verdict['reason']}")
+            step.update(Step(kind="finish", observation=f"Not verified: {verdict['reason']}"))
             _emit(runtime, "step", step=dict(step))
-            return {"steps": [step], "status": "unverified", "stop_reason": "finished_unverified",
-                    "answer": answer, "verdict": verdict, "proposal": None, "counters": counters}
+            return {
+                "steps": [step],
+                "status": "unverified",
+                "stop_reason": "finished_unverified",
+                "answer": answer,
+                "verdict": verdict,
+                "proposal": None,
+                "counters": counters,
+            }
         missing = "; ".join(verdict["missing"]) or "no stored sentence states it"
-        step.update(kind="unsupported", observation=UNSUPPORTED.format(
-            answer=answer, reason=verdict["reason"], missing=missing))
+        observation = UNSUPPORTED.format(answer=answer, reason=verdict["reason"], missing=missing)
+        step.update(Step(kind="unsupported", observation=observation))
         _emit(runtime, "step", step=dict(step))
-        update: dict[str, Any] = {"steps": [step], "counters": counters, "proposal": None,
-                                  "answer": answer, "verdict": verdict}
+        update: dict[str, Any] = {
+            "steps": [step],
+            "counters": counters,
+            "proposal": None,
+            "answer": answer,
+            "verdict": verdict,
+        }
         if counters.get("rejections", 0) > ctx.max_verifier_rejections:
             text = unverified_answer("", answer, verdict["reason"], verdict["missing"])
             update |= {"status": "unverified", "stop_reason": "verifier_rejected", "answer": text}

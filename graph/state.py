@@ -42,6 +42,7 @@ class Step(TypedDict, total=False):
     evidence_ids: list[str]
     decision: dict[str, Any]
     repeat_key: str
+    state_before: str
     state_after: str
     at: str
 

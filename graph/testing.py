@@ -17,7 +17,9 @@ from typing import Any
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages.ai import UsageMetadata
 from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import Field
 
 _OBSERVATION = re.compile(r"^Observation \d+:", re.MULTILINE)
 _QUESTION = re.compile(r"^Question: (?P<q>.*)$", re.MULTILINE)
@@ -43,8 +45,8 @@ class ScriptedReActModel(BaseChatModel):
     reported as a word count so token accounting can be tested.
     """
 
-    responses: list[str] = []
-    by_question: dict[str, list[str]] = {}
+    responses: list[str] = Field(default_factory=list)
+    by_question: dict[str, list[str]] = Field(default_factory=dict)
     delay_s: float = 0.0
 
     @property
@@ -73,12 +75,11 @@ class ScriptedReActModel(BaseChatModel):
             if marker in text:
                 text = text[: text.index(marker)]
         prompt_words = sum(len(str(m.content).split()) for m in messages)
-        usage = {
-            "input_tokens": prompt_words,
-            "output_tokens": len(text.split()),
-            "total_tokens": prompt_words + len(text.split()),
-        }
-        message = AIMessage(content=text, usage_metadata=usage)  # type: ignore[arg-type]
+        written = len(text.split())
+        usage = UsageMetadata(
+            input_tokens=prompt_words, output_tokens=written, total_tokens=prompt_words + written
+        )
+        message = AIMessage(content=text, usage_metadata=usage)
         return ChatResult(generations=[ChatGeneration(message=message)])
 
 
@@ -98,3 +99,18 @@ def load_script(path: str | Path) -> ScriptedReActModel:
         raise ValueError(f"{path}: expected a JSON list or object of replies")
     replies = [part.strip("\n") for part in re.split(r"^---\s*$", text, flags=re.MULTILINE)]
     return ScriptedReActModel(responses=[r for r in replies if r.strip()])
+
+
+DEMO_QUESTION = "In what year was the director of the film The Prestige born?"
+DEMO_REPLIES = [
+    "Thought: I need the director of The Prestige first.\nAction: Search[The Prestige (film)]",
+    "Thought: The first sentence names the director.\nAction: Lookup[directed]",
+    "Thought: The director is Christopher Nolan; I need his birth date.\n"
+    "Action: Search[Christopher Nolan]",
+    "Thought: He was born on 30 July 1970.\nAction: Finish[1970]",
+]
+
+
+def demo_model() -> ScriptedReActModel:
+    """A scripted model that answers `DEMO_QUESTION` (for the README's offline run)."""
+    return ScriptedReActModel(responses=DEMO_REPLIES)

@@ -13,7 +13,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from graph.context import Context
 from graph.prompts import render
-from graph.state import Counters, Step
+from graph.state import Step
 from tools.base import Environment, Evidence, EvidenceDraft
 
 MAX_ACTION_TEXT = 200
@@ -79,8 +79,10 @@ def build_messages(
         examples=render(_examples_file(env.name, ctx.prompt_style)).strip(),
     )
     trajectory = "".join(render_step(step) for step in steps)
-    return [SystemMessage(system), HumanMessage(render("turn.txt", question=question,
-                                                       trajectory=trajectory))]
+    return [
+        SystemMessage(system),
+        HumanMessage(render("turn.txt", question=question, trajectory=trajectory)),
+    ]
 
 
 def fingerprint(value: Any) -> str:
@@ -98,20 +100,28 @@ def repeat_key(action: str, args: Mapping[str, Any]) -> str:
     return f"{action}:{fingerprint(normal)}"
 
 
-def find_repeat(steps: Sequence[Step], key: str, env_state: Mapping[str, Any]) -> Step | None:
+def find_repeat(
+    steps: Sequence[Step], key: str, env_state: Mapping[str, Any], reads_state: bool
+) -> Step | None:
     """The earlier step this action would merely repeat, if any.
 
-    It repeats when the same action with the same normalised arguments ran
-    before, did not fail, and the environment state is what that run left.
+    Same action, same normalised arguments, a run that did not fail, and
+    nothing to gain: the state is what it was before that run (same input,
+    same result), or, for an action whose result ignores the state, what that
+    run left (same result, no change).
     """
-    state_hash = fingerprint(dict(env_state))
+    current = fingerprint(dict(env_state))
     for step in reversed(steps):
-        if step.get("repeat_key") == key and step.get("kind") == "tool":
-            return step if step.get("state_after") == state_hash else None
+        if step.get("repeat_key") != key or step.get("kind") != "tool":
+            continue
+        if step.get("state_before") == current:
+            return step
+        if not reads_state and step.get("state_after") == current:
+            return step
     return None
 
 
-def budget_exceeded(counters: Counters, ctx: Context) -> str | None:
+def budget_exceeded(counters: Mapping[str, Any], ctx: Context) -> str | None:
     """The stop reason of the first spent budget, if any."""
     limits: list[tuple[str, float, float]] = [
         ("model_turns", counters.get("model_calls", 0), ctx.max_model_turns),
@@ -161,9 +171,7 @@ def add_evidence(
     return new, ids
 
 
-def unverified_answer(
-    why: str, proposed: str, known: str, missing: Sequence[str]
-) -> str:
+def unverified_answer(why: str, proposed: str, known: str, missing: Sequence[str]) -> str:
     """The honest final text of an episode that did not verify."""
     if proposed:
         gaps = "; ".join(missing) if missing else "no stored evidence states it"

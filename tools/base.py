@@ -69,13 +69,19 @@ class ToolOutcome:
 
 @dataclass(frozen=True)
 class ActionSpec:
-    """One action the model may write as `Name[argument]`."""
+    """One action the model may write as `Name[argument]`.
+
+    `writes` marks side effects (a human approves them first); `reads_state`
+    marks actions whose result depends on the episode's `env_state` (Lookup's
+    cursor), which repeat detection needs to know.
+    """
 
     name: str
     usage: str
     description: str
     writes: bool = False
     args_model: type[BaseModel] | None = None
+    reads_state: bool = False
 
 
 @dataclass(frozen=True)

@@ -27,9 +27,7 @@ MAX_ARGUMENT_CHARS = 300
 DEFAULT_OBSERVATION_CHARS = 1200
 
 NOT_FOUND = "Could not find [{title}]. Similar: {similar}"
-REDIRECTED = "({asked} redirects to {title}.)"
 AMBIGUOUS = "[{title}] may refer to several pages: {options}. Search one of them."
-SOURCE_FAILED = "Wikipedia did not answer: {error}"
 NO_PAGE_OPEN = "No page is open. Use Search[title] before Lookup[keyword]."
 NO_MORE_RESULTS = "No more results for [{keyword}] on {title}."
 NO_RESULTS = "[{keyword}] does not occur on {title}."
@@ -39,11 +37,12 @@ TRUNCATED = " [truncated]"
 Checker = Callable[[str, str, Sequence[Evidence]], Verdict]
 
 SPECS: dict[str, ActionSpec] = {
-    "Search": ActionSpec(
-        "Search", "Search[title]", "open the Wikipedia article with this title"
-    ),
+    "Search": ActionSpec("Search", "Search[title]", "open the Wikipedia article with this title"),
     "Lookup": ActionSpec(
-        "Lookup", "Lookup[keyword]", "show the next sentence of the open article with this word"
+        "Lookup",
+        "Lookup[keyword]",
+        "show the next sentence of the open article with this word",
+        reads_state=True,
     ),
     "Finish": ActionSpec("Finish", "Finish[answer]", "give the final short answer"),
 }
@@ -112,13 +111,11 @@ class WikipediaEnvironment:
 
     def _search(self, title: str) -> ToolOutcome:
         result = self.source.fetch(title)
-        counts = {"requests": result.requests, "cache_hits": result.cache_hits}
+        counts: dict[str, Any] = {"requests": result.requests, "cache_hits": result.cache_hits}
         if result.page is not None:
             page = result.page
             shown = range(min(SEARCH_SENTENCES, len(page.sentences)))
-            text = " ".join(page.sentences[i] for i in shown)
-            if page.redirected_from:
-                text = REDIRECTED.format(asked=page.redirected_from, title=page.title) + " " + text
+            text = " ".join([*result.notes, *(page.sentences[i] for i in shown)])
             return ToolOutcome(
                 observation=text,
                 evidence=_sentence_evidence(page, list(shown)),
@@ -135,10 +132,10 @@ class WikipediaEnvironment:
     @staticmethod
     def _not_opened(title: str, result: FetchResult) -> str:
         if result.error is not None:
-            return SOURCE_FAILED.format(error=result.error)
+            return result.error
         if result.ambiguous:
             options = ", ".join(result.ambiguous)
-            return AMBIGUOUS.format(title=title, options=options)
+            return " ".join([*result.notes, AMBIGUOUS.format(title=title, options=options)])
         return NOT_FOUND.format(title=title, similar=list(result.similar))
 
     def _lookup(self, keyword: str, env_state: Mapping[str, Any]) -> ToolOutcome:
@@ -146,7 +143,7 @@ class WikipediaEnvironment:
         if not title:
             return ToolOutcome(observation=NO_PAGE_OPEN)
         result = self.source.fetch(title)
-        counts = {"requests": result.requests, "cache_hits": result.cache_hits}
+        counts: dict[str, Any] = {"requests": result.requests, "cache_hits": result.cache_hits}
         if result.page is None:
             return ToolOutcome(
                 observation=self._not_opened(title, result),

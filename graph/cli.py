@@ -1,0 +1,326 @@
+"""`react-agent`: ask, resume, show, threads, history and benchmarks.
+
+Exit status: 0 verified; 1 the episode ended in an error; 2 bad input (usage,
+model, database, thread id, decision); 3 unverified; 4 a budget ran out;
+5 awaiting a human approval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import MISSING, fields
+from typing import Any, Literal, get_args, get_origin, get_type_hints
+
+from langchain_core.language_models.chat_models import BaseChatModel
+
+from graph.context import Context, LibraryContext, WikipediaContext
+from graph.errors import AgentError
+from graph.runner import EXIT_CODES
+
+USAGE_ERROR = 2
+SETTING_TYPES: tuple[type[Context], ...] = (WikipediaContext, LibraryContext)
+
+
+def _setting_fields() -> dict[str, tuple[Any, str, Any]]:
+    """Every run setting: name -> (type, description, default)."""
+    found: dict[str, tuple[Any, str, Any]] = {}
+    for context_type in SETTING_TYPES:
+        hints = get_type_hints(context_type)
+        for item in fields(context_type):
+            default = item.default if item.default is not MISSING else None
+            found.setdefault(
+                item.name, (hints[item.name], item.metadata.get("description", ""), default)
+            )
+    return found
+
+
+def add_setting_flags(parser: argparse.ArgumentParser) -> None:
+    """One flag per run setting, named after the Context field, default unset."""
+    group = parser.add_argument_group("run settings (Studio shows the same ones)")
+    for name, (kind, description, default) in _setting_fields().items():
+        choices = list(get_args(kind)) if get_origin(kind) is Literal else None
+        converter = kind if kind in (int, float) else str
+        help_text = description + (f" (default: {default})" if default not in (None, "") else "")
+        group.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=name,
+            default=None,
+            type=converter,
+            choices=choices,
+            help=help_text,
+        )
+
+
+def chosen_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings flags the user gave."""
+    return {
+        name: getattr(args, name)
+        for name in _setting_fields()
+        if getattr(args, name, None) is not None
+    }
+
+
+def _print_event(event: dict[str, Any]) -> None:
+    if event.get("event") != "step":
+        return
+    step = event["step"]
+    index = step.get("index")
+    if step.get("thought"):
+        print(f"Thought {index}: {step['thought']}")
+    print(f"Action {index}: {step.get('action_text', '')}")
+    for number, line in enumerate(str(step.get("observation", "")).splitlines() or [""]):
+        print(f"Observation {index}: {line}" if number == 0 else f"  {line}")
+    print(flush=True)
+
+
+def _print_result(result: dict[str, Any]) -> None:
+    status = result["status"]
+    if status == "awaiting_approval":
+        for pending in result.get("pending", []):
+            for request in pending["value"].get("action_requests", []):
+                arguments = json.dumps(request["args"], ensure_ascii=False)
+                print(f"Awaiting approval: {request['name']} {arguments}")
+                print(f"  {request.get('description', '')}")
+        thread = result["thread_id"]
+        print(f"Resume with: react-agent resume {thread} --approve | --reject REASON | --edit ARGS")
+    else:
+        label = {
+            "verified": "verified",
+            "unverified": "NOT verified",
+            "budget_exhausted": "budget exhausted",
+            "error": "error",
+        }.get(status, status)
+        print(f"Answer ({label}): {result['answer']}")
+        if status != "verified" and result.get("stop_reason"):
+            print(f"Stopped: {result['stop_reason']}")
+        if result["evidence"]:
+            print("Evidence:")
+            for row in result["evidence"]:
+                where = row["title"] + (
+                    f" #{row['sentence_index']}" if row["sentence_index"] is not None else ""
+                )
+                print(f"  [{row['id']}] {where} (retrieved {row['retrieved_at']}): {row['text']}")
+    print(f"Thread: {result['thread_id']}")
+
+
+def _emit(result: dict[str, Any], as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(result, ensure_ascii=False, indent=None, default=str))
+    else:
+        _print_result(result)
+    return EXIT_CODES.get(result["status"], 1)
+
+
+def _agent(env_name: str, db: str | None, model: BaseChatModel | None = None) -> Any:
+    from graph.agent import build_agent
+    from graph.runner import default_db_path, open_checkpointer
+
+    saver = open_checkpointer(db or default_db_path())
+    return build_agent(env_name, saver, model=model), saver  # type: ignore[arg-type]
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    """Answer a question in a new episode."""
+    from graph.models import load_chat_model
+    from graph.runner import make_context, run_episode
+
+    if not args.question.strip():
+        raise AgentError('the question is empty: react-agent ask "QUESTION"')
+    settings = chosen_settings(args)
+    ctx = make_context(args.env, settings)
+    model = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
+    agent, _ = _agent(args.env, args.db, model)
+    handler = None if args.json else _print_event
+    result = run_episode(agent, args.question, ctx, thread_id=args.thread_id, on_event=handler)
+    return _emit(result, args.json)
+
+
+def _decision(args: argparse.Namespace) -> Any:
+    from graph.approval import parse_decision
+
+    value: Any = None
+    if args.approve:
+        value = {"type": "approve"}
+    elif args.reject is not None:
+        value = {"type": "reject", "message": args.reject}
+    elif args.edit is not None:
+        try:
+            edited = json.loads(args.edit)
+        except json.JSONDecodeError as error:
+            raise AgentError(f"--edit takes a JSON object of arguments: {error}") from None
+        if not isinstance(edited, dict):
+            raise AgentError('--edit takes a JSON object, e.g. \'{"copy_id": "W22"}\'')
+        value = {"type": "edit", "edited_action": {"name": args.edit_action or "", "args": edited}}
+    elif args.decision is not None:
+        try:
+            value = json.loads(args.decision)
+        except json.JSONDecodeError as error:
+            raise AgentError(f"--decision takes JSON: {error}") from None
+    if value is None:
+        return None
+    parse_decision(value)
+    return {"decisions": [value]} if "decisions" not in value else value
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """Continue an episode that stopped (killed, failed, paused for approval)."""
+    from graph.runner import make_context, resume_episode, snapshot
+
+    decision = _decision(args)
+    agent, _ = _agent(args.env, args.db)
+    state = snapshot(agent, args.thread_id, args.from_checkpoint)
+    env_name = state.values.get("settings", {}).get("env") or args.env
+    if env_name != args.env:
+        agent, _ = _agent(env_name, args.db)
+    settings = dict(state.values.get("settings") or {}) | chosen_settings(args)
+    ctx = make_context(env_name, settings)
+    if decision is not None and args.edit is not None and not args.edit_action:
+        pending = state.interrupts[0].value["action_requests"][0] if state.interrupts else {}
+        decision["decisions"][0]["edited_action"]["name"] = pending.get("name", "")
+    handler = None if args.json else _print_event
+    result = resume_episode(
+        agent,
+        args.thread_id,
+        ctx,
+        decision=decision,
+        checkpoint_id=args.from_checkpoint,
+        on_event=handler,
+    )
+    return _emit(result, args.json)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Print an episode's trajectory and state."""
+    from graph.runner import episode_result
+
+    agent, _ = _agent(args.env, args.db)
+    result = episode_result(agent, args.thread_id)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, default=str))
+        return 0
+    print(f"Question: {result['question']}")
+    for step in result["trajectory"]:
+        _print_event({"event": "step", "step": step})
+    _print_result(result)
+    counts = {
+        k: result[k]
+        for k in (
+            "steps",
+            "model_calls",
+            "tool_calls",
+            "invalid_actions",
+            "repeats",
+            "verifier_rejections",
+        )
+    }
+    print("Counters: " + ", ".join(f"{k}={v}" for k, v in counts.items()))
+    return 0
+
+
+def cmd_threads(args: argparse.Namespace) -> int:
+    """List the episodes in the database."""
+    from graph.runner import episode_result, list_threads
+
+    agent, saver = _agent(args.env, args.db)
+    rows = []
+    for thread_id in list_threads(saver):
+        result = episode_result(agent, thread_id)
+        rows.append({k: result[k] for k in ("thread_id", "status", "steps", "question")})
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False))
+    for row in rows if not args.json else []:
+        question = row["question"][:60]
+        print(f"{row['thread_id']}  {row['status']:<17} {row['steps']:>3} steps  {question}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of `react-agent`."""
+    parser = argparse.ArgumentParser(
+        prog="react-agent",
+        description="A ReAct agent whose answers are checked against stored evidence.",
+        epilog="Exit status: 0 verified, 1 error, 2 bad input, 3 unverified, "
+        "4 budget exhausted, 5 awaiting approval.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    def common(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--db", help="checkpoint database file (default: under the user's state directory)"
+        )
+        sub.add_argument(
+            "--env",
+            choices=["wikipedia", "library"],
+            default="wikipedia",
+            help="environment (default: wikipedia)",
+        )
+        sub.add_argument("--json", action="store_true", help="print one JSON object")
+
+    ask = commands.add_parser("ask", help="answer a question")
+    ask.add_argument("question")
+    ask.add_argument("--thread-id", help="thread id (default: a new UUID)")
+    common(ask)
+    add_setting_flags(ask)
+    ask.set_defaults(func=cmd_ask)
+
+    resume = commands.add_parser("resume", help="continue a stopped or paused episode")
+    resume.add_argument("thread_id")
+    resume.add_argument(
+        "--from",
+        dest="from_checkpoint",
+        metavar="CHECKPOINT_ID",
+        help="fork from this checkpoint (see `history`)",
+    )
+    decision = resume.add_mutually_exclusive_group()
+    decision.add_argument("--approve", action="store_true", help="approve the pending action")
+    decision.add_argument("--reject", metavar="REASON", help="reject it, telling the model why")
+    decision.add_argument("--edit", metavar="ARGS", help="run it with these JSON arguments")
+    decision.add_argument("--decision", metavar="JSON", help="a raw HITL decision object")
+    resume.add_argument(
+        "--edit-action",
+        metavar="NAME",
+        help="with --edit: run this action instead of the proposed one",
+    )
+    common(resume)
+    add_setting_flags(resume)
+    resume.set_defaults(func=cmd_resume)
+
+    show = commands.add_parser("show", help="print an episode's trajectory and state")
+    show.add_argument("thread_id")
+    common(show)
+    show.set_defaults(func=cmd_show)
+
+    threads = commands.add_parser("threads", help="list episodes in the database")
+    common(threads)
+    threads.set_defaults(func=cmd_threads)
+
+    bench = commands.add_parser("bench", help="benchmarks")
+    benches = bench.add_subparsers(dest="bench", required=True)
+    from graph.evaluation import verifier_bench
+
+    verifier_bench.register(benches)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except AgentError as error:
+        print(f"react-agent: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        print(
+            "react-agent: interrupted; the episode can be resumed from its last checkpoint",
+            file=sys.stderr,
+        )
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
