@@ -1,0 +1,452 @@
+"""Queries and the one write of the library backend, over the SQLite database.
+
+Each call opens its own connection, so calls can run in worker threads (the
+environment runs them under a timeout). Results are frozen dataclasses.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from tools.library.clock import iso
+from tools.library.db import connect, ensure_database, transaction
+from tools.library.text import fold
+
+SEARCH_LIMIT = 5
+SIMILAR_LIMIT = 3
+SIMILAR_MIN_SCORE = 0.3
+
+
+@dataclass(frozen=True)
+class Place:
+    """A campus place; branches are places too (`is_branch`)."""
+
+    place_id: str
+    name: str
+    name_zh: str
+    aliases: tuple[str, ...]
+    is_branch: bool
+
+    @property
+    def label(self) -> str:
+        """'West Library (西馆)'."""
+        return f"{self.name} ({self.name_zh})"
+
+
+@dataclass(frozen=True)
+class CopyRef:
+    """A copy as the catalogue lists it: where it is held, not its status."""
+
+    copy_id: str
+    branch: Place
+
+
+@dataclass(frozen=True)
+class CatalogueRecord:
+    """One catalogue record: a title in one medium, with its copies."""
+
+    record_id: str
+    title: str
+    title_en: str
+    author: str
+    year: int
+    medium: str
+    note: str
+    copies: tuple[CopyRef, ...]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Records matching a title query (at most `SEARCH_LIMIT`), or similar titles."""
+
+    records: tuple[CatalogueRecord, ...]
+    total: int
+    similar: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CopyStatus:
+    """A copy's status at `as_of`; `live` is False for a value from the status cache."""
+
+    copy_id: str
+    record_id: str
+    title: str
+    title_en: str
+    medium: str
+    branch: Place
+    shelf: str
+    status: str
+    due: str | None
+    held_for_patron: bool | None
+    as_of: str
+    live: bool
+
+
+@dataclass(frozen=True)
+class Hours:
+    """A branch's hours on one date; `closed_reason` set means closed all day."""
+
+    branch: Place
+    date: str
+    closed_reason: str | None
+    building: tuple[str, str] | None
+    desk: tuple[str, str] | None
+    note: str
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """A row of the reservations table."""
+
+    reservation_id: int
+    idempotency_key: str
+    patron_id: str
+    copy_id: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class ReserveResult:
+    """What `reserve` did: made a reservation, found this key's earlier one, or refused."""
+
+    outcome: Literal["reserved", "existing", "refused"]
+    reason: str
+    reservation: Reservation | None
+    copy: CopyStatus | None
+
+
+def _bigrams(text: str) -> set[str]:
+    folded = fold(text)
+    return {folded[i : i + 2] for i in range(max(len(folded) - 1, 1))}
+
+
+def _similarity(query: str, title: str) -> float:
+    """The share of the query's character bigrams found in the title."""
+    left, right = _bigrams(query), _bigrams(title)
+    return len(left & right) / len(left) if left and right else 0.0
+
+
+def _matches(query: str, record: sqlite3.Row) -> bool:
+    folded = fold(query)
+    haystacks = (fold(record["title"]), fold(record["title_en"]))
+    if folded and any(folded in hay for hay in haystacks):
+        return True
+    words = [fold(word) for word in query.split()]
+    return len(words) > 1 and all(word and word in haystacks[1] for word in words)
+
+
+def _rank(query: str, record: sqlite3.Row) -> tuple[int, str]:
+    folded = fold(query)
+    titles = (fold(record["title"]), fold(record["title_en"]))
+    exact = 0 if folded in titles else 1 if any(t.startswith(folded) for t in titles) else 2
+    return exact, record["record_id"]
+
+
+class LibraryBackend:
+    """The library system: catalogue, circulation, hours, walking times, reservations."""
+
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = ensure_database(path)
+
+    def _read(self, query: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        conn = connect(self.path)
+        try:
+            return conn.execute(query, params).fetchall()
+        finally:
+            conn.close()
+
+    def _place(self, conn: sqlite3.Connection, place_id: str) -> Place:
+        row = conn.execute(
+            "SELECT p.*, b.branch_id IS NOT NULL AS is_branch FROM places p"
+            " LEFT JOIN branches b ON b.branch_id = p.place_id WHERE p.place_id = ?",
+            (place_id,),
+        ).fetchone()
+        if row is None:
+            raise KeyError(f"no place {place_id!r} in {self.path}")
+        aliases = tuple(
+            r["label"]
+            for r in conn.execute(
+                "SELECT label FROM place_aliases WHERE place_id = ? ORDER BY label", (place_id,)
+            )
+        )
+        return Place(row["place_id"], row["name"], row["name_zh"], aliases, bool(row["is_branch"]))
+
+    def resolve_place(self, name: str) -> Place | None:
+        """The place a name or alias denotes ('东校区', 'West', 'west library'), or None."""
+        conn = connect(self.path)
+        try:
+            row = conn.execute(
+                "SELECT place_id FROM place_aliases WHERE alias = ?", (fold(name),)
+            ).fetchone()
+            return self._place(conn, row["place_id"]) if row else None
+        finally:
+            conn.close()
+
+    def places(self, *, branches_only: bool = False) -> list[Place]:
+        """All places (or branches), in id order."""
+        query = (
+            "SELECT branch_id AS place_id FROM branches"
+            if branches_only
+            else ("SELECT place_id FROM places")
+        )
+        conn = connect(self.path)
+        try:
+            ids = [row["place_id"] for row in conn.execute(f"{query} ORDER BY 1")]
+            return [self._place(conn, place_id) for place_id in ids]
+        finally:
+            conn.close()
+
+    def search_catalog(self, query: str) -> SearchResult:
+        """Records whose Chinese or English title contains the query, best first."""
+        conn = connect(self.path)
+        try:
+            rows = conn.execute("SELECT * FROM catalogue").fetchall()
+            found = sorted(
+                (row for row in rows if _matches(query, row)), key=lambda row: _rank(query, row)
+            )
+            records = tuple(self._record(conn, row) for row in found[:SEARCH_LIMIT])
+        finally:
+            conn.close()
+        similar: tuple[str, ...] = ()
+        if not found:
+            scored = sorted(
+                (
+                    (
+                        max(_similarity(query, row["title"]), _similarity(query, row["title_en"])),
+                        f"{row['title']} / {row['title_en']}",
+                    )
+                    for row in rows
+                ),
+                reverse=True,
+            )
+            similar = tuple(
+                dict.fromkeys(label for score, label in scored if score >= SIMILAR_MIN_SCORE)
+            )[:SIMILAR_LIMIT]
+        return SearchResult(records, len(found), similar)
+
+    def _record(self, conn: sqlite3.Connection, row: sqlite3.Row) -> CatalogueRecord:
+        copies = tuple(
+            CopyRef(copy["copy_id"], self._place(conn, copy["branch_id"]))
+            for copy in conn.execute(
+                "SELECT copy_id, branch_id FROM copies WHERE record_id = ? ORDER BY copy_id",
+                (row["record_id"],),
+            )
+        )
+        return CatalogueRecord(
+            row["record_id"],
+            row["title"],
+            row["title_en"],
+            row["author"],
+            row["year"],
+            row["medium"],
+            row["note"],
+            copies,
+        )
+
+    def _copy_status(
+        self, conn: sqlite3.Connection, copy_id: str, patron: str
+    ) -> CopyStatus | None:
+        row = conn.execute(
+            "SELECT c.*, k.title, k.title_en, k.medium FROM copies c"
+            " JOIN catalogue k ON k.record_id = c.record_id WHERE c.copy_id = ?",
+            (copy_id.upper(),),
+        ).fetchone()
+        if row is None:
+            return None
+        status, held_for, as_of, due = (
+            row["status"],
+            row["held_for"],
+            row["status_time"],
+            row["due"],
+        )
+        hold = conn.execute(
+            "SELECT patron_id, created_at FROM reservations WHERE copy_id = ? AND status = 'active'"
+            " ORDER BY reservation_id DESC LIMIT 1",
+            (row["copy_id"],),
+        ).fetchone()
+        if hold is not None:
+            status, held_for, due = "on_hold", hold["patron_id"], None
+            as_of = max(as_of, hold["created_at"], key=datetime.fromisoformat)
+        return CopyStatus(
+            row["copy_id"],
+            row["record_id"],
+            row["title"],
+            row["title_en"],
+            row["medium"],
+            self._place(conn, row["branch_id"]),
+            row["shelf"],
+            status,
+            due,
+            (held_for == patron) if status == "on_hold" else None,
+            _normal(as_of),
+            live=True,
+        )
+
+    def copy_status(self, copy_id: str, patron: str) -> CopyStatus | None:
+        """The live status of a copy (its active reservation included), or None if unknown."""
+        conn = connect(self.path)
+        try:
+            return self._copy_status(conn, copy_id, patron)
+        finally:
+            conn.close()
+
+    def cached_status(self, copy_id: str, patron: str) -> CopyStatus | None:
+        """The discovery layer's cached status of a copy (not live), or None."""
+        conn = connect(self.path)
+        try:
+            live = self._copy_status(conn, copy_id, patron)
+            row = conn.execute(
+                "SELECT * FROM status_cache WHERE copy_id = ?", (copy_id.upper(),)
+            ).fetchone()
+        finally:
+            conn.close()
+        if live is None or row is None:
+            return None
+        return CopyStatus(
+            live.copy_id,
+            live.record_id,
+            live.title,
+            live.title_en,
+            live.medium,
+            live.branch,
+            row["shelf"],
+            row["status"],
+            None,
+            None,
+            _normal(row["as_of"]),
+            live=False,
+        )
+
+    def open_hours(self, branch_id: str, day: str) -> Hours | None:
+        """A branch's building and desk hours on a date, or None if none are published."""
+        conn = connect(self.path)
+        try:
+            row = conn.execute(
+                "SELECT * FROM opening_hours WHERE branch_id = ? AND date = ?",
+                (branch_id, day),
+            ).fetchone()
+            if row is None:
+                return None
+            building = (
+                (row["building_open"], row["building_close"]) if row["building_open"] else None
+            )
+            desk = (row["desk_open"], row["desk_close"]) if row["desk_open"] else None
+            return Hours(
+                self._place(conn, branch_id), day, row["closed_reason"], building, desk, row["note"]
+            )
+        finally:
+            conn.close()
+
+    def walk_minutes(self, origin_id: str, destination_id: str) -> int | None:
+        """Walking minutes between two places (either direction), or None if not estimated."""
+        if origin_id == destination_id:
+            return 0
+        rows = self._read(
+            "SELECT minutes FROM walk_times WHERE (origin = ? AND destination = ?)"
+            " OR (origin = ? AND destination = ?)",
+            (origin_id, destination_id, destination_id, origin_id),
+        )
+        return int(rows[0]["minutes"]) if rows else None
+
+    def reserve(
+        self, copy_id: str, patron: str, key: str, clock: str, thread_id: str, step_index: int
+    ) -> ReserveResult:
+        """Place a hold on a copy for a patron, once per idempotency key."""
+        with transaction(self.path, write=True) as conn:
+            earlier = conn.execute(
+                "SELECT * FROM reservations WHERE idempotency_key = ?", (key,)
+            ).fetchone()
+            if earlier is not None:
+                return ReserveResult(
+                    "existing",
+                    "this request was already carried out",
+                    _reservation(earlier),
+                    self._copy_status(conn, earlier["copy_id"], patron),
+                )
+            refusal, copy = self._refusal(conn, copy_id, patron)
+            if refusal or copy is None:
+                return ReserveResult("refused", refusal, None, copy)
+            cursor = conn.execute(
+                "INSERT INTO reservations (idempotency_key, patron_id, copy_id, created_at,"
+                " recorded_at, thread_id, step_index) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (key, patron, copy.copy_id, clock, _utc_now(), thread_id, step_index),
+            )
+            row = conn.execute(
+                "SELECT * FROM reservations WHERE reservation_id = ?", (cursor.lastrowid,)
+            ).fetchone()
+            return ReserveResult(
+                "reserved",
+                "reserved",
+                _reservation(row),
+                self._copy_status(conn, copy.copy_id, patron),
+            )
+
+    def _refusal(
+        self, conn: sqlite3.Connection, copy_id: str, patron: str
+    ) -> tuple[str, CopyStatus | None]:
+        person = conn.execute("SELECT * FROM patrons WHERE patron_id = ?", (patron,)).fetchone()
+        if person is None:
+            return f"patron {patron} is not registered", None
+        if person["status"] != "active":
+            return f"patron {patron}'s account is blocked ({person['blocked_reason']})", None
+        copy = self._copy_status(conn, copy_id, patron)
+        if copy is None:
+            return f"there is no copy {copy_id}", None
+        if copy.medium != "paper":
+            return f"copy {copy.copy_id} is not a paper copy", copy
+        if copy.status == "on_hold" and copy.held_for_patron:
+            return f"copy {copy.copy_id} is already on hold for you", copy
+        if copy.status != "available":
+            return f"copy {copy.copy_id} is {copy.status.replace('_', ' ')}, not available", copy
+        holds = conn.execute(
+            "SELECT COUNT(*) FROM reservations WHERE patron_id = ? AND status = 'active'",
+            (patron,),
+        ).fetchone()[0]
+        if holds >= person["max_holds"]:
+            return f"patron {patron} already has {holds} holds, the most allowed", copy
+        return "", copy
+
+    def record_audit(
+        self,
+        key: str,
+        event: str,
+        *,
+        thread_id: str,
+        step_index: int,
+        patron: str,
+        clock: str,
+        detail: Mapping[str, Any],
+    ) -> bool:
+        """Write one audit row; False if this key already has this event (nothing written)."""
+        payload = json.dumps(dict(detail), ensure_ascii=False, sort_keys=True)
+        with transaction(self.path, write=True) as conn:
+            cursor = conn.execute(
+                "INSERT OR IGNORE INTO audit_log (idempotency_key, event, thread_id, step_index,"
+                " patron_id, clock, recorded_at, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (key, event, thread_id, step_index, patron, clock, _utc_now(), payload),
+            )
+            return cursor.rowcount == 1
+
+
+def _normal(moment: str) -> str:
+    return iso(datetime.fromisoformat(moment))
+
+
+def _utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _reservation(row: sqlite3.Row) -> Reservation:
+    return Reservation(
+        row["reservation_id"],
+        row["idempotency_key"],
+        row["patron_id"],
+        row["copy_id"],
+        row["created_at"],
+    )
