@@ -1,0 +1,421 @@
+"""The program's completion check for the library assistant: a pure function of
+(question, answer, stored evidence facts, clock, deadline, origin).
+
+An answer is accepted only when the stored observations establish each
+condition for one copy: a paper copy of the requested title, its latest status
+available (or on hold for this patron) and live, its shelf from that same
+status, the branch building and desk open at arrival on the clock's date, a
+walk estimate from the patron's origin, arrival before the deadline, and an
+answer that names that branch and shelf.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, time, timedelta
+from typing import Any
+
+from tools.base import Evidence, Verdict
+from tools.library.clock import show_time
+from tools.library.text import fold, has_cjk, quoted_titles
+
+GROUNDING = "facts"
+
+MISSING_TITLE = (
+    "the requested title: no stored catalogue entry or copy status matches a title named in "
+    "the question; search the catalogue for it (search_catalog[title])"
+)
+MISSING_NAMED_TITLE = (
+    "the requested title 《{title}》: no stored catalogue entry or copy status matches it; "
+    "call search_catalog[{title}]"
+)
+MISSING_PAPER = (
+    "a paper copy of 《{title}》: the catalogue lists it only as an e-book, so there is no "
+    "paper copy to borrow"
+)
+MISSING_STATUS = "the live status of a paper copy of 《{title}》: {hint}"
+STATUS_HINT_COPIES = "call get_copy_status on one of its copies ({copies})"
+STATUS_HINT_NONE = "the catalogue lists no paper copy; search the catalogue again"
+MISSING_AVAILABLE = (
+    "an available paper copy of 《{title}》: the latest status of each copy checked is not "
+    "available ({checked}){others}"
+)
+OTHER_COPIES = "; copies not checked yet: {copies}"
+NO_OTHER_COPIES = "; no other paper copy is listed"
+MISSING_LIVE = (
+    "a live status of copy {copy_id}: only a cached value from {as_of} is stored; call "
+    "get_copy_status[{copy_id}] again"
+)
+MISSING_SHELF = "the shelf of copy {copy_id}: its status observation gave none"
+MISSING_HOURS = "the opening hours of {label} on {date}: call get_open_hours[{branch}, {date}]"
+MISSING_OPEN_DAY = "{branch} open on {date}: it is closed all day ({reason})"
+MISSING_DESK_DAY = "{branch}'s circulation desk open on {date}: the desk is closed all day"
+MISSING_OPEN_AT_ARRIVAL = "{branch} open at arrival: arriving about {arrival}, but {problem}"
+MISSING_WALK = "a walking estimate from {origin} to {label}: call estimate_walk[{origin}, {branch}]"
+MISSING_DEADLINE = (
+    "arrival before the deadline {deadline}: walking {minutes} minutes from {now} arrives "
+    "about {arrival}"
+)
+MISSING_MENTION = "an answer naming the branch ({branch}) and shelf {shelf} of copy {copy_id}"
+REASON_SUPPORTED = (
+    "Copy {copy_id} of 《{title}》 (paper) is {state} at {branch}, shelf {shelf}, as of {as_of}; "
+    "on {date} the building is open {building} and the desk {desk}; walking {minutes} minutes "
+    "from {origin} arrives about {arrival}{deadline}."
+)
+REASON_UNSUPPORTED = "Not established: {missing}."
+CAVEAT_EN = (
+    "Stock changes: copy {copy_id} was {state} as of {as_of}; this is a snapshot{hold}, so "
+    "check again before you set out."
+)
+CAVEAT_ZH = (
+    "库存会变：副本 {copy_id} 在 {as_of} 的查询中{state}；这只是查询时点的快照{hold}，"
+    "出发前请再刷新确认。"
+)
+CAVEAT_NONE_EN = "Stock changes, and no copy status was checked."
+CAVEAT_NONE_ZH = "库存会变，而且尚未查询任何副本的状态。"
+STATE_ZH = {
+    "available": "可借",
+    "on_hold": "已为你预留",
+    "checked_out": "已借出",
+    "in_transit": "在途",
+    "missing": "缺失",
+}
+
+
+@dataclass
+class _Candidate:
+    """One paper copy of the requested title and what the evidence says about it."""
+
+    copy_id: str
+    status: Evidence
+    missing: list[str] = field(default_factory=list)
+    support: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def facts(self) -> Mapping[str, Any]:
+        return self.status["facts"]
+
+    @property
+    def obtainable(self) -> bool:
+        status = self.facts["status"]
+        return status == "available" or (
+            status == "on_hold" and bool(self.facts["held_for_patron"])
+        )
+
+
+def _of_kind(evidence: Sequence[Evidence], kind: str) -> list[Evidence]:
+    return [item for item in evidence if item["facts"].get("kind") == kind]
+
+
+def _titles(facts: Mapping[str, Any]) -> set[str]:
+    return {fold(facts["title"]), fold(facts["title_en"])}
+
+
+def requested_title(question: str, evidence: Sequence[Evidence]) -> tuple[str, set[str]] | None:
+    """The title the question asks for and its folded names, from the stored records.
+
+    A title in 《》 or quotes wins; otherwise the longest stored title the
+    question contains. Both language names of a matching record count.
+    """
+    records = [
+        item["facts"]
+        for item in evidence
+        if item["facts"].get("kind") in ("catalogue_entry", "copy_status")
+    ]
+    named = quoted_titles(question)
+    if named:
+        keys = {fold(title) for title in named}
+        display = named[0]
+    else:
+        folded_question = fold(question)
+        inside = [
+            (len(name), facts["title"], name)
+            for facts in records
+            for name in _titles(facts)
+            if name and name in folded_question
+        ]
+        if not inside:
+            return None
+        _, display, longest = max(inside)
+        keys = {longest}
+    matching = [facts for facts in records if _titles(facts) & keys]
+    if not matching:
+        return (display, keys) if named else None
+    return display, set().union(*(_titles(facts) for facts in matching))
+
+
+def _latest(statuses: Sequence[Evidence]) -> Evidence:
+    ordered = sorted(
+        enumerate(statuses),
+        key=lambda pair: (datetime.fromisoformat(pair[1]["facts"]["as_of"]), pair[0]),
+    )
+    return ordered[-1][1]
+
+
+def _last(items: Sequence[Evidence], **wanted: Any) -> Evidence | None:
+    found = [
+        item
+        for item in items
+        if all(item["facts"].get(key) == value for key, value in wanted.items())
+    ]
+    return found[-1] if found else None
+
+
+def _clock_text(moment: datetime, clock: datetime) -> str:
+    return show_time(moment, clock.date())
+
+
+def _check_hours(
+    candidate: _Candidate, hours: Evidence | None, arrival: datetime | None, clock: datetime
+) -> None:
+    branch, label = candidate.facts["branch"], candidate.facts["branch_name"]
+    day = clock.date().isoformat()
+    if hours is None:
+        candidate.missing.append(MISSING_HOURS.format(label=label, branch=branch, date=day))
+        return
+    facts = hours["facts"]
+    if facts["closed"]:
+        candidate.missing.append(
+            MISSING_OPEN_DAY.format(
+                branch=label, date=day, reason=facts["closed_reason"] or facts["note"] or "closed"
+            )
+        )
+        return
+    if facts["desk_open"] is None:
+        candidate.missing.append(MISSING_DESK_DAY.format(branch=label, date=day))
+        return
+    candidate.details["hours"] = facts
+    if arrival is None:
+        candidate.support.append(hours["id"])
+        return
+    at = arrival.time()
+    problems = []
+    if (
+        not time.fromisoformat(facts["building_open"])
+        <= at
+        < time.fromisoformat(facts["building_close"])
+    ):
+        problems.append(f"the building is open {facts['building_open']}–{facts['building_close']}")
+    if not time.fromisoformat(facts["desk_open"]) <= at < time.fromisoformat(facts["desk_close"]):
+        problems.append(f"the circulation desk is open {facts['desk_open']}–{facts['desk_close']}")
+    if arrival.date() != clock.date():
+        problems.append("that is on another day")
+    if problems:
+        candidate.missing.append(
+            MISSING_OPEN_AT_ARRIVAL.format(
+                branch=label, arrival=_clock_text(arrival, clock), problem=" and ".join(problems)
+            )
+        )
+    else:
+        candidate.support.append(hours["id"])
+
+
+def _evaluate(
+    candidate: _Candidate,
+    evidence: Sequence[Evidence],
+    answer: str,
+    *,
+    clock: datetime,
+    deadline: datetime | None,
+    origin: str,
+    origin_name: str,
+) -> None:
+    """Fill the candidate's missing conditions and supporting evidence ids."""
+    facts = candidate.facts
+    if not facts["live"]:
+        candidate.missing.append(
+            MISSING_LIVE.format(
+                copy_id=candidate.copy_id,
+                as_of=_clock_text(datetime.fromisoformat(facts["as_of"]), clock),
+            )
+        )
+    if not facts.get("shelf"):
+        candidate.missing.append(MISSING_SHELF.format(copy_id=candidate.copy_id))
+    candidate.support.append(candidate.status["id"])
+    branch = facts["branch"]
+    walks = _of_kind(evidence, "walk")
+    walk = _last(walks, origin=origin, destination=branch) or _last(
+        walks, origin=branch, destination=origin
+    )
+    arrival = clock + timedelta(minutes=walk["facts"]["minutes"]) if walk else None
+    hours = _last(_of_kind(evidence, "hours"), branch=branch, date=clock.date().isoformat())
+    _check_hours(candidate, hours, arrival, clock)
+    if walk is None or arrival is None:
+        candidate.missing.append(
+            MISSING_WALK.format(origin=origin_name, label=facts["branch_name"], branch=branch)
+        )
+        return
+    candidate.support.append(walk["id"])
+    candidate.details.update(walk=walk["facts"], arrival=arrival)
+    if deadline is not None and arrival >= deadline:
+        candidate.missing.append(
+            MISSING_DEADLINE.format(
+                deadline=_clock_text(deadline, clock),
+                minutes=walk["facts"]["minutes"],
+                now=_clock_text(clock, clock),
+                arrival=_clock_text(arrival, clock),
+            )
+        )
+    if not candidate.missing:
+        folded_answer = fold(answer)
+        names_branch = any(fold(name) in folded_answer for name in facts["branch_names"])
+        if not (names_branch and fold(facts["shelf"]) in folded_answer):
+            candidate.missing.append(
+                MISSING_MENTION.format(
+                    branch=facts["branch_name"], shelf=facts["shelf"], copy_id=candidate.copy_id
+                )
+            )
+
+
+def _verdict(
+    supported: bool, evidence_ids: Sequence[str], reason: str, missing: Sequence[str]
+) -> Verdict:
+    return Verdict(
+        supported=supported,
+        evidence_ids=list(dict.fromkeys(evidence_ids)),
+        reason=reason,
+        missing=list(missing),
+        grounding=GROUNDING,
+    )
+
+
+def _unsupported(missing: Sequence[str], evidence_ids: Sequence[str] = ()) -> Verdict:
+    return _verdict(
+        False, evidence_ids, REASON_UNSUPPORTED.format(missing="; ".join(missing)), missing
+    )
+
+
+def _supported_reason(
+    candidate: _Candidate, clock: datetime, deadline: datetime | None, origin_name: str
+) -> str:
+    facts, hours, walk = candidate.facts, candidate.details["hours"], candidate.details["walk"]
+    state = "available" if facts["status"] == "available" else "on hold for you"
+    return REASON_SUPPORTED.format(
+        copy_id=candidate.copy_id,
+        title=facts["title"],
+        state=state,
+        branch=facts["branch_name"],
+        shelf=facts["shelf"],
+        as_of=_clock_text(datetime.fromisoformat(facts["as_of"]), clock),
+        date=clock.date().isoformat(),
+        building=f"{hours['building_open']}–{hours['building_close']}",
+        desk=f"{hours['desk_open']}–{hours['desk_close']}",
+        minutes=walk["minutes"],
+        origin=origin_name,
+        arrival=_clock_text(candidate.details["arrival"], clock),
+        deadline=f", before {_clock_text(deadline, clock)}" if deadline else "",
+    )
+
+
+def check_completion(
+    question: str,
+    answer: str,
+    evidence: Sequence[Evidence],
+    *,
+    clock: datetime,
+    deadline: datetime | None,
+    origin: str,
+    origin_name: str = "",
+) -> Verdict:
+    """Decide from the stored facts whether `answer` is established (see the module doc).
+
+    `clock` is the episode's current time, `deadline` the latest arrival (or
+    None), `origin` the place id the patron walks from (`origin_name` shows it).
+    """
+    origin_name = origin_name or origin
+    title = requested_title(question, evidence)
+    if title is None:
+        return _unsupported([MISSING_TITLE])
+    display, keys = title
+    entries = [
+        item for item in _of_kind(evidence, "catalogue_entry") if _titles(item["facts"]) & keys
+    ]
+    statuses = [
+        item
+        for item in _of_kind(evidence, "copy_status")
+        if _titles(item["facts"]) & keys and item["facts"]["medium"] == "paper"
+    ]
+    paper = [item for item in entries if item["facts"]["medium"] == "paper"]
+    if not entries and not statuses:
+        return _unsupported([MISSING_NAMED_TITLE.format(title=display)])
+    if not paper and not statuses:
+        return _unsupported([MISSING_PAPER.format(title=display)], [e["id"] for e in entries])
+    listed = list(
+        dict.fromkeys(copy["copy_id"] for item in paper for copy in item["facts"]["copies"])
+    )
+    by_copy: dict[str, list[Evidence]] = {}
+    for item in statuses:
+        by_copy.setdefault(item["facts"]["copy_id"], []).append(item)
+    if not by_copy:
+        hint = STATUS_HINT_COPIES.format(copies=", ".join(listed)) if listed else STATUS_HINT_NONE
+        return _unsupported(
+            [MISSING_STATUS.format(title=display, hint=hint)], [e["id"] for e in paper]
+        )
+    candidates = [_Candidate(copy_id, _latest(items)) for copy_id, items in by_copy.items()]
+    obtainable = [candidate for candidate in candidates if candidate.obtainable]
+    if not obtainable:
+        checked = ", ".join(
+            f"{c.copy_id}: {c.facts['status'].replace('_', ' ')} as of "
+            f"{_clock_text(datetime.fromisoformat(c.facts['as_of']), clock)}"
+            for c in candidates
+        )
+        unchecked = [copy_id for copy_id in listed if copy_id not in by_copy]
+        others = OTHER_COPIES.format(copies=", ".join(unchecked)) if unchecked else NO_OTHER_COPIES
+        return _unsupported(
+            [MISSING_AVAILABLE.format(title=display, checked=checked, others=others)],
+            [c.status["id"] for c in candidates],
+        )
+    for candidate in obtainable:
+        _evaluate(
+            candidate,
+            evidence,
+            answer,
+            clock=clock,
+            deadline=deadline,
+            origin=origin,
+            origin_name=origin_name,
+        )
+    best = min(obtainable, key=lambda c: (len(c.missing), -obtainable.index(c)))
+    record_ids = [e["id"] for e in paper if e["facts"]["record_id"] == best.facts["record_id"]]
+    if best.missing:
+        return _unsupported(best.missing, record_ids[-1:] + best.support)
+    return _verdict(
+        True,
+        record_ids[-1:] + best.support,
+        _supported_reason(best, clock, deadline, origin_name),
+        [],
+    )
+
+
+def answer_caveat(evidence: Sequence[Evidence], question: str = "") -> str:
+    """The caveat the graph appends to an accepted answer: stock changes, with the snapshot time.
+
+    It names the latest live status of an obtainable copy (pass the verdict's
+    supporting evidence to name exactly the copy the answer relied on), in
+    Chinese when the question is in Chinese.
+    """
+    lang = "zh" if has_cjk(question) else "en"
+    statuses = [item for item in _of_kind(evidence, "copy_status") if item["facts"]["live"]]
+    if not statuses:
+        return CAVEAT_NONE_ZH if lang == "zh" else CAVEAT_NONE_EN
+    good = [
+        item
+        for item in statuses
+        if item["facts"]["status"] == "available" or item["facts"]["held_for_patron"]
+    ]
+    facts = _latest(good or statuses)["facts"]
+    as_of = datetime.fromisoformat(facts["as_of"]).strftime("%Y-%m-%d %H:%M")
+    held = facts["status"] == "on_hold" and bool(facts["held_for_patron"])
+    if lang == "zh":
+        return CAVEAT_ZH.format(
+            copy_id=facts["copy_id"],
+            as_of=as_of,
+            state=STATE_ZH.get(facts["status"], facts["status"]),
+            hold="" if held else "，不是预留",
+        )
+    state = "on hold for you" if held else facts["status"].replace("_", " ")
+    return CAVEAT_EN.format(
+        copy_id=facts["copy_id"], as_of=as_of, state=state, hold="" if held else ", not a hold"
+    )

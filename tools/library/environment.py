@@ -1,0 +1,366 @@
+"""The campus-library environment the ReAct graph drives.
+
+Backend calls run in a worker thread under `settings.tool_timeout_s`; a call
+that times out (for real, or by a fault injected from `settings.faults`) or
+meets a database error is retried once when it is read-only and the budget
+has a call left, then reported as UNKNOWN with no evidence except a cached
+status clearly labelled as such. Writes are never retried: their outcome is
+UNKNOWN, and the idempotency key makes a later retry safe.
+
+The clock comes from the step (`clock.step_clock`). State kept in the
+environment's slice of the checkpointed state (returned in
+`ToolOutcome.env_update`, merged with `dict.update`) changes only when the
+world does: `faults_fired` (the `timeout-once` faults spent in this episode)
+and `reservations` (ids of the reservations this episode's writes made), so
+the graph's repeat detection sees a re-query after a write as new.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+from tools.base import ActionSpec, Evidence, ExecContext, ToolOutcome, Verdict
+from tools.library.backend import LibraryBackend
+from tools.library.clock import STEP_COST, iso, resolve_deadline, show_time, step_clock
+from tools.library.completion import check_completion
+from tools.library.db import default_db_path
+from tools.library.observations import (
+    Rendered,
+    copy_evidence,
+    render_copy,
+    render_hours,
+    render_hours_missing,
+    render_reservation,
+    render_search,
+    render_unknown,
+    render_unknown_place,
+    render_walk,
+)
+from tools.library.text import fold
+from tools.library.tools import FINISH, PRIMARY_ARG, SPECS, TODAY, canonical_action, parse_args
+
+T = TypeVar("T")
+FAULT_MODES = ("timeout-once", "timeout-always")
+
+DEADLINE_PASSED = (
+    "It is already {now} on {date}, not before the deadline {deadline}: the goal can no longer "
+    "be met. Say so, and ask whether a later time would do."
+)
+SITUATION = "Now: {now} ({weekday}). The patron ({patron}) starts from {origin}.{deadline}"
+SITUATION_DEADLINE = " Deadline: arrive before {deadline}."
+FAILURE_TIMEOUT = "timed out after {seconds:g} s"
+FAILURE_ERROR = "the library system reported an error ({error})"
+ATTEMPTS = "{failure} ({attempts} attempts)"
+NOT_RETRIED_BUDGET = "{failure} (not retried: no tool call left in the budget)"
+NOT_RETRIED_WRITE = "{failure} (writes are not retried automatically)"
+CACHED_FALLBACK = "\nCached fallback: {line}"
+
+
+class CallTimeout(Exception):
+    """A backend call did not finish within the tool timeout (real or injected)."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    """An injected fault: `tool:argument:mode`, argument `*` for any."""
+
+    tool: str
+    argument: str
+    mode: str
+
+    @property
+    def key(self) -> str:
+        """Identifies the fault in `env_state["faults_fired"]`."""
+        return f"{self.tool}:{self.argument}:{self.mode}"
+
+
+def parse_faults(spec: str) -> list[Fault]:
+    """Read `settings.faults`; raise ValueError naming the expected form."""
+    faults = []
+    for item in filter(None, (part.strip() for part in spec.split(","))):
+        parts = item.split(":")
+        tool, mode, argument = parts[0].strip(), parts[-1].strip(), ":".join(parts[1:-1]).strip()
+        if len(parts) < 3 or tool not in PRIMARY_ARG or mode not in FAULT_MODES or not argument:
+            raise ValueError(
+                f"fault {item!r} must be 'tool:argument:mode' with tool one of "
+                f"{sorted(PRIMARY_ARG)} and mode one of {FAULT_MODES}"
+            )
+        faults.append(Fault(tool, argument, mode))
+    return faults
+
+
+def run_with_timeout(call: Callable[[], T], seconds: float) -> T:
+    """Run `call` in a daemon thread; raise `CallTimeout` if it takes longer than `seconds`.
+
+    A call that overruns is abandoned, not killed: it may still finish later.
+    """
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = call()
+        except BaseException as exc:  # re-raised in the caller's thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=target, name="library-call", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise CallTimeout(FAILURE_TIMEOUT.format(seconds=seconds))
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+class LibraryEnvironment:
+    """The `Environment` of the campus-library assistant."""
+
+    name = "library"
+    finish_action = FINISH
+
+    def __init__(self, db_path: Path | str | None = None) -> None:
+        self._db_path = Path(db_path) if db_path else None
+        self._backends: dict[Path, LibraryBackend] = {}
+        self._lock = threading.Lock()
+
+    def backend(self, settings: Any) -> LibraryBackend:
+        """The backend of `settings.library_db`, else of this environment's file, else default."""
+        path = (
+            Path(settings.library_db)
+            if settings.library_db
+            else (self._db_path or default_db_path())
+        )
+        with self._lock:
+            if path not in self._backends:
+                self._backends[path] = LibraryBackend(path)
+            return self._backends[path]
+
+    def specs(self) -> Mapping[str, ActionSpec]:
+        """The five library actions and Finish."""
+        return MappingProxyType(SPECS)
+
+    def parse_args(self, action: str, argument: str) -> dict[str, Any]:
+        """Validate an action's bracket text (see `tools.library.tools`)."""
+        return parse_args(action, argument)
+
+    def _fault(
+        self, action: str, args: Mapping[str, Any], backend: LibraryBackend, settings: Any
+    ) -> Fault | None:
+        value = str(args.get(PRIMARY_ARG[action]) or "")
+        for fault in parse_faults(settings.faults):
+            if fault.tool != action:
+                continue
+            if fault.argument == "*" or fold(fault.argument) == fold(value):
+                return fault
+            if action in ("get_open_hours", "estimate_walk"):
+                wanted, given = backend.resolve_place(fault.argument), backend.resolve_place(value)
+                if wanted is not None and given is not None and wanted.place_id == given.place_id:
+                    return fault
+        return None
+
+    def execute(self, action: str, args: Mapping[str, Any], ctx: ExecContext) -> ToolOutcome:
+        """Run one library action with its faults, timeout, retry and clock."""
+        action = canonical_action(action)
+        if action == FINISH:
+            raise ValueError("Finish is checked by check_answer, not executed")
+        settings, spec = ctx.settings, SPECS[action]
+        backend = self.backend(settings)
+        fault = self._fault(action, args, backend, settings)
+        fired = list(ctx.env_state.get("faults_fired", []))
+        clock = step_clock(settings, ctx.step_index)
+        allowed = 1 if spec.writes or ctx.tool_calls_left < 2 else 2
+        attempts, failure, rendered = 0, "", None
+        while attempts < allowed and rendered is None:
+            attempts += 1
+            clock += STEP_COST
+            if fault and (fault.mode == "timeout-always" or fault.key not in fired):
+                if fault.mode == "timeout-once":
+                    fired.append(fault.key)
+                failure = FAILURE_TIMEOUT.format(seconds=settings.tool_timeout_s)
+                continue
+            try:
+                rendered = run_with_timeout(
+                    self._handler(action, args, backend, ctx, clock), settings.tool_timeout_s
+                )
+            except CallTimeout as exc:
+                failure = str(exc)
+            except sqlite3.OperationalError as exc:
+                failure = FAILURE_ERROR.format(error=exc)
+        env_update: dict[str, Any] = {}
+        if fired != list(ctx.env_state.get("faults_fired", [])):
+            env_update["faults_fired"] = fired
+        if rendered is not None:
+            made = [
+                e["facts"]["reservation_id"]
+                for e in rendered.evidence
+                if e["facts"].get("kind") == "reservation"
+            ]
+            if made:
+                known = list(ctx.env_state.get("reservations", []))
+                env_update["reservations"] = sorted({*known, *made})
+            return ToolOutcome(rendered.text, rendered.evidence, env_update, calls=attempts)
+        return self._unknown(
+            action, args, ctx, backend, clock, failure, attempts, allowed, env_update
+        )
+
+    def _unknown(
+        self,
+        action: str,
+        args: Mapping[str, Any],
+        ctx: ExecContext,
+        backend: LibraryBackend,
+        clock: datetime,
+        failure: str,
+        attempts: int,
+        allowed: int,
+        env_update: dict[str, Any],
+    ) -> ToolOutcome:
+        """The outcome of a call that got no answer, with a labelled cached status if any."""
+        writes = SPECS[action].writes
+        if writes:
+            failure = NOT_RETRIED_WRITE.format(failure=failure)
+        elif attempts > 1:
+            failure = ATTEMPTS.format(failure=failure, attempts=attempts)
+        elif allowed < 2:
+            failure = NOT_RETRIED_BUDGET.format(failure=failure)
+        text = render_unknown(action, args, failure, writes)
+        evidence = []
+        if action == "get_copy_status":
+            try:
+                cached = run_with_timeout(
+                    lambda: backend.cached_status(args["copy_id"], ctx.settings.patron),
+                    ctx.settings.tool_timeout_s,
+                )
+            except (CallTimeout, sqlite3.OperationalError):
+                cached = None
+            if cached is not None:
+                draft = copy_evidence(cached, clock.date())
+                evidence.append(draft)
+                text += CACHED_FALLBACK.format(line=draft["text"])
+        return ToolOutcome(
+            text, evidence, env_update, calls=attempts, failed=True, cache_hits=len(evidence)
+        )
+
+    def _handler(
+        self,
+        action: str,
+        args: Mapping[str, Any],
+        backend: LibraryBackend,
+        ctx: ExecContext,
+        clock: datetime,
+    ) -> Callable[[], Rendered]:
+        """The backend work of one attempt, as a call the timeout can run."""
+        settings, today = ctx.settings, clock.date()
+        if action == "search_catalog":
+            return lambda: render_search(args["title"], backend.search_catalog(args["title"]))
+        if action == "get_copy_status":
+            return lambda: render_copy(
+                args["copy_id"], backend.copy_status(args["copy_id"], settings.patron), today
+            )
+        if action == "get_open_hours":
+            return lambda: _open_hours(backend, args["branch"], args["date"], today)
+        if action == "estimate_walk":
+            return lambda: _walk(
+                backend, args.get("origin") or settings.origin, args["destination"]
+            )
+        if action == "reserve_copy":
+            return lambda: render_reservation(
+                backend.reserve(
+                    args["copy_id"],
+                    settings.patron,
+                    ctx.idempotency_key,
+                    iso(clock),
+                    ctx.thread_id,
+                    ctx.step_index,
+                ),
+                args["copy_id"],
+                settings.patron,
+                today,
+            )
+        raise ValueError(f"no handler for action {action!r}")
+
+    def goal_unreachable(self, question: str, ctx: ExecContext) -> str | None:
+        """A message when the clock is already at or past the deadline, else None."""
+        clock = step_clock(ctx.settings, ctx.step_index)
+        deadline = resolve_deadline(ctx.settings.deadline, question, clock)
+        if deadline is None or clock < deadline:
+            return None
+        return DEADLINE_PASSED.format(
+            now=clock.strftime("%H:%M"),
+            date=clock.date().isoformat(),
+            deadline=show_time(deadline, clock.date()),
+        )
+
+    def situation(self, question: str, ctx: ExecContext) -> str:
+        """One line for the prompt: the clock, the patron's origin and the deadline."""
+        settings = ctx.settings
+        clock = step_clock(settings, ctx.step_index)
+        deadline = resolve_deadline(settings.deadline, question, clock)
+        return SITUATION.format(
+            now=clock.strftime("%Y-%m-%d %H:%M"),
+            weekday=clock.strftime("%A"),
+            patron=settings.patron,
+            origin=settings.origin,
+            deadline=SITUATION_DEADLINE.format(deadline=show_time(deadline, clock.date()))
+            if deadline
+            else "",
+        )
+
+    def record_audit(self, event: str, detail: Mapping[str, Any], ctx: ExecContext) -> None:
+        """Write a proposal/decision/execution row, once per (idempotency key, event)."""
+        settings = ctx.settings
+        self.backend(settings).record_audit(
+            ctx.idempotency_key,
+            event,
+            thread_id=ctx.thread_id,
+            step_index=ctx.step_index,
+            patron=settings.patron,
+            clock=iso(step_clock(settings, ctx.step_index)),
+            detail=detail,
+        )
+
+    def check_answer(
+        self, question: str, answer: str, evidence: Sequence[Evidence], ctx: ExecContext
+    ) -> Verdict:
+        """The program's completion check (`completion.check_completion`) at the current clock."""
+        settings = ctx.settings
+        clock = step_clock(settings, ctx.step_index)
+        origin = self.backend(settings).resolve_place(settings.origin)
+        return check_completion(
+            question,
+            answer,
+            evidence,
+            clock=clock,
+            deadline=resolve_deadline(settings.deadline, question, clock),
+            origin=origin.place_id if origin else fold(settings.origin),
+            origin_name=origin.name if origin else settings.origin,
+        )
+
+
+def _open_hours(backend: LibraryBackend, name: str, day: str, today: date) -> Rendered:
+    branch = backend.resolve_place(name)
+    if branch is None or not branch.is_branch:
+        return render_unknown_place(name, backend.places(branches_only=True), branches=True)
+    resolved = today.isoformat() if day == TODAY else day
+    hours = backend.open_hours(branch.place_id, resolved)
+    return render_hours(hours) if hours else render_hours_missing(branch, resolved)
+
+
+def _walk(backend: LibraryBackend, origin_name: str, destination_name: str) -> Rendered:
+    origin, destination = (
+        backend.resolve_place(origin_name),
+        backend.resolve_place(destination_name),
+    )
+    if origin is None or destination is None:
+        unknown = origin_name if origin is None else destination_name
+        return render_unknown_place(unknown, backend.places(), branches=False)
+    return render_walk(
+        origin, destination, backend.walk_minutes(origin.place_id, destination.place_id)
+    )
