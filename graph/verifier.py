@@ -395,13 +395,13 @@ def _near(hay: _Text, needle: _Text) -> bool:
 
 
 def _negated(hay: _Text, needle: _Text) -> bool:
-    """The needle occurs, and every occurrence follows a negation cue within three words."""
+    """The needle occurs, and every occurrence follows a negation cue within five words."""
     size = len(needle.tokens)
     if not size or needle.padded not in hay.padded or _NEGATIONS.isdisjoint(hay.tokens):
         return False
     starts = [i for i in range(len(hay.tokens) - size + 1)
               if hay.tokens[i:i + size] == needle.tokens]
-    return all(not _NEGATIONS.isdisjoint(hay.tokens[max(0, i - 3):i]) for i in starts)
+    return all(not _NEGATIONS.isdisjoint(hay.tokens[max(0, i - 5):i]) for i in starts)
 
 
 def _is_named(word: str) -> bool:
@@ -495,6 +495,7 @@ class _Question:
     pair_kind: str
     pair_named: bool
     words: tuple[str, ...]
+    name_stems: frozenset[str]
 
 
 @lru_cache(maxsize=4096)
@@ -517,6 +518,9 @@ def _question(question: str) -> _Question:
         pair_kind=kind,
         pair_named=named,
         words=tuple(words),
+        name_stems=frozenset().union(
+            *(_stems(name.padded) for name in (*pair, *_named_entities(words)))
+        ),
     )
 
 
@@ -535,20 +539,24 @@ class _Check:
     def related_ids(self) -> frozenset[str]:
         """Sentences on pages related to the question.
 
-        A page is related when one of its sentences (or its title) shares a
-        content word with the question, other than the answer's own words; or,
-        step by step, when it is linked to a related page: one names the
-        other's title, or both name the same capitalised two-word name.
+        A page is related when its sentences and title share with the question
+        a word of a name the question mentions, or two other content words
+        (the answer's own words aside); or, step by step, when it is linked to
+        a related page: one names the other's title, or both name the same
+        capitalised two-word name.
         """
-        wanted = _stems(self.q.text.padded) - _stems(self.folded.padded)
+        answer = _stems(self.folded.padded)
+        wanted = _stems(self.q.text.padded) - answer
+        names = self.q.name_stems - answer
         pages: dict[str, list[_Item]] = {}
         for item in self.trusted:
             pages.setdefault(item.title or item.id, []).append(item)
-        related = {
-            key for key, sentences in pages.items()
-            if any(not wanted.isdisjoint(_stems(item.text.padded)) for item in sentences)
-            or not wanted.isdisjoint(_stems(sentences[0].title_text.padded))
-        }
+        related = set()
+        for key, sentences in pages.items():
+            shared = wanted.intersection(_stems(sentences[0].title_text.padded).union(
+                *(_stems(item.text.padded) for item in sentences)))
+            if len(shared) > 1 or not names.isdisjoint(shared):
+                related.add(key)
         pending = set(pages) - related
         while pending and related:
             linked = {key for key in pending
@@ -575,7 +583,7 @@ class _Check:
                 return _Found((item.id,), GROUNDING_CONTAINED)
         for item in self.trusted:
             if (_near(item.text, needle) or (self.plain and _contains_singular(item.text, needle)))\
-                    and self.related(item):
+                    and not _negated(item.text, needle) and self.related(item):
                 return _Found((item.id,), GROUNDING_PARAPHRASE)
         for item in self.trusted:
             if _contains(item.title_text, needle) and not _negated(item.text, needle) \

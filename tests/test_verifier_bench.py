@@ -1,0 +1,150 @@
+"""The verifier benchmark on a small HotpotQA-format file, and HotpotQA answer scoring."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graph.evaluation.hotpot import (
+    exact_match,
+    f1_precision_recall,
+    f1_score,
+    load_questions,
+    normalize_answer,
+)
+from graph.evaluation.verifier_bench import main, run_verifier_bench
+
+
+def question(qid: str, kind: str, text: str, answer: str, facts: list[list[Any]],
+             distractors: list[str]) -> dict[str, Any]:
+    titles = [title for title, _ in facts]
+    return {"_id": qid, "question": text, "answer": answer, "type": kind,
+            "supporting_facts": facts, "context_titles": [*dict.fromkeys(titles), *distractors],
+            "gold_in_wiki": True}
+
+
+# Real snapshot pages. Expected outcomes: every positive is supported except the
+# synonym no rule covers ("goalie" for "goalkeeper"); every
+# distractor and wrong-answer case is rejected except the two yes/no swaps, which
+# comparison grounding cannot tell apart (grounded, not entailed).
+QUESTIONS = [
+    question("b1", "bridge",
+             "What film did Peter Best make in 1986 that was set in the Australian Outback?",
+             "Crocodile Dundee", [["Peter Best (composer)", 0], ["Crocodile Dundee", 0]],
+             ["Hope Solo"]),
+    question("b2", "bridge", "Which English singer released the album Brides in 1987?",
+             "Annabel Lamb", [["Brides (album)", 0]], ["Lisa Kudrow"]),
+    question("b3", "bridge", "What position did Hope Solo play in soccer?", "goalie",
+             [["Hope Solo", 0]], ["Annabel Langbein"]),
+    question("c1", "comparison", "Are King Vidor and Géza von Cziffra both film directors?",
+             "yes", [["King Vidor", 0], ["Géza von Cziffra", 0]], ["Allister Brimble"]),
+    question("c2", "comparison", "Are Christopher Nolan and Lisa Kudrow both actresses?",
+             "no", [["Christopher Nolan", 0], ["Lisa Kudrow", 0]], ["Hope Solo"]),
+]
+
+
+@pytest.fixture
+def data_file(tmp_path: Path) -> Path:
+    path = tmp_path / "questions.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        for record in QUESTIONS:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return path
+
+
+def test_bench_counts_and_scores_on_a_fixture(data_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "cases.jsonl"
+    summary = run_verifier_bench(data_file, out, sample_errors=10)
+    assert summary["cases"] == 15
+    assert summary["by_case"] == {"positive": {"cases": 5, "wrong": 1},
+                                  "distractor": {"cases": 5, "wrong": 0},
+                                  "wrong_answer": {"cases": 5, "wrong": 2}}
+    assert summary["counts"] == {"tp": 4, "fp": 2, "fn": 1, "tn": 8}
+    assert (summary["precision"], summary["recall"], summary["f1"]) == (0.6667, 0.8, 0.7273)
+    bridge, comparison = summary["by_type"]["bridge"], summary["by_type"]["comparison"]
+    assert (bridge["precision"], bridge["recall"], bridge["cases"]) == (1.0, 0.6667, 9)
+    assert (comparison["precision"], comparison["recall"], comparison["cases"]) == (0.5, 1.0, 6)
+    assert summary["per_second"] > 0
+    assert len(summary["errors"]) == 3
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 15
+    swaps = {(row["answer"], row["grounding"]) for row in rows if row["case"] == "wrong_answer"
+             and row["type"] == "comparison"}
+    assert swaps == {("no", "comparison-grounded"), ("yes", "comparison-grounded")}
+    missed = [row for row in rows if row["label"] and not row["supported"]]
+    assert [row["id"] for row in missed] == ["b3"]
+    assert missed[0]["missing"] == ["goalie"]
+
+
+def test_json_flag_prints_one_summary_object(
+    data_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "cases.jsonl"
+    assert main(["verifier", "--data", str(data_file), "--out", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert {"precision", "recall", "f1", "by_type", "per_second", "cases"} <= set(summary)
+    for scores in summary["by_type"].values():
+        assert {"precision", "recall", "f1"} <= set(scores)
+    assert set(summary["by_type"]) == {"bridge", "comparison"}
+    assert summary["cases"] == len(out.read_text(encoding="utf-8").splitlines())
+
+
+def test_text_output_lists_scores_and_wrong_cases(
+    data_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "cases.jsonl"
+    assert main(["verifier", "--data", str(data_file), "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "bridge" in text and "comparison" in text and "verifications per second" in text
+    assert "What position did Hope Solo play in soccer?" in text
+    assert str(out) in text
+
+
+@pytest.mark.parametrize(("distractor", "cases"), [("Hope Solo", 1),
+                                                   ("Peter Best (composer)", 0)])
+def test_distractors_that_state_the_answer_make_no_case(
+    tmp_path: Path, distractor: str, cases: int
+) -> None:
+    path = tmp_path / "questions.jsonl"
+    record = question("b4", "bridge", "Which 1986 film is set in the Australian Outback?",
+                      "Crocodile Dundee", [["Crocodile Dundee", 0]], [distractor])
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    assert run_verifier_bench(path)["by_case"]["distractor"]["cases"] == cases
+
+
+# HotpotQA answer scoring
+
+
+def test_normalize_answer_matches_the_official_script() -> None:
+    assert normalize_answer("The  Walt Disney Pictures.") == "walt disney pictures"
+    assert normalize_answer("An apple, a pear") == "apple pear"
+    assert normalize_answer("Theatre") == "theatre"
+
+
+def test_exact_match_and_f1() -> None:
+    assert exact_match("the Lolita", "Lolita") == 1.0
+    assert exact_match("Lolita (film)", "Lolita") == 0.0
+    assert f1_score("Crocodile Dundee II", "Crocodile Dundee") == pytest.approx(0.8)
+    assert f1_precision_recall("Crocodile Dundee II", "Crocodile Dundee") == pytest.approx(
+        (0.8, 2 / 3, 1.0))
+    assert f1_score("Paris", "London") == 0.0
+
+
+def test_yes_no_answers_score_only_when_equal() -> None:
+    assert f1_score("yes", "no") == 0.0
+    assert f1_score("yes it is", "yes") == 0.0
+    assert f1_score("no", "no") == 1.0
+
+
+def test_load_questions_reads_the_built_in_sample_and_checks_fields(tmp_path: Path) -> None:
+    questions = load_questions()
+    assert len(questions) == 898
+    assert {q["type"] for q in questions} == {"bridge", "comparison"}
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"_id": "x", "question": "q?"}) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="missing answer, type, supporting_facts"):
+        load_questions(bad)
