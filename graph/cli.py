@@ -19,6 +19,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from graph.context import Context, LibraryContext, WikipediaContext
 from graph.errors import AgentError
 from graph.runner import EXIT_CODES
+from tools.base import ArgumentError
 
 USAGE_ERROR = 2
 SETTING_TYPES: tuple[type[Context], ...] = (WikipediaContext, LibraryContext)
@@ -138,7 +139,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return _emit(result, args.json)
 
 
-def _decision(args: argparse.Namespace) -> Any:
+def _decision(args: argparse.Namespace, pending_name: str) -> dict[str, Any] | None:
+    """The HITL response the flags describe, validated; None when no flag was given."""
     from graph.approval import parse_decision
 
     value: Any = None
@@ -153,7 +155,8 @@ def _decision(args: argparse.Namespace) -> Any:
             raise AgentError(f"--edit takes a JSON object of arguments: {error}") from None
         if not isinstance(edited, dict):
             raise AgentError('--edit takes a JSON object, e.g. \'{"copy_id": "W22"}\'')
-        value = {"type": "edit", "edited_action": {"name": args.edit_action or "", "args": edited}}
+        name = args.edit_action or pending_name
+        value = {"type": "edit", "edited_action": {"name": name, "args": edited}}
     elif args.decision is not None:
         try:
             value = json.loads(args.decision)
@@ -161,15 +164,32 @@ def _decision(args: argparse.Namespace) -> Any:
             raise AgentError(f"--decision takes JSON: {error}") from None
     if value is None:
         return None
-    parse_decision(value)
-    return {"decisions": [value]} if "decisions" not in value else value
+    parsed = parse_decision(value)
+    return {"decisions": [parsed.as_dict()]}
+
+
+def _check_edit(env_name: str, ctx: Context, decision: dict[str, Any] | None) -> None:
+    """Validate edited arguments before resuming, so a bad edit changes nothing."""
+    from graph.agent import ENVIRONMENTS
+
+    if not decision or decision["decisions"][0]["type"] != "edit":
+        return
+    edited = decision["decisions"][0]["edited_action"]
+    env = ENVIRONMENTS[env_name][1](ctx)
+    specs = {name.casefold(): spec for name, spec in env.specs().items()}
+    spec = specs.get(str(edited["name"]).casefold())
+    if spec is None or spec.name == env.finish_action:
+        raise AgentError(f"cannot edit into {edited['name']!r}: not an action of {env_name}")
+    try:
+        env.parse_args(spec.name, json.dumps(edited["args"], ensure_ascii=False))
+    except ArgumentError as error:
+        raise AgentError(f"the edited action is invalid: {error}") from None
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """Continue an episode that stopped (killed, failed, paused for approval)."""
     from graph.runner import make_context, resume_episode, snapshot
 
-    decision = _decision(args)
     agent, _ = _agent(args.env, args.db)
     state = snapshot(agent, args.thread_id, args.from_checkpoint)
     env_name = state.values.get("settings", {}).get("env") or args.env
@@ -177,9 +197,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
         agent, _ = _agent(env_name, args.db)
     settings = dict(state.values.get("settings") or {}) | chosen_settings(args)
     ctx = make_context(env_name, settings)
-    if decision is not None and args.edit is not None and not args.edit_action:
-        pending = state.interrupts[0].value["action_requests"][0] if state.interrupts else {}
-        decision["decisions"][0]["edited_action"]["name"] = pending.get("name", "")
+    pending = state.interrupts[0].value["action_requests"][0] if state.interrupts else {}
+    decision = _decision(args, pending.get("name", ""))
+    _check_edit(env_name, ctx, decision)
     handler = None if args.json else _print_event
     result = resume_episode(
         agent,

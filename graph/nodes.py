@@ -172,7 +172,8 @@ class Nodes:
                 state, runtime, "budget_exhausted", spent, budget_message(spent, ctx)
             )
         steps = state.get("steps") or []
-        messages = build_messages(env, ctx, state["question"], steps)
+        situation = env.situation(state["question"], exec_ctx)
+        messages = build_messages(env, ctx, state["question"], steps, situation)
         model = self.deps.chat_model(ctx)
         for attempt in range(MODEL_ATTEMPTS):
             try:
@@ -194,6 +195,18 @@ class Nodes:
         _bump(counters, "input_tokens", usage.get("input_tokens", 0))
         _bump(counters, "output_tokens", usage.get("output_tokens", 0))
         proposal = self._proposal(env, str(reply.content), steps, exec_ctx)
+        wants_tool = (
+            "action" in proposal and not proposal.get("finish") and not proposal.get("kind")
+        )
+        if wants_tool and counters.get("tool_calls", 0) >= ctx.max_tool_calls:
+            counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
+            state = AgentState(**state) | AgentState(counters=counters)  # type: ignore[typeddict-item]
+            message = budget_message("tool_calls", ctx)
+            return (
+                update
+                | {"counters": counters}
+                | self._stop(state, runtime, "budget_exhausted", "tool_calls", message)
+            )
         _emit(
             runtime,
             "proposal",
@@ -409,11 +422,12 @@ class Nodes:
         if verdict["supported"]:
             step.update(Step(kind="finish", observation=f"Verified: {verdict['reason']}"))
             _emit(runtime, "step", step=dict(step))
+            evidence = state.get("evidence") or []
             return {
                 "steps": [step],
                 "status": "verified",
                 "stop_reason": "verified",
-                "answer": answer,
+                "answer": env.final_answer(state["question"], answer, verdict, evidence),
                 "verdict": verdict,
                 "proposal": None,
             }

@@ -6,6 +6,7 @@ the LangGraph server drives the same graph through its own API.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -36,7 +37,11 @@ EXIT_CODES = {
 
 
 def default_db_path() -> Path:
-    """The checkpoint file used when `--db` is not given."""
+    """The checkpoint file used when `--db` is not given: `$REACT_AGENT_DB`, else one
+    under the user's state directory (the LangGraph server uses the same one)."""
+    configured = os.environ.get("REACT_AGENT_DB")
+    if configured:
+        return Path(configured).expanduser()
     return Path(user_state_dir("react-evidence-agent")) / "episodes.sqlite3"
 
 
@@ -145,6 +150,12 @@ def resume_episode(
     return episode_result(agent, thread_id)
 
 
+def _source_label(source: Mapping[str, Any]) -> str:
+    """`tool(key=value, ...)` for sources that are not a page title."""
+    details = ", ".join(f"{k}={v}" for k, v in source.items() if k not in ("tool", "live"))
+    return f"{source.get('tool', 'source')}({details})"
+
+
 def evidence_rows(values: Mapping[str, Any], ids: list[str] | None = None) -> list[dict[str, Any]]:
     """Evidence as output rows (all of it, or the ids given, in that order)."""
     evidence = {item["id"]: item for item in values.get("evidence") or []}
@@ -158,7 +169,7 @@ def evidence_rows(values: Mapping[str, Any], ids: list[str] | None = None) -> li
         rows.append(
             {
                 "id": item["id"],
-                "title": source.get("title", source.get("record", "")),
+                "title": source.get("title") or _source_label(source),
                 "sentence_index": source.get("sentence_index"),
                 "source": source,
                 "text": item["text"],

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +81,16 @@ class ScriptedReActModel(BaseChatModel):
         )
         message = AIMessage(content=text, usage_metadata=usage)
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+class PolicyReActModel(ScriptedReActModel):
+    """Replies with `policy(prompt)`: a fake model that reacts to what it observed."""
+
+    policy: Callable[[str], str]
+
+    def script_for(self, messages: Sequence[BaseMessage]) -> list[str]:
+        """A one-reply script computed from the prompt."""
+        return [self.policy(str(messages[-1].content))]
 
 
 def load_script(path: str | Path) -> ScriptedReActModel:

@@ -66,14 +66,16 @@ def _examples_file(env_name: str, style: str) -> str:
 
 
 def build_messages(
-    env: Environment, ctx: Context, question: str, steps: Sequence[Step]
+    env: Environment, ctx: Context, question: str, steps: Sequence[Step], situation: str = ""
 ) -> list[BaseMessage]:
-    """System prompt with rules and examples, then the question and trajectory."""
+    """System prompt with rules, the run's situation and examples, then the trajectory."""
     specs = env.specs().values()
-    rules = render(f"{env.name}_rules.txt", **asdict(ctx))
+    rules = render(f"{env.name}_rules.txt", **asdict(ctx)).strip()
+    if situation:
+        rules = f"{rules}\n\n{situation.strip()}"
     system = render(
         "system.txt",
-        environment_rules=rules.strip(),
+        environment_rules=rules,
         action_list="\n".join(f"{spec.usage}: {spec.description}" for spec in specs),
         finish_action=env.finish_action,
         examples=render(_examples_file(env.name, ctx.prompt_style)).strip(),
@@ -122,10 +124,13 @@ def find_repeat(
 
 
 def budget_exceeded(counters: Mapping[str, Any], ctx: Context) -> str | None:
-    """The stop reason of the first spent budget, if any."""
+    """The stop reason of the first spent budget, if any.
+
+    The tool-call budget is not among them: with no tool call left the model
+    may still answer, and only a proposed tool call ends the episode.
+    """
     limits: list[tuple[str, float, float]] = [
         ("model_turns", counters.get("model_calls", 0), ctx.max_model_turns),
-        ("tool_calls", counters.get("tool_calls", 0), ctx.max_tool_calls),
         ("wall_time", counters.get("elapsed_s", 0.0), ctx.max_seconds),
         ("repeated_actions", counters.get("repeats", 0), ctx.max_repeats + 1),
     ]

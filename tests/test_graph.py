@@ -227,8 +227,11 @@ def test_killed_episode_resumes_from_a_second_process_with_the_same_trajectory(
     )
     assert killed.returncode == 9, killed.stderr
     agent = build_agent("wikipedia", open_checkpointer(db_path))
-    paused = agent.get_state({"configurable": {"thread_id": thread_id}})
-    assert len(paused.values["steps"]) == 2 and paused.next
+    config = {"configurable": {"thread_id": thread_id}}
+    paused = agent.get_state(config)
+    history = [(s.next, len(s.values.get("steps", [])), s.metadata) for s in
+               agent.get_state_history(config)]
+    assert len(paused.values["steps"]) == 2 and paused.next == ("reason",), history
 
     resumed = subprocess.run(
         [sys.executable, "-m", "graph.cli", "resume", thread_id, "--db", str(db_path), "--json"],

@@ -127,6 +127,16 @@ class Environment(Protocol):
         """Why the goal can no longer be met (a passed deadline), or None."""
         ...
 
+    def situation(self, question: str, ctx: ExecContext) -> str:
+        """Facts of the run the model needs in its prompt (clock, origin), or ""."""
+        ...
+
+    def final_answer(
+        self, question: str, answer: str, verdict: Verdict, evidence: Sequence[Evidence]
+    ) -> str:
+        """The accepted answer as shown to the user (with any caveat it needs)."""
+        ...
+
     def record_audit(self, event: str, detail: Mapping[str, Any], ctx: ExecContext) -> None:
         """Record an approval event (proposal, decision, execution); idempotent per key."""
         ...

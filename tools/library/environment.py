@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from tools.base import ActionSpec, Evidence, ExecContext, ToolOutcome, Verdict
 from tools.library.backend import LibraryBackend
 from tools.library.clock import STEP_COST, iso, resolve_deadline, show_time, step_clock
-from tools.library.completion import check_completion
+from tools.library.completion import answer_caveat, check_completion
 from tools.library.db import default_db_path
 from tools.library.observations import (
     Rendered,
@@ -312,6 +312,13 @@ class LibraryEnvironment:
             if deadline
             else "",
         )
+
+    def final_answer(
+        self, question: str, answer: str, verdict: Verdict, evidence: Sequence[Evidence]
+    ) -> str:
+        """The answer plus the caveat that stock changes, with the status snapshot time."""
+        supporting = [item for item in evidence if item["id"] in set(verdict["evidence_ids"])]
+        return f"{answer.rstrip()} {answer_caveat(supporting or evidence, question)}"
 
     def record_audit(self, event: str, detail: Mapping[str, Any], ctx: ExecContext) -> None:
         """Write a proposal/decision/execution row, once per (idempotency key, event)."""

@@ -179,6 +179,16 @@ class WikipediaEnvironment:
         """Wikipedia questions have no deadline."""
         return None
 
+    def situation(self, question: str, ctx: ExecContext) -> str:
+        """Wikipedia questions need no run facts in the prompt."""
+        return ""
+
+    def final_answer(
+        self, question: str, answer: str, verdict: Verdict, evidence: Sequence[Evidence]
+    ) -> str:
+        """A verified Wikipedia answer stands as it is."""
+        return answer
+
     def record_audit(self, event: str, detail: Mapping[str, Any], ctx: ExecContext) -> None:
         """Wikipedia has no write actions, so nothing to audit."""
 
