@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langchain_core.runnables import RunnableConfig
 
 from graph.agent import build_agent, build_graph
 from graph.context import WikipediaContext
@@ -227,7 +228,7 @@ def test_killed_episode_resumes_from_a_second_process_with_the_same_trajectory(
     )
     assert killed.returncode == 9, killed.stderr
     agent = build_agent("wikipedia", open_checkpointer(db_path))
-    config = {"configurable": {"thread_id": thread_id}}
+    config = RunnableConfig(configurable={"thread_id": thread_id})
     paused = agent.get_state(config)
     history = [(s.next, len(s.values.get("steps", [])), s.metadata) for s in
                agent.get_state_history(config)]
