@@ -44,8 +44,8 @@ MODEL_BACKOFF_S = 2.0
 
 TOOL_FAILED = "{action} failed: {error}. Nothing was changed; try again later or differently."
 UNSUPPORTED = (
-    "Your answer [{answer}] is not supported by the evidence stored so far: {reason} "
-    "Missing: {missing}. Find a source that states it, or answer with what the evidence states."
+    "Your answer [{answer}] is not supported by the evidence stored so far. {missing}. "
+    "Find a source that states it, or answer with what the evidence states."
 )
 REJECTED = "A human rejected {action}: {message}. It was not run."
 DENIED = "{action} was not run: write actions are turned off for this run (approvals=deny)."
@@ -143,7 +143,7 @@ class Nodes:
             state.get("evidence") or [],
             _exec_context(state, runtime),
         )
-        answer = unverified_answer(why, proposed, verdict["reason"], verdict["missing"])
+        answer = unverified_answer(why, proposed, verdict, state.get("evidence") or [])
         _emit(runtime, "stop", status=status, stop_reason=reason, answer=answer)
         return {
             "status": status,
@@ -444,8 +444,11 @@ class Nodes:
                 "proposal": None,
                 "counters": counters,
             }
-        missing = "; ".join(verdict["missing"]) or "no stored sentence states it"
-        observation = UNSUPPORTED.format(answer=answer, reason=verdict["reason"], missing=missing)
+        missing = "; ".join(verdict["missing"]) or verdict["reason"]
+        missing = missing.rstrip(". ")
+        if not missing.casefold().startswith(("missing", "not established")):
+            missing = f"No stored evidence states: {missing}"
+        observation = UNSUPPORTED.format(answer=answer, missing=missing)
         step.update(Step(kind="unsupported", observation=observation))
         _emit(runtime, "step", step=dict(step))
         update: dict[str, Any] = {
@@ -456,7 +459,7 @@ class Nodes:
             "verdict": verdict,
         }
         if counters.get("rejections", 0) > ctx.max_verifier_rejections:
-            text = unverified_answer("", answer, verdict["reason"], verdict["missing"])
+            text = unverified_answer("", answer, verdict, state.get("evidence") or [])
             update |= {"status": "unverified", "stop_reason": "verifier_rejected", "answer": text}
         return update
 

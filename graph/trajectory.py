@@ -14,7 +14,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from graph.context import Context
 from graph.prompts import render
 from graph.state import Step
-from tools.base import Environment, Evidence, EvidenceDraft
+from tools.base import Environment, Evidence, EvidenceDraft, Verdict
 
 MAX_ACTION_TEXT = 200
 QUOTE = "| "
@@ -29,8 +29,11 @@ REPEATED = (
     "You already ran {action} at step {step} and nothing has changed since, so it was not run "
     "again: it would return the same result. Use what it returned, or try a different action."
 )
-NOT_VERIFIED = "Could not verify an answer. {known} Not established: {missing}."
-NO_ANSWER = "Could not verify an answer: {why}. {known}"
+COULD_NOT_VERIFY = "Could not verify an answer{why}."
+PROPOSED = "Proposed, unverified: {answer}."
+ESTABLISHED = "Established by stored evidence: {facts}."
+NOT_ESTABLISHED = "Not established: {missing}."
+KNOWN_CHARS = 160
 
 
 def now_iso() -> str:
@@ -176,9 +179,22 @@ def add_evidence(
     return new, ids
 
 
-def unverified_answer(why: str, proposed: str, known: str, missing: Sequence[str]) -> str:
-    """The honest final text of an episode that did not verify."""
+def unverified_answer(
+    why: str, proposed: str, verdict: Verdict, evidence: Sequence[Evidence]
+) -> str:
+    """The honest final text of an episode that did not verify: what was proposed,
+    what the stored evidence does establish, and what it does not."""
+    parts = [COULD_NOT_VERIFY.format(why=f": {why}" if why else "")]
     if proposed:
-        gaps = "; ".join(missing) if missing else "no stored evidence states it"
-        return NOT_VERIFIED.format(known=f"Proposed: {proposed}. {known}".strip(), missing=gaps)
-    return NO_ANSWER.format(why=why, known=known).strip()
+        parts.append(PROPOSED.format(answer=proposed.rstrip(" .")))
+    by_id = {item["id"]: item for item in evidence}
+    known = [by_id[i]["text"] for i in verdict["evidence_ids"] if i in by_id]
+    if known:
+        shown = [
+            text if len(text) <= KNOWN_CHARS else text[: KNOWN_CHARS - 3] + "..." for text in known
+        ]
+        parts.append(ESTABLISHED.format(facts=" | ".join(shown)))
+    missing = "; ".join(verdict["missing"]) or verdict["reason"]
+    if missing:
+        parts.append(NOT_ESTABLISHED.format(missing=missing.rstrip(". ")))
+    return " ".join(parts)
