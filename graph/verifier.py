@@ -31,34 +31,31 @@ GROUNDING_NONE = "none"
 
 REASON_EMPTY = "The answer is empty, so there is nothing to check."
 REASON_NO_EVIDENCE = "No evidence is stored yet, so no sentence can support {answer!r}."
-REASON_CONTAINED = "Stored sentence {ids} states {answer!r}."
+REASON_CONTAINED = "{answer!r} is stated in stored {cite}."
 REASON_TITLE = (
-    "Stored sentence {ids} from page {title!r} answers the question, and {answer!r} is that"
-    " page's subject."
+    "Stored {cite} from page {title!r} answers the question, and {answer!r} is that page's subject."
 )
 REASON_PARAPHRASE = (
-    "Stored sentences {ids} state every part of {answer!r}, though not as one verbatim span."
+    "Every part of {answer!r} is stated in stored {cite}, though not as one verbatim span."
 )
 REASON_COMPARISON = (
-    "Grounded, not entailed: stored sentences {ids} are about each compared entity"
-    " ({entities}); the comparison behind {answer!r} is the model's reading of them."
+    "Grounded, not entailed: there is stored evidence about each compared entity ({entities};"
+    " {cite}), but no sentence states the comparison behind {answer!r}."
 )
 REASON_COMPARISON_STATED = (
-    "Stored sentence {ids} states {answer!r}, and stored evidence covers each compared"
+    "{answer!r} is stated in stored {cite}, and there is stored evidence about each compared"
     " entity ({entities})."
 )
 REASON_ENTITY_MISSING = (
     "A comparison needs stored evidence about each compared entity; none is stored about {missing}."
 )
 REASON_NOT_STATED = "No stored sentence states {missing}."
-REASON_UNRELATED = (
-    "{answer!r} appears only in stored sentences unrelated to the question ({ids})."
-)
+REASON_UNRELATED = "{answer!r} appears only in stored {cite}, unrelated to the question."
 REASON_INJECTED = (
-    "{answer!r} appears only inside instruction-like text in an observation ({ids}),"
+    "{answer!r} appears only inside instruction-like text in an observation ({cite}),"
     " which is never evidence."
 )
-REASON_CONTRADICTED = "Stored sentence {ids} denies {answer!r}."
+REASON_CONTRADICTED = "{answer!r} is denied by stored {cite}."
 REASON_OTHER_VALUE = "No stored sentence states {answer!r}; related stored sentences give {values}."
 REASON_YES_NO_EXPECTED = "The question asks yes or no, but {answer!r} is neither."
 REASON_YES_NO_UNEXPECTED = "{answer!r} does not answer a question that asks what, which or who."
@@ -105,7 +102,7 @@ _TENS_UNITS = re.compile(
     r"(one|two|three|four|five|six|seven|eight|nine)\b"
 )
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
-_ANSWER_PARTS = re.compile(r"\s*(?:[,;/&]|\band\b)\s*", re.IGNORECASE)
+_ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
 _CLAUSES = re.compile(r"(?<=[.?!])\s+")
 _YEAR_QUESTION = re.compile(
     r"\b(?:what|which)\s+year\b|\bbirth ?year\b|\byear of (?:birth|death)\b", re.IGNORECASE
@@ -128,61 +125,107 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
-_INSTRUCTION_TRIGGERS = frozenset(_words(
-    "ignore disregard forget override note message instruction instructions reminder dear"
-    " attention hey hello ai assistant system model agent user llm chatbot bot answer respond"
-    " reply output you finish thought action observation prompt injection jailbreak"
-))
+_INSTRUCTION_TRIGGERS = frozenset(
+    _words(
+        "ignore disregard forget override note message instruction instructions reminder dear"
+        " attention hey hello ai assistant system model agent user llm chatbot bot answer respond"
+        " reply output you finish thought action observation prompt injection jailbreak"
+    )
+)
 _ARTICLES = frozenset(_words("a an the"))
 _MONTHS = _words(
     "january february march april may june july august september october november december"
 )
 _MONTH_NAMES = {
-    **{month: month for month in _MONTHS}, **{month[:3]: month for month in _MONTHS},
+    **{month: month for month in _MONTHS},
+    **{month[:3]: month for month in _MONTHS},
     "sept": "september",
 }
 _ORDINAL_SUFFIXES = frozenset(_words("st nd rd th"))
 _NUMBER_WORDS = {
-    **{word: str(value) for value, word in enumerate(_words(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
-        " fifteen sixteen seventeen eighteen nineteen twenty"))},
-    **{word: str(10 * tens) for tens, word in enumerate(
-        _words("thirty forty fifty sixty seventy eighty ninety"), start=3)},
-    **{word: str(value) for value, word in enumerate(_words(
-        "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth"
-        " fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"), start=3)},
-    "once": "1", "twice": "2", "thrice": "3",
+    **{
+        word: str(value)
+        for value, word in enumerate(
+            _words(
+                "zero one two three four five six seven eight nine ten eleven twelve thirteen"
+                " fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+            )
+        )
+    },
+    **{
+        word: str(10 * tens)
+        for tens, word in enumerate(
+            _words("thirty forty fifty sixty seventy eighty ninety"), start=3
+        )
+    },
+    **{
+        word: str(value)
+        for value, word in enumerate(
+            _words(
+                "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth"
+                " fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
+            ),
+            start=3,
+        )
+    },
+    "once": "1",
+    "twice": "2",
+    "thrice": "3",
 }
 _SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12, "bn": 10**9}
 _UNITS = {
-    "kilometres": "km", "kilometers": "km", "kilometre": "km", "kilometer": "km",
-    "metres": "m", "meters": "m", "metre": "m", "meter": "m", "miles": "mi", "mile": "mi",
-    "feet": "ft", "foot": "ft", "inches": "inch", "kilograms": "kg", "kilogram": "kg",
-    "pct": "percent", "centimetres": "cm", "centimeters": "cm", "hectares": "ha",
+    "kilometres": "km",
+    "kilometers": "km",
+    "kilometre": "km",
+    "kilometer": "km",
+    "metres": "m",
+    "meters": "m",
+    "metre": "m",
+    "meter": "m",
+    "miles": "mi",
+    "mile": "mi",
+    "feet": "ft",
+    "foot": "ft",
+    "inches": "inch",
+    "kilograms": "kg",
+    "kilogram": "kg",
+    "pct": "percent",
+    "centimetres": "cm",
+    "centimeters": "cm",
+    "hectares": "ha",
     "acres": "acre",
 }
 _WORD_FOLDS = {**_NUMBER_WORDS, **_UNITS}
+_REWRITTEN = frozenset([*_UNITS.values(), "percent", *_MONTH_NAMES.values()])
 _TENS = frozenset(_words("twenty thirty forty fifty sixty seventy eighty ninety"))
-_NEGATIONS = frozenset(_words(
-    "not never nor neither instead incorrectly mistakenly falsely erroneously wrongly"
-    " misattributed rather"
-))
-_STOPWORDS = frozenset(_words(
-    "a an the and or but of in on at to for from by with as into onto about over under after"
-    " before between than then that this these those it its he she they his her their them him"
-    " who whom whose which what when where why how is are was were be been being do does did"
-    " has have had can could will would should may might also both same other one 1 not no yes"
-    " there here name named known called first more most during while such only any all some"
-    " each many much well"
-))
-_LEADING_SKIP = frozenset(_words(
-    "is are was were do does did has have had can could will would should which who what whom"
-    " whose when where why how both between of in if the a an"
-))
-_CONNECTORS = frozenset(_words(
-    "of the de del della di da du des la le les von van der den y e and on in for at to a an"
-    " with from & n"
-))
+_NEGATIONS = frozenset(
+    _words(
+        "not never nor neither instead incorrectly mistakenly falsely erroneously wrongly"
+        " misattributed rather"
+    )
+)
+_STOPWORDS = frozenset(
+    _words(
+        "a an the and or but of in on at to for from by with as into onto about over under after"
+        " before between than then that this these those it its he she they his her their them him"
+        " who whom whose which what when where why how is are was were be been being do does did"
+        " has have had can could will would should may might also both same other one 1 not no yes"
+        " there here name named known called first more most during while such only any all some"
+        " each many much well"
+    )
+)
+_LEADING_SKIP = frozenset(
+    _words(
+        "is are was were do does did has have had can could will would should which who what whom"
+        " whose when where why how both between of in if the a an"
+    )
+)
+_CONNECTORS = frozenset(
+    _words(
+        "of the de del della di da du des la le les von van der den y e and on in for at to a an"
+        " with from & n"
+    )
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,14 +238,28 @@ class _Text:
 
 @dataclass(frozen=True, slots=True)
 class _Item:
-    """One stored sentence, analysed, with its page title."""
+    """One stored sentence with its page title; analysed only when a check needs it."""
 
     id: str
     title: str
-    text: _Text
-    title_text: _Text
     raw: str
-    trusted: bool
+    title_text: _Text
+
+    @property
+    def page(self) -> str:
+        return self.title or self.id
+
+    @property
+    def text(self) -> _Text:
+        return _analyse(self.raw)
+
+    @property
+    def trusted(self) -> bool:
+        return _trusted(self.raw)
+
+    def may_contain(self, probe: str | None) -> bool:
+        """Whether the sentence can state a text whose `_probe` is `probe` (a cheap filter)."""
+        return probe is None or probe in _plain(self.raw)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,8 +336,7 @@ def _fold_numbers(raw: list[str]) -> list[str]:
         else:
             month_at = after + 1 if following == "of" else after
             month = _MONTH_NAMES.get(raw[month_at]) if month_at < size else None
-            if month and len(numbers) == 1 and numbers[0].isdigit() \
-                    and 1 <= int(numbers[0]) <= 31:
+            if month and len(numbers) == 1 and numbers[0].isdigit() and 1 <= int(numbers[0]) <= 31:
                 numbers = [month, numbers[0]]
                 after = month_at + 1
         out.extend(numbers)
@@ -339,9 +395,34 @@ def _stems(padded: str) -> frozenset[str]:
     return frozenset(map(_stem, padded.split())) - {""}
 
 
-def _instruction_like(text: str, folded: _Text) -> bool:
-    """Whether a sentence addresses the agent (injected instructions) instead of the world."""
-    return not _INSTRUCTION_TRIGGERS.isdisjoint(folded.tokens) and bool(_INSTRUCTION.search(text))
+@lru_cache(maxsize=65536)
+def _trusted(text: str) -> bool:
+    """False for a sentence that addresses the agent (injected instructions), not the world."""
+    return _INSTRUCTION_TRIGGERS.isdisjoint(_analyse(text).tokens) or not _INSTRUCTION.search(text)
+
+
+@lru_cache(maxsize=65536)
+def _plain(text: str) -> str:
+    """Case, accents, apostrophes and full stops folded away, as `_analyse` folds them."""
+    folded = text.casefold()
+    if not folded.isascii():
+        folded = _COMBINING.sub("", unicodedata.normalize("NFKD", folded))
+    return folded.replace("'", "").replace("’", "").replace(".", "")
+
+
+def _probe(needle: _Text) -> str | None:
+    """A substring every sentence that states `needle` must contain, or None.
+
+    It is the start of the needle's longest plain word (not a number, month or
+    unit, which folding may have rewritten), short enough to match plurals.
+    """
+    words = [token for token in needle.tokens if token.isalpha() and token not in _REWRITTEN]
+    if not words:
+        return None
+    word = max(words, key=len)
+    if word.endswith("ies"):
+        return word[:-3]
+    return word[:-1] if word.endswith("s") else word
 
 
 @lru_cache(maxsize=65536)
@@ -354,11 +435,8 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(pairs)
 
 
-@lru_cache(maxsize=65536)
 def _item(evidence_id: str, title: str, text: str) -> _Item:
-    folded = _analyse(text)
-    return _Item(evidence_id, title, folded, _analyse(_PARENTHETICAL.sub("", title)), text,
-                 not _instruction_like(text, folded))
+    return _Item(evidence_id, title, text, _analyse(_PARENTHETICAL.sub("", title)))
 
 
 def _items(evidence: Sequence[Evidence]) -> list[_Item]:
@@ -399,9 +477,10 @@ def _negated(hay: _Text, needle: _Text) -> bool:
     size = len(needle.tokens)
     if not size or needle.padded not in hay.padded or _NEGATIONS.isdisjoint(hay.tokens):
         return False
-    starts = [i for i in range(len(hay.tokens) - size + 1)
-              if hay.tokens[i:i + size] == needle.tokens]
-    return all(not _NEGATIONS.isdisjoint(hay.tokens[max(0, i - 5):i]) for i in starts)
+    starts = [
+        i for i in range(len(hay.tokens) - size + 1) if hay.tokens[i : i + size] == needle.tokens
+    ]
+    return all(not _NEGATIONS.isdisjoint(hay.tokens[max(0, i - 5) : i]) for i in starts)
 
 
 def _is_named(word: str) -> bool:
@@ -412,8 +491,9 @@ def _is_named(word: str) -> bool:
 def _trim(run: list[str]) -> list[str]:
     """Drop connectors and question words from the ends of a run of words."""
     start, end = 0, len(run)
-    while start < end and (run[start].lower() in _CONNECTORS or run[start].lower() in
-                           _LEADING_SKIP):
+    while start < end and (
+        run[start].lower() in _CONNECTORS or run[start].lower() in _LEADING_SKIP
+    ):
         start += 1
     while end > start and run[end - 1].lower() in _CONNECTORS:
         end -= 1
@@ -432,8 +512,9 @@ def _run(words: list[str], start: int, step: int) -> tuple[list[str], bool]:
     index = start
     if step > 0:
         ahead = start
-        while ahead < min(len(words), start + 4) and words[ahead].isalpha() \
-                and words[ahead].islower():
+        while (
+            ahead < min(len(words), start + 4) and words[ahead].isalpha() and words[ahead].islower()
+        ):
             ahead += 1
         if ahead < len(words) and _is_named(words[ahead]):
             index = ahead
@@ -445,8 +526,11 @@ def _run(words: list[str], start: int, step: int) -> tuple[list[str], bool]:
     run = _trim(run if step > 0 else run[::-1])
     if run:
         return run, True
-    if 0 <= start < len(words) and words[start].isalpha() \
-            and words[start].lower() not in _STOPWORDS | _LEADING_SKIP:
+    if (
+        0 <= start < len(words)
+        and words[start].isalpha()
+        and words[start].lower() not in _STOPWORDS | _LEADING_SKIP
+    ):
         return [words[start]], False
     return [], False
 
@@ -532,62 +616,90 @@ class _Check:
         self.answer = answer
         self.folded = _analyse(answer)
         self.items = items
-        self.trusted = [item for item in items if item.trusted]
         self.plain = answer.islower()
+        answer_stems = _stems(self.folded.padded)
+        self.wanted = _stems(self.q.text.padded) - answer_stems
+        self.names = self.q.name_stems - answer_stems
+        self._direct: dict[str, bool] = {}
 
     @cached_property
-    def related_ids(self) -> frozenset[str]:
-        """Sentences on pages related to the question.
-
-        A page is related when its sentences and title share with the question
-        a word of a name the question mentions, or two other content words
-        (the answer's own words aside); or, step by step, when it is linked to
-        a related page: one names the other's title, or both name the same
-        capitalised two-word name.
-        """
-        answer = _stems(self.folded.padded)
-        wanted = _stems(self.q.text.padded) - answer
-        names = self.q.name_stems - answer
+    def pages(self) -> dict[str, list[_Item]]:
+        """The trusted stored sentences by page."""
         pages: dict[str, list[_Item]] = {}
-        for item in self.trusted:
-            pages.setdefault(item.title or item.id, []).append(item)
-        related = set()
-        for key, sentences in pages.items():
-            shared = wanted.intersection(_stems(sentences[0].title_text.padded).union(
-                *(_stems(item.text.padded) for item in sentences)))
-            if len(shared) > 1 or not names.isdisjoint(shared):
-                related.add(key)
-        pending = set(pages) - related
+        for item in self.items:
+            if item.trusted:
+                pages.setdefault(item.page, []).append(item)
+        return pages
+
+    def directly_related(self, page: str) -> bool:
+        """The page's sentences and title share with the question a word of a name the
+        question mentions, or two other content words (the answer's own words aside)."""
+        if page not in self._direct:
+            sentences = self.pages.get(page, [])
+            stems = frozenset().union(
+                *(_stems(item.text.padded) for item in sentences),
+                *(_stems(item.title_text.padded) for item in sentences[:1]),
+            )
+            shared = self.wanted & stems
+            self._direct[page] = len(shared) > 1 or not self.names.isdisjoint(shared)
+        return self._direct[page]
+
+    @cached_property
+    def linked_pages(self) -> frozenset[str]:
+        """Pages linked, step by step, to a directly related page: one names the other's
+        title, or both name the same capitalised two-word name."""
+        related = {page for page in self.pages if self.directly_related(page)}
+        pending = set(self.pages) - related
         while pending and related:
-            linked = {key for key in pending
-                      if any(_linked(pages[key], pages[other]) for other in related)}
+            linked = {
+                page
+                for page in pending
+                if any(_linked(self.pages[page], self.pages[other]) for other in related)
+            }
             if not linked:
                 break
             related |= linked
             pending -= linked
-        return frozenset(item.id for key in related for item in pages[key])
+        return frozenset(related)
+
+    def related(self, item: _Item) -> bool:
+        """The sentence is on a page related to the question."""
+        return self.directly_related(item.page) or item.page in self.linked_pages
 
     @cached_property
     def entities(self) -> tuple[_Text, ...]:
         """The compared entities: the question's pair, else its capitalised names."""
         return self.q.pair or _named_entities(list(self.q.words))
 
-    def related(self, item: _Item) -> bool:
-        return item.id in self.related_ids
+    def stating(self, needle: _Text) -> list[_Item]:
+        """The trusted sentences that may state `needle` (cheap filter first)."""
+        probe = _probe(needle)
+        return [item for item in self.items if item.may_contain(probe) and item.trusted]
 
     def find(self, needle: _Text) -> _Found | None:
         """A trusted, related sentence that states `needle`, or None."""
-        for item in self.trusted:
-            if _contains(item.text, needle) and not _negated(item.text, needle) \
-                    and self.related(item):
+        candidates = self.stating(needle)
+        for item in candidates:
+            if (
+                _contains(item.text, needle)
+                and not _negated(item.text, needle)
+                and self.related(item)
+            ):
                 return _Found((item.id,), GROUNDING_CONTAINED)
-        for item in self.trusted:
-            if (_near(item.text, needle) or (self.plain and _contains_singular(item.text, needle)))\
-                    and not _negated(item.text, needle) and self.related(item):
+        for item in candidates:
+            if (
+                (_near(item.text, needle) or (self.plain and _contains_singular(item.text, needle)))
+                and not _negated(item.text, needle)
+                and self.related(item)
+            ):
                 return _Found((item.id,), GROUNDING_PARAPHRASE)
-        for item in self.trusted:
-            if _contains(item.title_text, needle) and not _negated(item.text, needle) \
-                    and self.related(item):
+        for item in self.items:
+            if (
+                _contains(item.title_text, needle)
+                and item.trusted
+                and not _negated(item.text, needle)
+                and self.related(item)
+            ):
                 return _Found((item.id,), GROUNDING_CONTAINED, item.title)
         return None
 
@@ -614,10 +726,13 @@ class _Check:
         ids: list[str] = []
         uncovered: list[str] = []
         for entity in self.entities:
-            about = [item.id for item in self.trusted if _about(item, entity)]
+            about = [item.id for item in self.items if _about(item, entity) and item.trusted]
             if not about and mentions:
-                about = [item.id for item in self.trusted
-                         if _contains_singular(item.text, entity) and self.related(item)]
+                about = [
+                    item.id
+                    for item in self.stating(entity)
+                    if _contains_singular(item.text, entity) and self.related(item)
+                ]
             ids.extend(about)
             if not about:
                 uncovered.append(" ".join(entity.tokens))
@@ -627,8 +742,9 @@ class _Check:
 def _names_title(sentences: list[_Item], page: list[_Item]) -> bool:
     """Some sentence names the page's title (or the part before a comma: `Stull, Kansas`)."""
     core = _PARENTHETICAL.sub("", page[0].title)
-    titles = [title for title in (_analyse(core), _analyse(core.split(",")[0]))
-              if _stems(title.padded)]
+    titles = [
+        title for title in (_analyse(core), _analyse(core.split(",")[0])) if _stems(title.padded)
+    ]
     return any(_contains(item.text, title) for item in sentences for title in titles)
 
 
@@ -673,44 +789,62 @@ def _unique(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-def _verdict(supported: bool, ids: Iterable[str], reason: str, missing: list[str],
-             grounding: str) -> Verdict:
-    return Verdict(supported=supported, evidence_ids=_unique(ids), reason=reason,
-                   missing=missing, grounding=grounding)
+def _verdict(
+    supported: bool, ids: Iterable[str], reason: str, missing: list[str], grounding: str
+) -> Verdict:
+    return Verdict(
+        supported=supported,
+        evidence_ids=_unique(ids),
+        reason=reason,
+        missing=missing,
+        grounding=grounding,
+    )
 
 
 def _reject(reason: str, missing: list[str]) -> Verdict:
     return _verdict(False, [], reason, missing, GROUNDING_NONE)
 
 
+def _cite(ids: Iterable[str]) -> str:
+    """`sentence e1` or `sentences e1, e2`."""
+    unique = _unique(ids)
+    return f"sentence{'s' if len(unique) > 1 else ''} {', '.join(unique)}"
+
+
 def _supported(check: _Check, found: _Found) -> Verdict:
-    ids = ", ".join(found.ids)
+    cite = _cite(found.ids)
     if found.title:
-        reason = REASON_TITLE.format(ids=ids, title=found.title, answer=check.answer)
+        reason = REASON_TITLE.format(cite=cite, title=found.title, answer=check.answer)
     elif found.grounding == GROUNDING_PARAPHRASE:
-        reason = REASON_PARAPHRASE.format(ids=ids, answer=check.answer)
+        reason = REASON_PARAPHRASE.format(cite=cite, answer=check.answer)
     else:
-        reason = REASON_CONTAINED.format(ids=ids, answer=check.answer)
+        reason = REASON_CONTAINED.format(cite=cite, answer=check.answer)
     return _verdict(True, found.ids, reason, [], found.grounding)
 
 
 def _explain_missing(check: _Check, missing: list[str]) -> Verdict:
     """The most useful reason for an answer that no trusted related sentence states."""
     answer, folded = check.answer, check.folded
-    untrusted = [item.id for item in check.items
-                 if not item.trusted and _contains(item.text, folded)]
+    probe = _probe(folded)
+    stating = [
+        item for item in check.items if item.may_contain(probe) and _contains(item.text, folded)
+    ]
+    untrusted = [item.id for item in stating if not item.trusted]
     if untrusted:
-        return _reject(REASON_INJECTED.format(answer=answer, ids=", ".join(untrusted)), missing)
-    denied = [item.id for item in check.trusted if _negated(item.text, folded)]
+        return _reject(REASON_INJECTED.format(answer=answer, cite=_cite(untrusted)), missing)
+    denied = [item.id for item in stating if _negated(item.text, folded)]
     if denied:
-        return _reject(REASON_CONTRADICTED.format(answer=answer, ids=", ".join(denied)), missing)
-    unrelated = [item.id for item in check.trusted if _contains(item.text, folded)]
-    if unrelated:
-        return _reject(REASON_UNRELATED.format(answer=answer, ids=", ".join(unrelated)), missing)
+        return _reject(REASON_CONTRADICTED.format(answer=answer, cite=_cite(denied)), missing)
+    if stating:
+        unrelated = _cite(item.id for item in stating)
+        return _reject(REASON_UNRELATED.format(answer=answer, cite=unrelated), missing)
     digits = {len(token) for token in folded.tokens if _is_number(token)}
     values = _unique(
-        token for item in check.trusted if digits and check.related(item)
-        for token in _PADDED_NUMBER.findall(item.text.padded) if len(token) in digits
+        token
+        for item in check.items
+        if digits and item.trusted and check.directly_related(item.page)
+        for token in _PADDED_NUMBER.findall(item.text.padded)
+        if len(token) in digits
     )
     if values:
         return _reject(
@@ -726,26 +860,26 @@ def _compare(check: _Check, *, stated: bool) -> Verdict:
     ids, uncovered = check.coverage(mentions=stated)
     names = ", ".join(" ".join(entity.tokens) for entity in check.entities)
     if not check.entities:
-        pages = {item.title for item in check.trusted if check.related(item)}
+        pages = {item.page for item in check.items if item.trusted and check.related(item)}
         if len(pages) < 2:
-            return _reject(REASON_ENTITY_MISSING.format(missing="a second entity"),
-                           ["a second compared entity"])
-        ids = [item.id for item in check.trusted if check.related(item)]
+            return _reject(
+                REASON_ENTITY_MISSING.format(missing="a second entity"),
+                ["a second compared entity"],
+            )
+        ids = [item.id for item in check.items if item.trusted and check.related(item)]
     elif uncovered and (check.q.pair or len(check.entities) - len(uncovered) < 2):
         return _reject(
             REASON_ENTITY_MISSING.format(missing=" and ".join(repr(m) for m in uncovered)),
             uncovered,
         )
     if not stated:
-        reason = REASON_COMPARISON.format(
-            ids=", ".join(_unique(ids)), entities=names, answer=check.answer
-        )
+        reason = REASON_COMPARISON.format(cite=_cite(ids), entities=names, answer=check.answer)
         return _verdict(True, ids, reason, [], GROUNDING_COMPARISON)
     found, missing = check.locate()
     if found is None:
         return _explain_missing(check, missing)
     reason = REASON_COMPARISON_STATED.format(
-        ids=", ".join(found.ids), answer=check.answer, entities=names
+        cite=_cite(found.ids), answer=check.answer, entities=names
     )
     return _verdict(True, [*found.ids, *ids], reason, [], found.grounding)
 
@@ -783,8 +917,13 @@ def verify_answer(
     comparison = question_type == "comparison"
     chosen = None if yes_no or not q.pair else _alternative(folded, q.pair)
     choice_question = q.pair_kind == "or" and q.pair_named
-    if q.pair_kind == "and" and q.pair_named and q.asks_which \
-            and chosen is not None and _names_same(folded, q.pair[chosen]):
+    if (
+        q.pair_kind == "and"
+        and q.pair_named
+        and q.asks_which
+        and chosen is not None
+        and _names_same(folded, q.pair[chosen])
+    ):
         choice_question = True
     if choice_question and chosen is None and not yes_no:
         alternatives = " or ".join(repr(" ".join(name.tokens)) for name in q.pair)

@@ -19,12 +19,19 @@ from graph.evaluation.hotpot import (
 from graph.evaluation.verifier_bench import main, run_verifier_bench
 
 
-def question(qid: str, kind: str, text: str, answer: str, facts: list[list[Any]],
-             distractors: list[str]) -> dict[str, Any]:
+def question(
+    qid: str, kind: str, text: str, answer: str, facts: list[list[Any]], distractors: list[str]
+) -> dict[str, Any]:
     titles = [title for title, _ in facts]
-    return {"_id": qid, "question": text, "answer": answer, "type": kind,
-            "supporting_facts": facts, "context_titles": [*dict.fromkeys(titles), *distractors],
-            "gold_in_wiki": True}
+    return {
+        "_id": qid,
+        "question": text,
+        "answer": answer,
+        "type": kind,
+        "supporting_facts": facts,
+        "context_titles": [*dict.fromkeys(titles), *distractors],
+        "gold_in_wiki": True,
+    }
 
 
 # Real snapshot pages. Expected outcomes: every positive is supported except the
@@ -32,18 +39,46 @@ def question(qid: str, kind: str, text: str, answer: str, facts: list[list[Any]]
 # distractor and wrong-answer case is rejected except the two yes/no swaps, which
 # comparison grounding cannot tell apart (grounded, not entailed).
 QUESTIONS = [
-    question("b1", "bridge",
-             "What film did Peter Best make in 1986 that was set in the Australian Outback?",
-             "Crocodile Dundee", [["Peter Best (composer)", 0], ["Crocodile Dundee", 0]],
-             ["Hope Solo"]),
-    question("b2", "bridge", "Which English singer released the album Brides in 1987?",
-             "Annabel Lamb", [["Brides (album)", 0]], ["Lisa Kudrow"]),
-    question("b3", "bridge", "What position did Hope Solo play in soccer?", "goalie",
-             [["Hope Solo", 0]], ["Annabel Langbein"]),
-    question("c1", "comparison", "Are King Vidor and Géza von Cziffra both film directors?",
-             "yes", [["King Vidor", 0], ["Géza von Cziffra", 0]], ["Allister Brimble"]),
-    question("c2", "comparison", "Are Christopher Nolan and Lisa Kudrow both actresses?",
-             "no", [["Christopher Nolan", 0], ["Lisa Kudrow", 0]], ["Hope Solo"]),
+    question(
+        "b1",
+        "bridge",
+        "What film did Peter Best make in 1986 that was set in the Australian Outback?",
+        "Crocodile Dundee",
+        [["Peter Best (composer)", 0], ["Crocodile Dundee", 0]],
+        ["Hope Solo"],
+    ),
+    question(
+        "b2",
+        "bridge",
+        "Which English singer released the album Brides in 1987?",
+        "Annabel Lamb",
+        [["Brides (album)", 0]],
+        ["Lisa Kudrow"],
+    ),
+    question(
+        "b3",
+        "bridge",
+        "What position did Hope Solo play in soccer?",
+        "goalie",
+        [["Hope Solo", 0]],
+        ["Annabel Langbein"],
+    ),
+    question(
+        "c1",
+        "comparison",
+        "Are King Vidor and Géza von Cziffra both film directors?",
+        "yes",
+        [["King Vidor", 0], ["Géza von Cziffra", 0]],
+        ["Allister Brimble"],
+    ),
+    question(
+        "c2",
+        "comparison",
+        "Are Christopher Nolan and Lisa Kudrow both actresses?",
+        "no",
+        [["Christopher Nolan", 0], ["Lisa Kudrow", 0]],
+        ["Hope Solo"],
+    ),
 ]
 
 
@@ -60,9 +95,11 @@ def test_bench_counts_and_scores_on_a_fixture(data_file: Path, tmp_path: Path) -
     out = tmp_path / "cases.jsonl"
     summary = run_verifier_bench(data_file, out, sample_errors=10)
     assert summary["cases"] == 15
-    assert summary["by_case"] == {"positive": {"cases": 5, "wrong": 1},
-                                  "distractor": {"cases": 5, "wrong": 0},
-                                  "wrong_answer": {"cases": 5, "wrong": 2}}
+    assert summary["by_case"] == {
+        "positive": {"cases": 5, "wrong": 1},
+        "distractor": {"cases": 5, "wrong": 0},
+        "wrong_answer": {"cases": 5, "wrong": 2},
+    }
     assert summary["counts"] == {"tp": 4, "fp": 2, "fn": 1, "tn": 8}
     assert (summary["precision"], summary["recall"], summary["f1"]) == (0.6667, 0.8, 0.7273)
     bridge, comparison = summary["by_type"]["bridge"], summary["by_type"]["comparison"]
@@ -72,8 +109,11 @@ def test_bench_counts_and_scores_on_a_fixture(data_file: Path, tmp_path: Path) -
     assert len(summary["errors"]) == 3
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(rows) == 15
-    swaps = {(row["answer"], row["grounding"]) for row in rows if row["case"] == "wrong_answer"
-             and row["type"] == "comparison"}
+    swaps = {
+        (row["answer"], row["grounding"])
+        for row in rows
+        if row["case"] == "wrong_answer" and row["type"] == "comparison"
+    }
     assert swaps == {("no", "comparison-grounded"), ("yes", "comparison-grounded")}
     missed = [row for row in rows if row["label"] and not row["supported"]]
     assert [row["id"] for row in missed] == ["b3"]
@@ -104,14 +144,19 @@ def test_text_output_lists_scores_and_wrong_cases(
     assert str(out) in text
 
 
-@pytest.mark.parametrize(("distractor", "cases"), [("Hope Solo", 1),
-                                                   ("Peter Best (composer)", 0)])
+@pytest.mark.parametrize(("distractor", "cases"), [("Hope Solo", 1), ("Peter Best (composer)", 0)])
 def test_distractors_that_state_the_answer_make_no_case(
     tmp_path: Path, distractor: str, cases: int
 ) -> None:
     path = tmp_path / "questions.jsonl"
-    record = question("b4", "bridge", "Which 1986 film is set in the Australian Outback?",
-                      "Crocodile Dundee", [["Crocodile Dundee", 0]], [distractor])
+    record = question(
+        "b4",
+        "bridge",
+        "Which 1986 film is set in the Australian Outback?",
+        "Crocodile Dundee",
+        [["Crocodile Dundee", 0]],
+        [distractor],
+    )
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
     assert run_verifier_bench(path)["by_case"]["distractor"]["cases"] == cases
 
@@ -130,7 +175,8 @@ def test_exact_match_and_f1() -> None:
     assert exact_match("Lolita (film)", "Lolita") == 0.0
     assert f1_score("Crocodile Dundee II", "Crocodile Dundee") == pytest.approx(0.8)
     assert f1_precision_recall("Crocodile Dundee II", "Crocodile Dundee") == pytest.approx(
-        (0.8, 2 / 3, 1.0))
+        (0.8, 2 / 3, 1.0)
+    )
     assert f1_score("Paris", "London") == 0.0
 
 

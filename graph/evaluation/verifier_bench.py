@@ -117,7 +117,8 @@ def _wrong_answers(questions: list[dict[str, Any]]) -> dict[str, str]:
     chosen: dict[str, str] = {}
     for question, gold in zip(questions, normalised, strict=True):
         others = [
-            other["answer"] for other, answer in zip(questions, normalised, strict=True)
+            other["answer"]
+            for other, answer in zip(questions, normalised, strict=True)
             if other["type"] == question["type"] and answer != gold
         ]
         if others:
@@ -132,16 +133,31 @@ def build_cases(questions: list[dict[str, Any]], pages: Pages) -> Iterator[dict[
         gold = _gold_facts(question, pages)
         base = {"id": question["_id"], "type": question["type"], "question": question["question"]}
         if gold:
-            yield {**base, "case": "positive", "answer": question["answer"],
-                   "evidence": _evidence(gold), "label": True}
+            yield {
+                **base,
+                "case": "positive",
+                "answer": question["answer"],
+                "evidence": _evidence(gold),
+                "label": True,
+            }
         distractors = _distractor_facts(question, pages)
         texts = [text for _, _, text in distractors] + [title for title, _, _ in distractors]
         if distractors and not _occurs(question["answer"], texts):
-            yield {**base, "case": "distractor", "answer": question["answer"],
-                   "evidence": _evidence(distractors), "label": False}
+            yield {
+                **base,
+                "case": "distractor",
+                "answer": question["answer"],
+                "evidence": _evidence(distractors),
+                "label": False,
+            }
         if gold and question["_id"] in wrong:
-            yield {**base, "case": "wrong_answer", "answer": wrong[question["_id"]],
-                   "evidence": _evidence(gold), "label": False}
+            yield {
+                **base,
+                "case": "wrong_answer",
+                "answer": wrong[question["_id"]],
+                "evidence": _evidence(gold),
+                "label": False,
+            }
 
 
 def _scores(results: Iterable[dict[str, Any]]) -> dict[str, float | int]:
@@ -154,8 +170,16 @@ def _scores(results: Iterable[dict[str, Any]]) -> dict[str, float | int]:
     precision = tp / (tp + fp) if tp + fp else 0.0
     recall = tp / (tp + fn) if tp + fn else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
-            "cases": tp + fp + fn + tn, "tp": tp, "fp": fp, "fn": fn, "tn": tn}
+    return {
+        "precision": round(precision, 4),
+        "recall": round(recall, 4),
+        "f1": round(f1, 4),
+        "cases": tp + fp + fn + tn,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "tn": tn,
+    }
 
 
 def _progress(items: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
@@ -163,8 +187,13 @@ def _progress(items: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
         from tqdm import tqdm
     except ImportError:
         return items
-    return tqdm(items, desc="verifier bench", unit="case", file=sys.stderr,
-                disable=len(items) < 200 or not sys.stderr.isatty())
+    return tqdm(
+        items,
+        desc="verifier bench",
+        unit="case",
+        file=sys.stderr,
+        disable=len(items) < 200 or not sys.stderr.isatty(),
+    )
 
 
 def run_verifier_bench(
@@ -190,13 +219,16 @@ def run_verifier_bench(
     for case in _progress(cases):
         started = time.perf_counter()
         verdict = verify_answer(
-            case["question"], case["answer"], case["evidence"],
+            case["question"],
+            case["answer"],
+            case["evidence"],
             question_type=case["type"] if with_type else None,
         )
         elapsed += time.perf_counter() - started
-        results.append({
-            key: case[key] for key in ("id", "type", "case", "question", "answer", "label")
-        } | {"n_evidence": len(case["evidence"]), **verdict})
+        results.append(
+            {key: case[key] for key in ("id", "type", "case", "question", "answer", "label")}
+            | {"n_evidence": len(case["evidence"]), **verdict}
+        )
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         with out.open("w", encoding="utf-8") as handle:
@@ -211,8 +243,10 @@ def run_verifier_bench(
             for kind in sorted({r["type"] for r in results} | set(QUESTION_TYPES))
         },
         "by_case": {
-            kind: {"cases": sum(r["case"] == kind for r in results),
-                   "wrong": sum(r["case"] == kind for r in wrong)}
+            kind: {
+                "cases": sum(r["case"] == kind for r in results),
+                "wrong": sum(r["case"] == kind for r in wrong),
+            }
             for kind in CASE_KINDS
         },
         "counts": {key: overall[key] for key in ("tp", "fp", "fn", "tn")},
@@ -226,29 +260,45 @@ def run_verifier_bench(
 
 def format_summary(summary: dict[str, Any]) -> str:
     """The summary as a few lines of text, with the sample of wrong cases."""
-    lines = [SUMMARY_LINE.format(label="overall", cases=summary["cases"], **{
-        key: summary[key] for key in ("precision", "recall", "f1")})]
+    lines = [
+        SUMMARY_LINE.format(
+            label="overall",
+            cases=summary["cases"],
+            **{key: summary[key] for key in ("precision", "recall", "f1")},
+        )
+    ]
     for kind, scores in summary["by_type"].items():
         lines.append(SUMMARY_LINE.format(label=kind, **scores))
-    lines.append(SPEED_LINE.format(per_second=summary["per_second"],
-                                   ms=summary["ms_per_verification"], cases=summary["cases"]))
-    by_case = ", ".join(f"{kind} {v['wrong']}/{v['cases']} wrong"
-                        for kind, v in summary["by_case"].items())
+    lines.append(
+        SPEED_LINE.format(
+            per_second=summary["per_second"],
+            ms=summary["ms_per_verification"],
+            cases=summary["cases"],
+        )
+    )
+    by_case = ", ".join(
+        f"{kind} {v['wrong']}/{v['cases']} wrong" for kind, v in summary["by_case"].items()
+    )
     lines.append(f"by case: {by_case}")
     if summary["errors"]:
         lines.append(f"sample of wrong cases ({len(summary['errors'])}):")
         lines.extend(
-            ERROR_LINE.format(type=e["type"], case=e["case"], expected=e["label"],
-                              got=e["supported"], question=e["question"], answer=e["answer"],
-                              reason=e["reason"])
+            ERROR_LINE.format(
+                type=e["type"],
+                case=e["case"],
+                expected=e["label"],
+                got=e["supported"],
+                question=e["question"],
+                answer=e["answer"],
+                reason=e["reason"],
+            )
             for e in summary["errors"]
         )
     return "\n".join(lines)
 
 
 def _command(args: argparse.Namespace) -> int:
-    summary = run_verifier_bench(args.data, args.out, args.sample_errors,
-                                 with_type=args.with_type)
+    summary = run_verifier_bench(args.data, args.out, args.sample_errors, with_type=args.with_type)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
@@ -260,18 +310,29 @@ def _command(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the `verifier` subcommand; it sets `func(args) -> int` as the handler."""
     parser = subparsers.add_parser(
-        "verifier", help="Measure the answer verifier on HotpotQA gold supporting facts.",
+        "verifier",
+        help="Measure the answer verifier on HotpotQA gold supporting facts.",
         description=__doc__.splitlines()[0] if __doc__ else None,
     )
-    parser.add_argument("--data", type=Path, default=None,
-                        help="HotpotQA JSONL(.gz) file (default: the built-in sample).")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                        help=f"Per-case JSONL results (default: {DEFAULT_OUT}).")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="HotpotQA JSONL(.gz) file (default: the built-in sample).",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_OUT,
+        help=f"Per-case JSONL results (default: {DEFAULT_OUT}).",
+    )
     parser.add_argument("--json", action="store_true", help="Print the summary as one JSON object.")
-    parser.add_argument("--sample-errors", type=int, default=10,
-                        help="How many wrong cases to show (default: 10).")
-    parser.add_argument("--with-type", action="store_true",
-                        help="Tell the verifier each question's HotpotQA type.")
+    parser.add_argument(
+        "--sample-errors", type=int, default=10, help="How many wrong cases to show (default: 10)."
+    )
+    parser.add_argument(
+        "--with-type", action="store_true", help="Tell the verifier each question's HotpotQA type."
+    )
     parser.set_defaults(func=_command)
 
 
