@@ -200,13 +200,21 @@ def cmd_resume(args: argparse.Namespace) -> int:
     pending = state.interrupts[0].value["action_requests"][0] if state.interrupts else {}
     decision = _decision(args, pending.get("name", ""))
     _check_edit(env_name, ctx, decision)
+    checkpoint_id = args.from_checkpoint
+    if args.edit_state is not None:
+        from graph.history import edit_state
+
+        if decision is not None:
+            raise AgentError("--edit-state replaces the pending action: give it no decision")
+        fork = edit_state(agent, args.thread_id, checkpoint_id, args.edit_state, ctx)
+        checkpoint_id = fork["configurable"]["checkpoint_id"]
     handler = None if args.json else _print_event
     result = resume_episode(
         agent,
         args.thread_id,
         ctx,
         decision=decision,
-        checkpoint_id=args.from_checkpoint,
+        checkpoint_id=checkpoint_id,
         on_event=handler,
     )
     return _emit(result, args.json)
@@ -304,6 +312,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="with --edit: run this action instead of the proposed one",
     )
+    resume.add_argument(
+        "--edit-state",
+        metavar="ACTION",
+        help="replace the pending Action of the --from checkpoint (default: the latest) with "
+        "ACTION, e.g. 'Search[Other title]', then replay",
+    )
     common(resume)
     add_setting_flags(resume)
     resume.set_defaults(func=cmd_resume)
@@ -322,6 +336,9 @@ def build_parser() -> argparse.ArgumentParser:
     from graph.evaluation import verifier_bench
 
     verifier_bench.register(benches)
+    from graph import history
+
+    history.register(commands)
     return parser
 
 

@@ -185,7 +185,7 @@ def edit_state(
     text = action_text.strip()
     if not text.casefold().startswith("action"):
         text = "Action: " + text
-    proposal = Nodes._proposal(env, text, steps, exec_ctx)
+    proposal = Nodes.propose(env, text, steps, exec_ctx)
     if proposal.get("kind") == "invalid":
         raise AgentError(BAD_EDIT.format(text=action_text, problem=proposal.get("observation")))
     previous = values.get("proposal") or {}

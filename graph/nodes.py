@@ -47,7 +47,7 @@ UNSUPPORTED = (
     "Your answer [{answer}] is not supported by the evidence stored so far. {missing}. "
     "Find a source that states it, or answer with what the evidence states."
 )
-REJECTED = "A human rejected {action}: {message}. It was not run."
+REJECTED = "A human rejected {action}: {message} It was not run."
 DENIED = "{action} was not run: write actions are turned off for this run (approvals=deny)."
 EDIT_NOT_ACTION = "edited_action must name one of: {names}"
 GOAL_UNREACHABLE = "goal_unreachable"
@@ -194,7 +194,7 @@ class Nodes:
         usage = getattr(reply, "usage_metadata", None) or {}
         _bump(counters, "input_tokens", usage.get("input_tokens", 0))
         _bump(counters, "output_tokens", usage.get("output_tokens", 0))
-        proposal = self._proposal(env, str(reply.content), steps, exec_ctx)
+        proposal = self.propose(env, str(reply.content), steps, exec_ctx)
         wants_tool = (
             "action" in proposal and not proposal.get("finish") and not proposal.get("kind")
         )
@@ -218,9 +218,10 @@ class Nodes:
         return update | {"proposal": proposal, "counters": counters, "outcome": None}
 
     @staticmethod
-    def _proposal(
+    def propose(
         env: Environment, text: str, steps: list[Step], exec_ctx: ExecContext
     ) -> Proposal:
+        """Parse one model turn: an invalid or repeated action, a Finish, or an action to run."""
         specs = env.specs()
         parsed = parse_react_output(text, specs.keys())
         if isinstance(parsed, ParseFailure):
@@ -292,7 +293,9 @@ class Nodes:
         counters = _counters(state)
         counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
         if decision.type == "reject":
-            message = REJECTED.format(action=proposal["action_text"], message=decision.message)
+            reason = decision.message.rstrip()
+            reason = reason if reason.endswith((".", "!", "?", "。")) else reason + "."
+            message = REJECTED.format(action=proposal["action_text"], message=reason)
             return {
                 "counters": counters,
                 "proposal": proposal

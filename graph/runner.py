@@ -71,7 +71,7 @@ def thread_config(thread_id: str, checkpoint_id: str | None = None) -> RunnableC
     """The run config of one thread (optionally one checkpoint of it)."""
     configurable: dict[str, Any] = {"thread_id": thread_id}
     if checkpoint_id:
-        configurable["checkpoint_id"] = checkpoint_id
+        configurable |= {"checkpoint_id": checkpoint_id, "checkpoint_ns": ""}
     return RunnableConfig(configurable=configurable, recursion_limit=RECURSION_LIMIT)
 
 

@@ -8,9 +8,10 @@ file grows linearly with the number of steps.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 
 from langgraph.channels.delta import DeltaChannel
+from typing_extensions import TypedDict
 
 from tools.base import Evidence, Verdict
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypedDict
+from typing import Any, Protocol
 
 from pydantic import BaseModel
+from typing_extensions import TypedDict
 
 
 class EvidenceDraft(TypedDict):

@@ -7,8 +7,10 @@ file changes (its size and modification time are recorded in the index).
 from __future__ import annotations
 
 import gzip
+import hashlib
 import html
 import json
+import os
 import re
 import sqlite3
 import threading
@@ -43,6 +45,21 @@ def iter_snapshot(path: Path = SNAPSHOT_FILE) -> Iterator[tuple[str, list[str]]]
                 yield record["title"], record["sentences"]
 
 
+def _stored_fingerprint(index_file: Path) -> str | None:
+    """The fingerprint an index file was built for, or None if it is absent or unreadable."""
+    if not index_file.exists():
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{index_file}?mode=ro", uri=True)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return None
+    return str(row[0]) if row else None
+
+
 def default_index_path() -> Path:
     """Where the FTS index lives unless the caller chooses."""
     return Path(user_cache_dir("react-evidence-agent")) / "wiki_snapshot_index.sqlite3"
@@ -60,24 +77,26 @@ class SnapshotSource:
         self._conn = self._open_index()
 
     def _fingerprint(self) -> str:
-        stat = self.data_file.stat()
-        return f"{INDEX_VERSION}:{stat.st_size}:{stat.st_mtime_ns}"
+        """The index format and a hash of the data's content (not its mtime, which
+        differs between checkouts of the same file)."""
+        digest = hashlib.sha256(self.data_file.read_bytes()).hexdigest()[:16]
+        return f"{INDEX_VERSION}:{digest}"
 
     def _open_index(self) -> sqlite3.Connection:
-        self.index_file.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.index_file, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
         fingerprint = self._fingerprint()
-        conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
-        row = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
-        if row is None or row[0] != fingerprint:
-            self._build(conn, fingerprint)
-        return conn
+        if _stored_fingerprint(self.index_file) != fingerprint:
+            self._build(fingerprint)
+        return sqlite3.connect(f"file:{self.index_file}?mode=ro", uri=True, check_same_thread=False)
 
-    def _build(self, conn: sqlite3.Connection, fingerprint: str) -> None:
+    def _build(self, fingerprint: str) -> None:
+        """Build the index in a private file, then move it into place atomically, so a
+        concurrent reader sees either the old index or the new one, never a half-built one."""
+        self.index_file.parent.mkdir(parents=True, exist_ok=True)
+        building = self.index_file.with_name(f"{self.index_file.name}.{os.getpid()}.tmp")
+        building.unlink(missing_ok=True)
+        conn = sqlite3.connect(building)
         with conn:
-            conn.execute("DROP TABLE IF EXISTS pages")
-            conn.execute("DROP TABLE IF EXISTS pages_fts")
+            conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
             conn.execute(
                 "CREATE TABLE pages (id INTEGER PRIMARY KEY, norm_title TEXT UNIQUE,"
                 " title TEXT, sentences TEXT)"
@@ -101,6 +120,10 @@ class SnapshotSource:
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('fingerprint', ?)",
                 (fingerprint,),
             )
+        conn.close()
+        for stale in ("-wal", "-shm"):
+            self.index_file.with_name(self.index_file.name + stale).unlink(missing_ok=True)
+        os.replace(building, self.index_file)
 
     def page(self, title: str) -> Page | None:
         """The page whose normalised title equals `title`'s, if any."""
