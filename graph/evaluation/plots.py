@@ -66,7 +66,7 @@ def plot_em_tokens(methods: Mapping[str, Any], path: Path, subtitle: str) -> Non
     ax.set_ylim(0, 1.05)
     ax.set_xlim(left=0)
     ax.set_title("EM against tokens per question\n" + subtitle, fontsize=10)
-    ax.legend(fontsize=9, loc="lower right")
+    ax.legend(fontsize=9, loc="best")
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=DPI)
