@@ -333,9 +333,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="benchmarks")
     benches = bench.add_subparsers(dest="bench", required=True)
-    from graph.evaluation import verifier_bench
+    from graph.evaluation import qa_bench, verifier_bench
 
     verifier_bench.register(benches)
+    qa_bench.register(benches)
     from graph import history
 
     history.register(commands)

@@ -101,6 +101,11 @@ def _bump(counters: dict[str, Any], key: str, amount: float = 1) -> None:
     counters[key] = counters.get(key, 0) + amount
 
 
+def _add_elapsed(counters: dict[str, Any], started: float) -> None:
+    """Charge the time since `started` (a `time.monotonic()` reading) to the time budget."""
+    counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
+
+
 def _exec_context(state: AgentState, runtime: Runtime[Context]) -> ExecContext:
     info = runtime.execution_info
     thread_id = str(info.thread_id or "") if info is not None else ""
@@ -181,9 +186,7 @@ class Nodes:
                 break
             except Exception as error:  # a provider's errors have no common base class
                 if attempt + 1 == MODEL_ATTEMPTS:
-                    counters["elapsed_s"] = (
-                        counters.get("elapsed_s", 0.0) + time.monotonic() - started
-                    )
+                    _add_elapsed(counters, started)
                     return update | {
                         "status": "error",
                         "counters": counters,
@@ -199,14 +202,10 @@ class Nodes:
             "action" in proposal and not proposal.get("finish") and not proposal.get("kind")
         )
         if wants_tool and counters.get("tool_calls", 0) >= ctx.max_tool_calls:
-            counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
-            state = AgentState(**state) | AgentState(counters=counters)  # type: ignore[typeddict-item]
+            _add_elapsed(counters, started)
             message = budget_message("tool_calls", ctx)
-            return (
-                update
-                | {"counters": counters}
-                | self._stop(state, runtime, "budget_exhausted", "tool_calls", message)
-            )
+            stop = self._stop(state, runtime, "budget_exhausted", "tool_calls", message)
+            return update | stop | {"counters": counters}
         _emit(
             runtime,
             "proposal",
@@ -214,13 +213,11 @@ class Nodes:
             thought=proposal.get("thought", ""),
             action=proposal.get("action_text", ""),
         )
-        counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
+        _add_elapsed(counters, started)
         return update | {"proposal": proposal, "counters": counters, "outcome": None}
 
     @staticmethod
-    def propose(
-        env: Environment, text: str, steps: list[Step], exec_ctx: ExecContext
-    ) -> Proposal:
+    def propose(env: Environment, text: str, steps: list[Step], exec_ctx: ExecContext) -> Proposal:
         """Parse one model turn: an invalid or repeated action, a Finish, or an action to run."""
         specs = env.specs()
         parsed = parse_react_output(text, specs.keys())
@@ -291,7 +288,7 @@ class Nodes:
         started = time.monotonic()
         env.record_audit("decision", decision.as_dict(), exec_ctx)
         counters = _counters(state)
-        counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
+        _add_elapsed(counters, started)
         if decision.type == "reject":
             reason = decision.message.rstrip()
             reason = reason if reason.endswith((".", "!", "?", "。")) else reason + "."
@@ -345,7 +342,7 @@ class Nodes:
         _bump(counters, "tool_calls", outcome.calls)
         _bump(counters, "http_requests", outcome.requests)
         _bump(counters, "cache_hits", outcome.cache_hits)
-        counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
+        _add_elapsed(counters, started)
         return {"outcome": asdict(outcome), "counters": counters}
 
     def observe(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:

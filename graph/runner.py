@@ -137,7 +137,7 @@ def resume_episode(
         _stream(agent, Command(resume=decision), config, ctx, on_event)
     elif decision is not None:
         raise AgentError("this episode is not waiting for an approval decision")
-    elif state.next:
+    elif state.next or state.values.get("status", "running") == "running":
         _stream(agent, None, config, ctx, on_event)
     elif state.values.get("status") == "error":
         config = agent.update_state(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -200,49 +199,72 @@ import os, sys
 from graph.agent import build_agent
 from graph.context import WikipediaContext
 from graph.runner import open_checkpointer, run_episode
-from graph.testing import DEMO_QUESTION
+from graph.testing import DEMO_QUESTION, DEMO_REPLIES, ScriptedReActModel, turn_index
 
-def die_after_second_step(event):
-    if event.get("event") == "proposal" and event.get("step") == 3:
-        os._exit(9)
 
-agent = build_agent("wikipedia", open_checkpointer(sys.argv[1]))
+class DiesAtTurnThree(ScriptedReActModel):
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        if turn_index(messages) == 2:
+            os._exit(9)
+        return super()._generate(messages, stop, run_manager, **kwargs)
+
+
+agent = build_agent("wikipedia", open_checkpointer(sys.argv[1]),
+                    model=DiesAtTurnThree(responses=DEMO_REPLIES))
 ctx = WikipediaContext(model="scripted:" + sys.argv[2])
-run_episode(agent, DEMO_QUESTION, ctx, thread_id=sys.argv[3], on_event=die_after_second_step)
+run_episode(agent, DEMO_QUESTION, ctx, thread_id=sys.argv[3])
 """
 
 
-def test_killed_episode_resumes_from_a_second_process_with_the_same_trajectory(
-    db_path: Path, tmp_path: Path
-) -> None:
+KILL_WHILE_STREAMING = """
+import os, sys
+from graph.agent import build_agent
+from graph.context import WikipediaContext
+from graph.runner import open_checkpointer, run_episode
+from graph.testing import DEMO_QUESTION
+
+
+def die_on_third_proposal(event):
+    if event.get("event") == "proposal" and event.get("step") == 3:
+        os._exit(9)
+
+
+agent = build_agent("wikipedia", open_checkpointer(sys.argv[1]))
+ctx = WikipediaContext(model="scripted:" + sys.argv[2])
+run_episode(agent, DEMO_QUESTION, ctx, thread_id=sys.argv[3], on_event=die_on_third_proposal)
+"""
+
+
+def kill_then_resume(db_path: Path, tmp_path: Path, program: str) -> dict[str, Any]:
+    """Run `program` until it kills itself, then resume the thread from a second process."""
     script = tmp_path / "script.json"
     script.write_text(json.dumps(DEMO_REPLIES))
     thread_id = "5b7f9a6e-0c1d-4e53-9a77-2f0b1d6c3e11"
-    env = dict(os.environ)
-    killed = subprocess.run(
-        [sys.executable, "-c", KILL_AFTER_STEP_2, str(db_path), str(script), thread_id],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    command = [sys.executable, "-c", program, str(db_path), str(script), thread_id]
+    killed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     assert killed.returncode == 9, killed.stderr
     agent = build_agent("wikipedia", open_checkpointer(db_path))
-    config = RunnableConfig(configurable={"thread_id": thread_id})
-    paused = agent.get_state(config)
-    history = [(s.next, len(s.values.get("steps", [])), s.metadata) for s in
-               agent.get_state_history(config)]
-    assert len(paused.values["steps"]) == 2 and paused.next == ("reason",), history
-
+    paused = agent.get_state(RunnableConfig(configurable={"thread_id": thread_id}))
+    assert len(paused.values["steps"]) == 2 and paused.values["status"] == "running"
     resumed = subprocess.run(
         [sys.executable, "-m", "graph.cli", "resume", thread_id, "--db", str(db_path), "--json"],
-        env=env,
         cwd=ROOT,
         capture_output=True,
         text=True,
     )
     assert resumed.returncode == 0, resumed.stderr
-    after = json.loads(resumed.stdout)
+    return dict(json.loads(resumed.stdout))
+
+
+@pytest.mark.parametrize(
+    "program",
+    [KILL_AFTER_STEP_2, KILL_WHILE_STREAMING],
+    ids=["killed-in-the-model-call", "killed-while-streaming"],
+)
+def test_killed_episode_resumes_from_a_second_process_with_the_same_trajectory(
+    db_path: Path, tmp_path: Path, program: str
+) -> None:
+    after = kill_then_resume(db_path, tmp_path, program)
     straight = run(DEMO_REPLIES, tmp_path / "straight.sqlite3")
     assert after["status"] == straight["status"] == "verified"
     assert comparable(after["trajectory"]) == comparable(straight["trajectory"])
