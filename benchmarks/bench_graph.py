@@ -6,26 +6,39 @@ Prints, for episodes of N steps (N-1 Searches of distinct snapshot titles, then
 Finish): milliseconds per step with no checkpointer (baseline), with the
 in-memory saver and with SQLite on a file, each as a ratio to the baseline;
 the time the Wikipedia tool itself took per step; and the SQLite file's size
-after 10, 20, 30 and 40-step episodes with the growth per step.
+after 10, 20, 30 and 40-step episodes with the growth per step, for the
+trajectory kept in `DeltaChannel`s (ours) and in plain `operator.add` lists.
 """
 
 from __future__ import annotations
 
 import argparse
+import operator
 import statistics
 import sys
 import tempfile
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
 
-from graph.agent import build_agent
+from graph.agent import (
+    ENVIRONMENTS,
+    build_agent,
+    route_after_observe,
+    route_after_reason,
+    route_after_review,
+    route_after_verify,
+)
 from graph.context import WikipediaContext
+from graph.nodes import AgentDeps, Nodes
 from graph.runner import open_checkpointer, run_episode
+from graph.state import AgentState, Step
 from graph.testing import ScriptedReActModel
+from tools.base import Evidence
 from tools.wikipedia.snapshot import shared_snapshot
 
 QUESTION = "Benchmark question that needs many steps?"
@@ -47,10 +60,50 @@ def settings(steps: int) -> WikipediaContext:
     )
 
 
-def timed_episode(checkpointer: Any, steps: int) -> tuple[float, dict[str, Any]]:
-    agent = build_agent(
-        "wikipedia", checkpointer, model=ScriptedReActModel(responses=script(steps))
-    )
+class PlainListState(AgentState, total=False):
+    """The same state with plain `operator.add` lists, as most LangGraph agents keep them."""
+
+    steps: Annotated[list[Step], operator.add]
+    evidence: Annotated[list[Evidence], operator.add]
+
+
+def plain_list_agent(checkpointer: Any, model: ScriptedReActModel) -> Any:
+    """The same nodes and edges over `PlainListState`.
+
+    The nodes are wrapped in unannotated lambdas so LangGraph takes the state
+    schema from the builder, not from the nodes' `AgentState` annotations.
+    """
+    _, factory, keys = ENVIRONMENTS["wikipedia"]
+    nodes = Nodes(AgentDeps(environment_factory=factory, environment_keys=keys, model=model))
+    builder: Any = StateGraph(PlainListState, context_schema=WikipediaContext)
+    for name in ("reason", "review", "act", "observe", "verify"):
+        node = getattr(nodes, name)
+        builder.add_node(name, lambda state, runtime, node=node: node(state, runtime))
+    builder.add_edge(START, "reason")
+    routes = {
+        "reason": (route_after_reason, ["act", "review", "observe", "verify", END]),
+        "review": (route_after_review, ["act", "observe"]),
+        "observe": (route_after_observe, ["reason", END]),
+        "verify": (route_after_verify, ["reason", END]),
+    }
+    for name, (router, targets) in routes.items():
+        builder.add_conditional_edges(name, lambda state, router=router: router(state), targets)
+    builder.add_edge("act", "observe")
+    return builder.compile(checkpointer=checkpointer, name="wikipedia-agent")
+
+
+def agent_for(checkpointer: Any, steps: int, plain: bool = False) -> Any:
+    """The Wikipedia agent on a script of `steps` turns, with either trajectory channel."""
+    model = ScriptedReActModel(responses=script(steps))
+    if plain:
+        return plain_list_agent(checkpointer, model)
+    return build_agent("wikipedia", checkpointer, model=model)
+
+
+def timed_episode(
+    checkpointer: Any, steps: int, plain: bool = False
+) -> tuple[float, dict[str, Any]]:
+    agent = agent_for(checkpointer, steps, plain)
     thread_id = str(uuid.uuid4())
     started = time.perf_counter()
     if checkpointer is None:
@@ -103,20 +156,25 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<14}{per_step * 1000:>10.2f}{per_step / baseline:>12.2f}")
     print(f"snapshot tool time per step: {tool_time_per_step(args.steps) * 1000:.3f} ms")
 
-    sizes: list[tuple[int, int]] = []
-    for steps in (10, 20, 30, 40):
-        db = workdir / f"size-{steps}.sqlite3"
-        _, result = timed_episode(open_checkpointer(db), steps)
-        assert result["steps"] == steps, result["stop_reason"]
-        sizes.append((steps, file_size(db)))
-    print(f"{'steps':>6}{'file bytes':>12}{'bytes/step':>12}{'growth since previous':>24}")
-    previous: tuple[int, int] | None = None
-    for steps, size in sizes:
-        growth = (
-            "" if previous is None else f"{(size - previous[1]) / (steps - previous[0]):.0f} B/step"
-        )
-        print(f"{steps:>6}{size:>12}{size / steps:>12.0f}{growth:>24}")
-        previous = (steps, size)
+    lengths = (10, 20, 30, 40)
+    sizes: dict[str, list[int]] = {"DeltaChannel (ours)": [], "plain list": []}
+    for label, plain in (("DeltaChannel (ours)", False), ("plain list", True)):
+        for steps in lengths:
+            db = workdir / f"size-{plain}-{steps}.sqlite3"
+            _, result = timed_episode(open_checkpointer(db), steps, plain)
+            assert result["steps"] == steps, result["stop_reason"]
+            sizes[label].append(file_size(db))
+    print("SQLite file after one episode, in bytes (growth per step since the row above):")
+    print(f"{'steps':>6}" + "".join(f"{label:>32}" for label in sizes))
+    for row, steps in enumerate(lengths):
+        cells = []
+        for series in sizes.values():
+            per_step = (
+                0 if row == 0 else (series[row] - series[row - 1]) / (steps - lengths[row - 1])
+            )
+            growth = f" (+{per_step:.0f}/step)" if row else ""
+            cells.append(f"{series[row]}{growth}")
+        print(f"{steps:>6}" + "".join(f"{cell:>32}" for cell in cells))
     if args.plot:
         import matplotlib
 
@@ -124,10 +182,12 @@ def main(argv: list[str] | None = None) -> int:
         import matplotlib.pyplot as plt
 
         figure, axis = plt.subplots(figsize=(6, 4))
-        axis.plot([s for s, _ in sizes], [b / 1024 for _, b in sizes], marker="o")
+        for label, series in sizes.items():
+            axis.plot(lengths, [b / 1024 for b in series], marker="o", label=label)
         axis.set_xlabel("steps in the episode")
         axis.set_ylabel("SQLite file size (KiB)")
-        axis.set_title("Checkpoint file growth (DeltaChannel trajectory)")
+        axis.set_title("Checkpoint file growth: trajectory as DeltaChannel vs plain list")
+        axis.legend()
         axis.grid(True, alpha=0.3)
         figure.tight_layout()
         figure.savefig(args.plot, dpi=120)
