@@ -32,7 +32,6 @@ from graph.evaluation.methods import (
     MethodRunner,
     RunSettings,
     direct_messages,
-    is_rate_limit,
     parse_answer,
 )
 from graph.evaluation.qa_bench import (
@@ -43,6 +42,7 @@ from graph.evaluation.qa_bench import (
     run_qa_bench,
     select_questions,
 )
+from graph.evaluation.rate_limits import is_rate_limit
 from graph.prompts import render
 from graph.testing import ScriptedReActModel, question_of
 

@@ -28,6 +28,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from graph.agent import ENVIRONMENTS, build_graph
 from graph.context import WikipediaContext
+from graph.evaluation.rate_limits import RateLimited, is_rate_limit, is_rate_limit_text, retry_after
 from graph.nodes import MODEL_BACKOFF_S, AgentDeps
 from graph.prompts import render
 from graph.runner import Agent, run_episode
@@ -48,57 +49,9 @@ MAX_SECONDS = 600.0
 _ANSWER = re.compile(
     r"^[\s*_`#>-]*answer\**\s*[:：]\**(?P<answer>.*)$", re.IGNORECASE | re.MULTILINE
 )
-_RATE_LIMIT_TEXT = re.compile(r"\b429\b|rate[\s_-]?limit|too many requests", re.IGNORECASE)
 
 ModelFactory = Callable[[str, int], BaseChatModel]
 """`(component, seed) -> chat model`; a component is a method run by itself."""
-
-
-class RateLimited(Exception):
-    """The provider refused a call for its rate limit; run the episode again later."""
-
-    def __init__(self, message: str, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
-
-
-def _retry_after(error: BaseException) -> float | None:
-    headers = getattr(getattr(error, "response", None), "headers", None) or {}
-    try:
-        value = headers.get("retry-after")
-        return float(value) if value is not None else None
-    except (AttributeError, TypeError, ValueError):
-        return None
-
-
-def is_rate_limit(error: BaseException) -> bool:
-    """Whether `error` (or one it was raised from) is a provider's rate-limit refusal.
-
-    Providers share no exception class, so this reads class names
-    (`RateLimitError`, `TooManyRequests`), HTTP status 429 on the error or its
-    response, and the message.
-    """
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        names = [cls.__name__.replace("_", "").casefold() for cls in type(current).__mro__]
-        if any("ratelimit" in name or "toomanyrequests" in name for name in names):
-            return True
-        statuses = (
-            getattr(current, "status_code", None),
-            getattr(current, "status", None),
-            getattr(getattr(current, "response", None), "status_code", None),
-        )
-        if 429 in statuses or is_rate_limit_text(str(current)):
-            return True
-        current = current.__cause__ or current.__context__
-    return False
-
-
-def is_rate_limit_text(text: str) -> bool:
-    """Whether an error message reads as a rate-limit refusal."""
-    return bool(_RATE_LIMIT_TEXT.search(text))
 
 
 def parse_answer(text: str) -> str | None:
@@ -279,7 +232,7 @@ class MethodRunner:
         except Exception as error:  # a provider's errors have no common base class
             if is_rate_limit(error):
                 message = f"{type(error).__name__}: {error}"
-                raise RateLimited(message, _retry_after(error)) from error
+                raise RateLimited(message, retry_after(error)) from error
             return error_outcome(f"model_error: {type(error).__name__}: {error}", model_calls=1)
         text = str(reply.content)
         answer = parse_answer(text)

@@ -36,11 +36,11 @@ from graph.evaluation.methods import (
     METHODS,
     MethodRunner,
     ModelFactory,
-    RateLimited,
     RunSettings,
     components,
     error_outcome,
 )
+from graph.evaluation.rate_limits import RateLimited, backoff_delay
 from graph.evaluation.report import markdown_report, summarize
 
 EPISODES_FILE = "episodes.jsonl"
@@ -341,10 +341,6 @@ class QABench:
             for method in self.config.methods
         ]
 
-    def _backoff(self, attempt: int, hint: float | None) -> float:
-        delay = min(self.config.max_backoff_s, self.config.backoff_s * 2**attempt)
-        return max(delay, hint or 0.0)
-
     def run_task(self, task: _Task) -> dict[str, Any]:
         """One episode, retried with exponential backoff while the model is rate-limited."""
         question = task.question
@@ -362,7 +358,11 @@ class QABench:
                     )
                     latency = 0.0
                     break
-                self.sleep(self._backoff(retries, error.retry_after))
+                self.sleep(
+                    backoff_delay(
+                        retries, self.config.backoff_s, self.config.max_backoff_s, error.retry_after
+                    )
+                )
                 retries += 1
         return {
             "key": task.key,
