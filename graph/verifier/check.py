@@ -1,0 +1,165 @@
+"""One verification's analysed inputs, which stored pages relate to the question, and
+where the answer is stated."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from graph.verifier.matching import (
+    Item,
+    contains,
+    contains_singular,
+    is_about,
+    near,
+    negated,
+    pages_linked,
+    probe_of,
+    stems,
+)
+from graph.verifier.normalise import Text, analyse
+from graph.verifier.question import analyse_question, named_entities
+from graph.verifier.verdicts import GROUNDING_CONTAINED, GROUNDING_PARAPHRASE, unique
+
+_ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """Where an answer (or one part of it) is stated."""
+
+    ids: tuple[str, ...]
+    grounding: str
+    title: str = ""
+
+
+class Check:
+    """One verification: the question, the stored sentences and the answer, analysed."""
+
+    def __init__(self, question: str, answer: str, items: list[Item]) -> None:
+        self.q = analyse_question(question)
+        self.answer = answer
+        self.folded = analyse(answer)
+        self.items = items
+        self.plain = answer.islower()
+        answer_stems = stems(self.folded.padded)
+        self.wanted = stems(self.q.text.padded) - answer_stems
+        self.names = self.q.name_stems - answer_stems
+        self._direct: dict[str, bool] = {}
+
+    @cached_property
+    def pages(self) -> dict[str, list[Item]]:
+        """The trusted stored sentences by page."""
+        pages: dict[str, list[Item]] = {}
+        for item in self.items:
+            if item.trusted:
+                pages.setdefault(item.page, []).append(item)
+        return pages
+
+    def directly_related(self, page: str) -> bool:
+        """The page's sentences and title share with the question a word of a name the
+        question mentions, or two other content words (the answer's own words aside)."""
+        if page not in self._direct:
+            sentences = self.pages.get(page, [])
+            page_stems = frozenset().union(
+                *(stems(item.text.padded) for item in sentences),
+                *(stems(item.title_text.padded) for item in sentences[:1]),
+            )
+            shared = self.wanted & page_stems
+            self._direct[page] = len(shared) > 1 or not self.names.isdisjoint(shared)
+        return self._direct[page]
+
+    @cached_property
+    def linked_pages(self) -> frozenset[str]:
+        """Pages linked, step by step, to a directly related page: one names the other's
+        title, or both name the same capitalised two-word name."""
+        related = {page for page in self.pages if self.directly_related(page)}
+        pending = set(self.pages) - related
+        while pending and related:
+            linked = {
+                page
+                for page in pending
+                if any(pages_linked(self.pages[page], self.pages[other]) for other in related)
+            }
+            if not linked:
+                break
+            related |= linked
+            pending -= linked
+        return frozenset(related)
+
+    def related(self, item: Item) -> bool:
+        """The sentence is on a page related to the question."""
+        return self.directly_related(item.page) or item.page in self.linked_pages
+
+    @cached_property
+    def entities(self) -> tuple[Text, ...]:
+        """The compared entities: the question's pair, else its capitalised names."""
+        return self.q.pair or named_entities(list(self.q.words))
+
+    def stating(self, needle: Text) -> list[Item]:
+        """The trusted sentences that may state `needle` (cheap filter first)."""
+        probe = probe_of(needle)
+        return [item for item in self.items if item.may_contain(probe) and item.trusted]
+
+    def find(self, needle: Text) -> Found | None:
+        """A trusted, related sentence that states `needle`, or None."""
+        candidates = self.stating(needle)
+        for item in candidates:
+            if (
+                contains(item.text, needle)
+                and not negated(item.text, needle)
+                and self.related(item)
+            ):
+                return Found((item.id,), GROUNDING_CONTAINED)
+        for item in candidates:
+            if (
+                (near(item.text, needle) or (self.plain and contains_singular(item.text, needle)))
+                and not negated(item.text, needle)
+                and self.related(item)
+            ):
+                return Found((item.id,), GROUNDING_PARAPHRASE)
+        for item in self.items:
+            if (
+                contains(item.title_text, needle)
+                and item.trusted
+                and not negated(item.text, needle)
+                and self.related(item)
+            ):
+                return Found((item.id,), GROUNDING_CONTAINED, item.title)
+        return None
+
+    def locate(self) -> tuple[Found | None, list[str]]:
+        """Where the answer is stated, whole or part by part; else the parts no sentence states."""
+        found = self.find(self.folded)
+        if found is not None:
+            return found, []
+        parts = [part for part in _ANSWER_PARTS.split(self.answer) if analyse(part).tokens]
+        if len(parts) < 2 or all(contains(self.q.text, analyse(part)) for part in parts):
+            return None, [self.answer.strip()]
+        located = [(part, self.find(analyse(part))) for part in parts]
+        missing = [part for part, where in located if where is None]
+        if missing:
+            return None, missing
+        ids = tuple(unique(i for _, where in located if where is not None for i in where.ids))
+        return Found(ids, GROUNDING_PARAPHRASE), []
+
+    def coverage(self, *, mentions: bool) -> tuple[list[str], list[str]]:
+        """Evidence ids about each compared entity, and the entities with none.
+
+        With `mentions`, a related sentence that names the entity also counts.
+        """
+        ids: list[str] = []
+        uncovered: list[str] = []
+        for entity in self.entities:
+            about = [item.id for item in self.items if is_about(item, entity) and item.trusted]
+            if not about and mentions:
+                about = [
+                    item.id
+                    for item in self.stating(entity)
+                    if contains_singular(item.text, entity) and self.related(item)
+                ]
+            ids.extend(about)
+            if not about:
+                uncovered.append(" ".join(entity.tokens))
+        return ids, uncovered

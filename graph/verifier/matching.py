@@ -1,0 +1,186 @@
+"""Stored sentences and how texts match: containment, near spans, negation, topical
+overlap, and which pages relate to one another."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
+
+from graph.verifier.instructions import is_trusted
+from graph.verifier.normalise import (
+    REWRITTEN,
+    Text,
+    analyse,
+    plain,
+    singular,
+    singular_form,
+    split_words,
+)
+from tools.base import Evidence
+
+_PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
+_CAPITALISED_RUN = re.compile(r"(?:\b[A-Z][\w'’-]*\s+){1,}[A-Z][\w'’-]*")
+
+_NEGATIONS = frozenset(
+    split_words(
+        "not never nor neither instead incorrectly mistakenly falsely erroneously wrongly"
+        " misattributed rather"
+    )
+)
+STOPWORDS = frozenset(
+    split_words(
+        "a an the and or but of in on at to for from by with as into onto about over under after"
+        " before between than then that this these those it its he she they his her their them him"
+        " who whom whose which what when where why how is are was were be been being do does did"
+        " has have had can could will would should may might also both same other one 1 not no yes"
+        " there here name named known called first more most during while such only any all some"
+        " each many much well"
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One stored sentence with its page title; analysed only when a check needs it."""
+
+    id: str
+    title: str
+    raw: str
+    title_text: Text
+
+    @property
+    def page(self) -> str:
+        return self.title or self.id
+
+    @property
+    def text(self) -> Text:
+        return analyse(self.raw)
+
+    @property
+    def trusted(self) -> bool:
+        return is_trusted(self.raw)
+
+    def may_contain(self, probe: str | None) -> bool:
+        """Whether the sentence can state a text whose `probe_of` is `probe` (a cheap filter)."""
+        return probe is None or probe in plain(self.raw)
+
+
+def _item(evidence_id: str, title: str, text: str) -> Item:
+    return Item(evidence_id, title, text, analyse(_PARENTHETICAL.sub("", title)))
+
+
+def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
+    """The stored evidence as sentences with their page titles."""
+    items: list[Item] = []
+    for record in evidence:
+        source = record.get("source") or {}
+        title = str(source.get("title") or "")
+        items.append(_item(str(record["id"]), title, str(record["text"])))
+    return items
+
+
+@lru_cache(maxsize=65536)
+def _stem(token: str) -> str:
+    """A crude stem for topical overlap; empty for stopwords."""
+    return "" if token in STOPWORDS else singular(token)[:5]
+
+
+@lru_cache(maxsize=65536)
+def stems(padded: str) -> frozenset[str]:
+    """The content-word stems of a padded folded text."""
+    return frozenset(map(_stem, padded.split())) - {""}
+
+
+def probe_of(needle: Text) -> str | None:
+    """A substring every sentence that states `needle` must contain, or None.
+
+    It is the start of the needle's longest plain word (not a number, month or
+    unit, which folding may have rewritten), short enough to match plurals.
+    """
+    words = [token for token in needle.tokens if token.isalpha() and token not in REWRITTEN]
+    if not words:
+        return None
+    word = max(words, key=len)
+    if word.endswith("ies"):
+        return word[:-3]
+    return word[:-1] if word.endswith("s") else word
+
+
+def contains(hay: Text, needle: Text) -> bool:
+    """The needle's tokens occur in the hay, in order, as whole words."""
+    return bool(needle.tokens) and needle.padded in hay.padded
+
+
+def contains_singular(hay: Text, needle: Text) -> bool:
+    """`contains`, with every word of both texts in the singular (`plants` ~ `plant`)."""
+    return bool(needle.tokens) and singular_form(needle.padded) in singular_form(hay.padded)
+
+
+def near(hay: Text, needle: Text) -> bool:
+    """Every needle token within a window barely longer than the needle, in any order."""
+    wanted = set(needle.tokens)
+    if len(wanted) < 2 or not wanted.issubset(hay.tokens):
+        return False
+    width = len(needle.tokens) + 1
+    positions = [i for i, token in enumerate(hay.tokens) if token in wanted]
+    for first, start in enumerate(positions):
+        seen = {hay.tokens[i] for i in positions[first:] if i < start + width}
+        if seen >= wanted:
+            return True
+    return False
+
+
+def negated(hay: Text, needle: Text) -> bool:
+    """The needle occurs, and every occurrence follows a negation cue within five words."""
+    size = len(needle.tokens)
+    if not size or needle.padded not in hay.padded or _NEGATIONS.isdisjoint(hay.tokens):
+        return False
+    starts = [
+        i for i in range(len(hay.tokens) - size + 1) if hay.tokens[i : i + size] == needle.tokens
+    ]
+    return all(not _NEGATIONS.isdisjoint(hay.tokens[max(0, i - 5) : i]) for i in starts)
+
+
+@lru_cache(maxsize=65536)
+def _names(text: str) -> frozenset[str]:
+    """Capitalised two-word names in a sentence (`Clear Lake`, `Pacific Games`), folded."""
+    pairs: set[str] = set()
+    for name in _CAPITALISED_RUN.findall(text):
+        words = name.casefold().split()
+        pairs.update(f"{a} {b}" for a, b in pairwise(words))
+    return frozenset(pairs)
+
+
+def _names_title(sentences: list[Item], page: list[Item]) -> bool:
+    """Some sentence names the page's title (or the part before a comma: `Stull, Kansas`)."""
+    core = _PARENTHETICAL.sub("", page[0].title)
+    titles = [
+        title for title in (analyse(core), analyse(core.split(",")[0])) if stems(title.padded)
+    ]
+    return any(contains(item.text, title) for item in sentences for title in titles)
+
+
+def pages_linked(page: list[Item], other: list[Item]) -> bool:
+    """Two pages are linked: one names the other's title, or both name the same name."""
+    if _names_title(other, page) or _names_title(page, other):
+        return True
+    names = frozenset().union(*(_names(item.raw) for item in page))
+    return any(not names.isdisjoint(_names(item.raw)) for item in other)
+
+
+def is_about(item: Item, entity: Text) -> bool:
+    """The stored sentence is about `entity`: it comes from the entity's page.
+
+    A page title inside the entity's name counts when it has two words or more
+    (`Hoodoo Gurus` for "Sydney's Hoodoo Gurus", not `Boston` for "Boston
+    College"). Evidence without a page title is about what it names.
+    """
+    title = item.title_text
+    if not title.tokens:
+        return contains_singular(item.text, entity)
+    if contains_singular(title, entity):
+        return True
+    return len(title.tokens) > 1 and contains_singular(entity, title)
