@@ -20,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from graph.evaluation.qa_bench import BenchConfig, QABench, select_questions  # noqa: E402
+from graph.evaluation.qa_bench import BenchConfig, QABench  # noqa: E402
+from graph.evaluation.questions import select_questions  # noqa: E402
 from graph.testing import ScriptedReActModel  # noqa: E402
 
 ROW = "{level:>11} {wall:>9.2f} {ideal:>9.2f} {speedup:>8.2f} {efficiency:>10.0%}"

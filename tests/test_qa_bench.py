@@ -26,6 +26,7 @@ from langchain_core.outputs import ChatResult
 from pydantic import Field
 
 from graph.evaluation import qa_bench
+from graph.evaluation.episode_log import EpisodeLog
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.methods import (
     METHODS,
@@ -34,14 +35,8 @@ from graph.evaluation.methods import (
     direct_messages,
     parse_answer,
 )
-from graph.evaluation.qa_bench import (
-    BenchConfig,
-    BenchError,
-    EpisodeLog,
-    prompt_questions,
-    run_qa_bench,
-    select_questions,
-)
+from graph.evaluation.qa_bench import BenchConfig, BenchError, run_qa_bench
+from graph.evaluation.questions import prompt_questions, select_questions
 from graph.evaluation.rate_limits import is_rate_limit
 from graph.prompts import render
 from graph.testing import ScriptedReActModel, question_of

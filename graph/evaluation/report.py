@@ -141,25 +141,43 @@ def summarize(
     Only episodes of the given questions, methods and seeds count, one per
     (question, method, seed).
     """
+    by_key = _by_method_and_seed(episodes, question_ids)
+    result: dict[str, Any] = {}
+    for method in methods:
+        runs = [by_key.get((method, seed), []) for seed in seeds]
+        per_seed = [seed_metrics(run) for run in runs]
+        result[method] = {
+            "episodes": sum(len(run) for run in runs),
+            "expected_episodes": len(set(question_ids)) * len(seeds),
+            "errors": sum(e["status"] == "error" for run in runs for e in run),
+            "metrics": {name: spread([m[name] for m in per_seed]) for name in METRIC_LABELS},
+        }
+    return result
+
+
+def steps_by_method(
+    episodes: Iterable[Episode],
+    methods: Sequence[str],
+    seeds: Sequence[int],
+    question_ids: Sequence[str],
+) -> dict[str, list[int]]:
+    """Steps of each counted episode (as `summarize` counts them), by method."""
+    by_key = _by_method_and_seed(episodes, question_ids)
+    return {
+        method: [int(e["steps"]) for seed in seeds for e in by_key.get((method, seed), [])]
+        for method in methods
+    }
+
+
+def _by_method_and_seed(
+    episodes: Iterable[Episode], question_ids: Sequence[str]
+) -> dict[tuple[str, int], list[Episode]]:
     wanted = set(question_ids)
     by_key: dict[tuple[str, int], list[Episode]] = {}
     for episode in episodes:
         if episode["question_id"] in wanted:
             by_key.setdefault((episode["method"], episode["seed"]), []).append(episode)
-    result: dict[str, Any] = {}
-    for method in methods:
-        per_seed = [seed_metrics(by_key.get((method, seed), [])) for seed in seeds]
-        count = sum(len(by_key.get((method, seed), [])) for seed in seeds)
-        errors = sum(
-            e["status"] == "error" for seed in seeds for e in by_key.get((method, seed), [])
-        )
-        result[method] = {
-            "episodes": count,
-            "expected_episodes": len(wanted) * len(seeds),
-            "errors": errors,
-            "metrics": {name: spread([m[name] for m in per_seed]) for name in METRIC_LABELS},
-        }
-    return result
+    return by_key
 
 
 def _cell(figure: Mapping[str, Any], name: str) -> str:

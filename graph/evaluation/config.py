@@ -1,0 +1,124 @@
+"""What one `bench qa` comparison is: its settings, its output files, and its record.
+
+`config.json` in `--out` records the settings a run used; a later run into the
+same directory must share the settings that change what an episode means
+(`FIXED_KEYS`), or the two would be mixed in one summary.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Literal
+
+from graph.context import DEFAULT_MODEL
+from graph.errors import AgentError
+from graph.evaluation.methods import METHODS, RunSettings
+
+EPISODES_FILE = "episodes.jsonl"
+SUMMARY_FILE = "summary.json"
+REPORT_FILE = "report.md"
+CONFIG_FILE = "config.json"
+DEFAULT_OUT = Path("runs/qa")
+PACKAGES = ("langgraph", "langchain-core", "react-evidence-agent")
+FIXED_KEYS = (
+    "model",
+    "data",
+    "sample_seed",
+    "temperature",
+    "max_steps",
+    "max_tokens",
+    "source",
+    "prompts_sha256",
+)
+MISMATCH = (
+    "{out} holds a run with different settings ({changes}); episodes from different "
+    "settings must not be mixed: use another --out, or the same settings to resume it"
+)
+
+
+class BenchError(AgentError):
+    """The comparison cannot run as asked (bad options, conflicting earlier run)."""
+
+
+def default_model() -> str:
+    """`$REACT_AGENT_MODEL`, else the project's default chat model."""
+    return os.environ.get("REACT_AGENT_MODEL", DEFAULT_MODEL)
+
+
+@dataclass
+class BenchConfig:
+    """One comparison: the fixed conditions, the methods, and where results go."""
+
+    out: Path = DEFAULT_OUT
+    model: str = field(default_factory=default_model)
+    methods: tuple[str, ...] = METHODS
+    data: Path | None = None
+    n: int | None = 50
+    sample_seed: int = 0
+    seeds: int = 3
+    temperature: float = 0.0
+    max_steps: int = 8
+    max_tokens: int = 512
+    source: Literal["snapshot", "live"] = "snapshot"
+    concurrency: int = 4
+    retries: int = 6
+    backoff_s: float = 2.0
+    max_backoff_s: float = 60.0
+    note: str = ""
+
+    def settings(self) -> RunSettings:
+        """The conditions every method shares."""
+        return RunSettings(
+            model=self.model,
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+            max_steps=self.max_steps,
+            source=self.source,
+        )
+
+    def check(self) -> None:
+        """Refuse options that cannot give a meaningful run."""
+        for method in self.methods:
+            if method not in METHODS:
+                raise BenchError(f"unknown method {method!r}: choose from {', '.join(METHODS)}")
+        if not self.methods:
+            raise BenchError("--methods names no method")
+        for name in ("seeds", "max_steps", "max_tokens", "concurrency", "retries"):
+            if getattr(self, name) < 1:
+                raise BenchError(f"--{name.replace('_', '-')} must be at least 1")
+        if self.n is not None and self.n < 1:
+            raise BenchError("--n must be at least 1")
+        if self.source not in ("snapshot", "live"):
+            raise BenchError(f"--source must be 'snapshot' or 'live', not {self.source!r}")
+
+
+def versions() -> dict[str, str | None]:
+    """The versions of the packages that shape an episode, and of Python."""
+    found: dict[str, str | None] = {}
+    for package in PACKAGES:
+        try:
+            found[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            found[package] = None
+    return found | {"python": sys.version.split()[0]}
+
+
+def save_record(out: Path, record: Mapping[str, Any]) -> None:
+    """Write `config.json`, unless `out` holds a run whose fixed settings differ."""
+    path = out / CONFIG_FILE
+    if path.exists():
+        earlier = json.loads(path.read_text(encoding="utf-8"))
+        changes = [
+            f"{key}: {earlier.get(key)!r} then, {record[key]!r} now"
+            for key in FIXED_KEYS
+            if earlier.get(key) != record[key]
+        ]
+        if changes:
+            raise BenchError(MISMATCH.format(out=out, changes="; ".join(changes)))
+    path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")

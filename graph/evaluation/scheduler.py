@@ -1,0 +1,86 @@
+"""Running a comparison's episodes: several at once, each retried while rate-limited.
+
+Episodes run on a thread pool in the order given; the first error (or an
+interrupt) cancels the episodes not yet started and is raised once the running
+ones end, so each finished episode has been handed to `work` (which logs it).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from graph.evaluation.methods import error_outcome
+from graph.evaluation.rate_limits import RateLimited, backoff_delay
+
+GAVE_UP = "rate_limited: gave up after {attempts} attempts: {error}"
+
+Task = TypeVar("Task")
+
+
+@dataclass(frozen=True)
+class Retry:
+    """How often and how long to wait while the provider refuses for its rate limit."""
+
+    attempts: int
+    backoff_s: float
+    max_backoff_s: float
+
+
+def with_retries(
+    call: Callable[[], dict[str, Any]],
+    retry: Retry,
+    clock: Callable[[], float],
+    sleep: Callable[[float], None],
+) -> tuple[dict[str, Any], float, int]:
+    """`call()` retried with exponential backoff on `RateLimited`: (outcome, latency, retries).
+
+    The latency is that of the attempt that answered (no waits); after the last
+    attempt the outcome is an error with latency 0.
+    """
+    retries = 0
+    while True:
+        started = clock()
+        try:
+            return call(), clock() - started, retries
+        except RateLimited as error:
+            if retries + 1 >= retry.attempts:
+                gave_up = GAVE_UP.format(attempts=retries + 1, error=error)
+                return error_outcome(gave_up), 0.0, retries
+            sleep(backoff_delay(retries, retry.backoff_s, retry.max_backoff_s, error.retry_after))
+        retries += 1
+
+
+def run_all(
+    tasks: Sequence[Task],
+    work: Callable[[Task], None],
+    concurrency: int,
+    done: int = 0,
+    progress: bool = True,
+) -> None:
+    """`work(task)` for every task, `concurrency` at a time, with a progress bar from `done`."""
+    from tqdm import tqdm
+
+    with (
+        tqdm(
+            total=done + len(tasks),
+            initial=done,
+            desc="bench qa",
+            unit="episode",
+            file=sys.stderr,
+            disable=not progress,
+            dynamic_ncols=True,
+        ) as bar,
+        ThreadPoolExecutor(max_workers=concurrency) as pool,
+    ):
+        futures = [pool.submit(work, task) for task in tasks]
+        try:
+            for future in as_completed(futures):
+                future.result()
+                bar.update(1)
+        except BaseException:
+            pool.shutdown(cancel_futures=True)
+            raise
