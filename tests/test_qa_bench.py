@@ -191,10 +191,37 @@ EXPECTED["react->cot"] = EXPECTED["react"] | {
 }
 
 
+class RateLimitError(Exception):
+    """Named like the providers' rate-limit errors."""
+
+
+class _Status429(Exception):
+    status_code = 429
+
+
+class _Response:
+    status_code = 429
+    headers: ClassVar[dict[str, str]] = {"retry-after": "7"}
+
+
+class _ApiError(Exception):
+    """A generic API error whose HTTP response is a 429 with Retry-After."""
+
+    response = _Response()
+
+
+ERRORS = {"class": RateLimitError, "status": _Status429, "response": _ApiError}
+
+
 class FixtureModel(ScriptedReActModel):
-    """A scripted model that reports fixed usage and remembers which questions it answered."""
+    """A scripted model that reports fixed usage and remembers which questions it was asked.
+
+    It refuses its first `refusals` calls with a rate-limit error of kind `error`.
+    """
 
     asked: list[str] = Field(default_factory=list)
+    refusals: int = 0
+    error: str = "class"
 
     def _generate(
         self,
@@ -204,6 +231,8 @@ class FixtureModel(ScriptedReActModel):
         **kwargs: Any,
     ) -> ChatResult:
         self.asked.append(question_of(messages))
+        if len(self.asked) <= self.refusals:
+            raise ERRORS[self.error]("slow down")
         result = super()._generate(messages, stop, run_manager, **kwargs)
         result.generations[0].message.usage_metadata = {  # type: ignore[attr-defined]
             "input_tokens": 100,
@@ -417,48 +446,6 @@ def test_concurrent_episodes_give_the_same_figures(
     assert len(episodes(tmp_path / "parallel")) == 48
 
 
-class RateLimitError(Exception):
-    """Named like the providers' rate-limit errors."""
-
-
-class _Status429(Exception):
-    status_code = 429
-
-
-class _Response:
-    status_code = 429
-    headers: ClassVar[dict[str, str]] = {"retry-after": "7"}
-
-
-class _ApiError(Exception):
-    """A generic API error whose HTTP response is a 429 with Retry-After."""
-
-    response = _Response()
-
-
-ERRORS = {"class": RateLimitError, "status": _Status429, "response": _ApiError}
-
-
-class Throttled(ScriptedReActModel):
-    """Refuses its first `refusals` calls as rate-limited."""
-
-    refusals: int = 0
-    calls: list[int] = Field(default_factory=list)
-    error: str = "class"
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        self.calls.append(1)
-        if len(self.calls) <= self.refusals:
-            raise ERRORS[self.error]("slow down")
-        return super()._generate(messages, stop, run_manager, **kwargs)
-
-
 def one_question(tmp_path: Path) -> Path:
     data = tmp_path / "one.jsonl"
     data.write_text(json.dumps(BUILT_IN[Q1]) + "\n", encoding="utf-8")
@@ -467,7 +454,7 @@ def one_question(tmp_path: Path) -> Path:
 
 def test_rate_limited_calls_are_retried_with_exponential_backoff(tmp_path: Path) -> None:
     waits: list[float] = []
-    throttled = Throttled(by_question={TEXT[Q1]: [COT[Q1]]}, refusals=3, error="status")
+    throttled = FixtureModel(by_question={TEXT[Q1]: [COT[Q1]]}, refusals=3, error="status")
     run_qa_bench(
         config(
             tmp_path / "run",
@@ -492,7 +479,7 @@ def test_rate_limited_calls_are_retried_with_exponential_backoff(tmp_path: Path)
 
 def test_a_retry_after_header_is_honoured(tmp_path: Path) -> None:
     waits: list[float] = []
-    throttled = Throttled(by_question={TEXT[Q1]: [COT[Q1]]}, refusals=1, error="response")
+    throttled = FixtureModel(by_question={TEXT[Q1]: [COT[Q1]]}, refusals=1, error="response")
     run_qa_bench(
         config(tmp_path / "run", one_question(tmp_path), methods=("cot",), seeds=1, backoff_s=1.0),
         lambda component, seed: throttled,
@@ -505,7 +492,7 @@ def test_a_retry_after_header_is_honoured(tmp_path: Path) -> None:
 
 def test_an_agent_episode_refused_for_rate_limit_runs_again(tmp_path: Path) -> None:
     waits: list[float] = []
-    throttled = Throttled(by_question={TEXT[Q1]: REACT_COMMON[Q1]}, refusals=3)
+    throttled = FixtureModel(by_question={TEXT[Q1]: REACT_COMMON[Q1]}, refusals=3)
     summary = run_qa_bench(
         config(tmp_path / "run", one_question(tmp_path), methods=("react",), seeds=1),
         lambda component, seed: throttled,
@@ -514,7 +501,7 @@ def test_an_agent_episode_refused_for_rate_limit_runs_again(tmp_path: Path) -> N
     )
     row = episodes(tmp_path / "run")[0]
     assert (row["rate_limit_retries"], row["status"], row["model_calls"]) == (1, "verified", 2)
-    assert len(throttled.calls) == 3 + 2 and waits == [0.0]
+    assert len(throttled.asked) == 3 + 2 and waits == [0.0]
     assert summary["methods"]["react"]["metrics"]["em"]["mean"] == 1.0
 
 
@@ -522,15 +509,15 @@ def test_rate_limit_that_never_ends_is_an_error_retried_on_resume(
     tmp_path: Path, data_file: Path
 ) -> None:
     data = one_question(tmp_path)
-    always = Throttled(by_question={TEXT[Q1]: [COT[Q1]]}, refusals=10**6)
+    always = FixtureModel(by_question={TEXT[Q1]: [COT[Q1]]}, refusals=10**6)
     settings = config(tmp_path / "run", data, methods=("cot",), seeds=1, retries=3)
     failed = run_qa_bench(settings, lambda c, s: always, sleep=lambda s: None, progress=False)
     row = episodes(tmp_path / "run")[0]
     assert row["status"] == "error"
     assert row["stop_reason"].startswith("rate_limited: gave up after 3")
     assert failed["methods"]["cot"]["errors"] == 1
-    assert len(always.calls) == 3
-    healthy = Throttled(by_question={TEXT[Q1]: [COT[Q1]]})
+    assert len(always.asked) == 3
+    healthy = FixtureModel(by_question={TEXT[Q1]: [COT[Q1]]})
     resumed = run_qa_bench(settings, lambda c, s: healthy, progress=False)
     assert resumed["methods"]["cot"]["errors"] == 0
     assert resumed["methods"]["cot"]["metrics"]["f1"]["mean"] == pytest.approx(0.8)

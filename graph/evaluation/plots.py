@@ -10,11 +10,18 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
 
 EM_F1_PLOT = "em_f1.png"
 EM_TOKENS_PLOT = "em_vs_tokens.png"
 STEPS_PLOT = "steps.png"
 DPI = 110
+
+
+def _save(fig: Figure, path: Path) -> None:
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
 
 
 def _figure(methods: Mapping[str, Any], name: str) -> tuple[list[float], list[float]]:
@@ -39,9 +46,7 @@ def plot_em_f1(methods: Mapping[str, Any], path: Path, subtitle: str) -> None:
     ax.set_title("EM and F1 by method (error bars: std across seeds)\n" + subtitle, fontsize=10)
     ax.legend()
     ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
-    plt.close(fig)
+    _save(fig, path)
 
 
 def plot_em_tokens(methods: Mapping[str, Any], path: Path, subtitle: str) -> None:
@@ -68,9 +73,7 @@ def plot_em_tokens(methods: Mapping[str, Any], path: Path, subtitle: str) -> Non
     ax.set_title("EM against tokens per question\n" + subtitle, fontsize=10)
     ax.legend(fontsize=9, loc="best")
     ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
-    plt.close(fig)
+    _save(fig, path)
 
 
 def plot_steps(steps_by_method: Mapping[str, Sequence[int]], path: Path, subtitle: str) -> None:
@@ -96,9 +99,7 @@ def plot_steps(steps_by_method: Mapping[str, Sequence[int]], path: Path, subtitl
     ax.set_ylabel("share of episodes")
     ax.set_title("Distribution of steps\n" + subtitle, fontsize=10)
     ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
-    plt.close(fig)
+    _save(fig, path)
 
 
 def write_plots(
