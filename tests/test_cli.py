@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_utils import run_cli
 
 from graph.cli import main
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
@@ -31,17 +29,6 @@ def model_file(tmp_path: Path) -> Path:
     path = tmp_path / "my_model.py"
     path.write_text(FACTORY.format(replies=DEMO_REPLIES))
     return path
-
-
-def cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "graph.cli", *args],
-        cwd=cwd,
-        env=dict(os.environ),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def test_ask_with_a_model_file_answers_verified_with_evidence(
@@ -142,11 +129,13 @@ def test_bad_input_gets_a_one_line_error_and_exit_2(
 def test_unreadable_database_is_a_clean_error(tmp_path: Path) -> None:
     not_a_db = tmp_path / "garbage.sqlite3"
     not_a_db.write_bytes(b"this is not a database" * 100)
-    done = cli("ask", DEMO_QUESTION, "--model", "graph.testing:demo_model", "--db", str(not_a_db))
+    done = run_cli(
+        "ask", DEMO_QUESTION, "--model", "graph.testing:demo_model", "--db", str(not_a_db)
+    )
     assert done.returncode == 2
     assert "cannot open the checkpoint database" in done.stderr
     assert "Traceback" not in done.stderr
-    directory = cli("threads", "--db", str(tmp_path))
+    directory = run_cli("threads", "--db", str(tmp_path))
     assert directory.returncode == 2 and "Traceback" not in directory.stderr
 
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_utils import run_cli
 from langchain_core.runnables import RunnableConfig
 
 from graph.agent import build_agent
@@ -215,17 +213,6 @@ def pause_for_reservation(
     return result
 
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "graph.cli", *args],
-        cwd=ROOT,
-        env=dict(os.environ),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 def events(library_db: Path) -> list[str]:
     return [row["event"] for row in audit_log(library_db)]
 
@@ -241,7 +228,7 @@ def test_reservation_pauses_then_an_approval_from_a_second_process_runs_it_once(
     assert reservations(library_db) == []
     assert events(library_db) == ["proposed"]
 
-    done = cli("resume", paused["thread_id"], "--approve", "--db", str(db_path), "--json")
+    done = run_cli("resume", paused["thread_id"], "--approve", "--db", str(db_path), "--json")
     assert done.returncode in (0, 3), done.stderr
     result = json.loads(done.stdout)
     reserve_step = result["trajectory"][2]
@@ -254,7 +241,7 @@ def test_rejected_reservation_is_not_run_and_the_model_is_told_why(
     db_path: Path, library_db: Path, tmp_path: Path
 ) -> None:
     paused = pause_for_reservation(db_path, library_db, tmp_path)
-    done = cli(
+    done = run_cli(
         "resume", paused["thread_id"], "--reject", "not today", "--db", str(db_path), "--json"
     )
     result = json.loads(done.stdout)
@@ -278,12 +265,12 @@ def test_edited_reservation_is_validated_and_runs_on_the_other_copy(
     paused = pause_for_reservation(
         db_path, library_db, tmp_path, script, "请帮我预约《数据库系统概念》。"
     )
-    bad = cli("resume", paused["thread_id"], "--edit", '{"copy_id": ""}', "--db", str(db_path))
+    bad = run_cli("resume", paused["thread_id"], "--edit", '{"copy_id": ""}', "--db", str(db_path))
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
-    still = cli("show", paused["thread_id"], "--db", str(db_path), "--json")
+    still = run_cli("show", paused["thread_id"], "--db", str(db_path), "--json")
     assert json.loads(still.stdout)["status"] == "awaiting_approval"
 
-    done = cli(
+    done = run_cli(
         "resume",
         paused["thread_id"],
         "--edit",
@@ -307,7 +294,7 @@ def test_malformed_decision_is_refused_and_leaves_the_episode_paused_unchanged(
     config = RunnableConfig(configurable={"thread_id": paused["thread_id"]})
     before = agent.get_state(config).config["configurable"]["checkpoint_id"]
     for decision in ('{"type": "maybe"}', '{"type": "edit"}', "not json"):
-        done = cli("resume", paused["thread_id"], "--decision", decision, "--db", str(db_path))
+        done = run_cli("resume", paused["thread_id"], "--decision", decision, "--db", str(db_path))
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
     assert agent.get_state(config).config["configurable"]["checkpoint_id"] == before
