@@ -123,6 +123,24 @@ def _agent(env_name: str, db: str | None, model: BaseChatModel | None = None) ->
     return build_agent(env_name, saver, model=model), saver  # type: ignore[arg-type]
 
 
+def _check_settings(env_name: str, settings: dict[str, Any]) -> None:
+    """Refuse settings of the other environment and malformed fault specs up front."""
+    from graph.agent import ENVIRONMENTS
+
+    known = {item.name for item in fields(ENVIRONMENTS[env_name][0])}
+    foreign = sorted(name for name in settings if name not in known)
+    if foreign:
+        flags = ", ".join("--" + name.replace("_", "-") for name in foreign)
+        raise AgentError(f"{flags}: not a setting of the {env_name} environment")
+    if settings.get("faults"):
+        from tools.library.environment import parse_faults
+
+        try:
+            parse_faults(settings["faults"])
+        except ValueError as error:
+            raise AgentError(str(error)) from None
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     """Answer a question in a new episode."""
     from graph.models import load_chat_model
@@ -131,6 +149,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if not args.question.strip():
         raise AgentError('the question is empty: react-agent ask "QUESTION"')
     settings = chosen_settings(args)
+    _check_settings(args.env, settings)
     ctx = make_context(args.env, settings)
     model = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
     agent, _ = _agent(args.env, args.db, model)

@@ -114,6 +114,11 @@ def test_budget_exhaustion_has_its_own_exit_code(
         (["ask", "Who?", "--model", "nonsense"], "Cannot read the model"),
         (["ask", "Who?", "--model", "groq:qwen/qwen3.6-27b"], "set GROQ_API_KEY"),
         (["ask", "Who?", "--model", "graph.testing:DEMO_QUESTION"], "not a LangChain chat model"),
+        (["ask", "Who?", "--faults", "get_copy_status:W22:timeout-once"], "not a setting of"),
+        (
+            ["ask", "Who?", "--env", "library", "--faults", "nonsense"],
+            "must be 'tool:argument:mode'",
+        ),
     ],
 )
 def test_bad_input_gets_a_one_line_error_and_exit_2(
