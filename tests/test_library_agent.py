@@ -235,6 +235,24 @@ def test_reservation_pauses_then_an_approval_from_a_second_process_runs_it_once(
     assert reserve_step["decision"] == {"type": "approve"}
     assert [r["copy_id"] for r in reservations(library_db)] == ["W22"]
     assert events(library_db) == ["proposed", "decision", "executed"]
+    assert done.returncode == 0 and result["status"] == "verified"
+    assert "reservation #1" in result["verdict"]["reason"]
+
+
+def test_a_reservation_answer_must_name_the_reserved_copy(
+    db_path: Path, library_db: Path, tmp_path: Path
+) -> None:
+    vague = [*RESERVE_SCRIPT[:3], act("done", "Finish[It is reserved for you.]")]
+    result = run(
+        tmp_path / "vague.sqlite3",
+        library_db,
+        question=RESERVE_QUESTION,
+        model=ScriptedReActModel(responses=vague),
+        approvals="auto",
+    )
+    assert [r["copy_id"] for r in reservations(library_db)] == ["W22"]
+    assert result["status"] == "unverified"
+    assert "naming the reserved copy W22" in result["answer"]
 
 
 def test_rejected_reservation_is_not_run_and_the_model_is_told_why(

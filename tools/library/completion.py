@@ -1,12 +1,14 @@
 """The program's completion check for the library assistant: a pure function of
 (question, answer, stored evidence facts, clock, deadline, origin).
 
-An answer is accepted only when the stored observations establish each
-condition for one copy: a paper copy of the requested title, its latest status
-available (or on hold for this patron) and live, its shelf from that same
-status, the branch building and desk open at arrival on the clock's date, a
-walk estimate from the patron's origin, arrival before the deadline, and an
-answer that names that branch and shelf.
+A request for a reservation (with no deadline) is met by a stored reservation
+of a paper copy of the requested title, on hold for this patron, that the
+answer names. Otherwise an answer is accepted only when the stored
+observations establish each condition for one copy: a paper copy of the
+requested title, its latest status available (or on hold for this patron) and
+live, its shelf from that same status, the branch building and desk open at
+arrival on the clock's date, a walk estimate from the patron's origin, arrival
+before the deadline, and an answer that names that branch and shelf.
 """
 
 from __future__ import annotations
@@ -58,6 +60,12 @@ MISSING_DEADLINE = (
     "about {arrival}"
 )
 MISSING_MENTION = "an answer naming the branch ({branch}) and shelf {shelf} of copy {copy_id}"
+MISSING_RESERVATION_MENTION = "an answer naming the reserved copy {copy_id}"
+REASON_RESERVED = (
+    "Copy {copy_id} of 《{title}》 (paper) is on hold for you at {branch}, shelf {shelf} "
+    "(reservation #{number}, made {made})."
+)
+RESERVATION_WORDS = ("预约", "预留", "reserve", "reservation", "hold it", "put a hold")
 REASON_SUPPORTED = (
     "Copy {copy_id} of 《{title}》 (paper) is {state} at {branch}, shelf {shelf}, as of {as_of}; "
     "on {date} the building is open {building} and the desk {desk}; walking {minutes} minutes "
@@ -309,6 +317,47 @@ def _supported_reason(
     )
 
 
+def wants_reservation(question: str) -> bool:
+    """Whether the patron asks for a hold rather than only whether they can borrow."""
+    folded = question.casefold()
+    return any(word in folded for word in RESERVATION_WORDS)
+
+
+def _reservation_verdict(
+    answer: str, evidence: Sequence[Evidence], keys: set[str], clock: datetime
+) -> Verdict | None:
+    """A reservation goal is met by a stored reservation of a paper copy of the title,
+    confirmed on hold for this patron, that the answer names; None if none is stored."""
+    holds = {
+        item["facts"]["copy_id"]: item
+        for item in _of_kind(evidence, "copy_status")
+        if _titles(item["facts"]) & keys
+        and item["facts"]["medium"] == "paper"
+        and item["facts"]["status"] == "on_hold"
+        and item["facts"]["held_for_patron"]
+    }
+    for made in reversed(_of_kind(evidence, "reservation")):
+        hold = holds.get(made["facts"]["copy_id"])
+        if hold is None:
+            continue
+        facts = hold["facts"]
+        if fold(facts["copy_id"]) not in fold(answer):
+            return _unsupported(
+                [MISSING_RESERVATION_MENTION.format(copy_id=facts["copy_id"])],
+                [made["id"], hold["id"]],
+            )
+        reason = REASON_RESERVED.format(
+            copy_id=facts["copy_id"],
+            title=facts["title"],
+            branch=facts["branch_name"],
+            shelf=facts["shelf"],
+            number=made["facts"]["reservation_id"],
+            made=_clock_text(datetime.fromisoformat(made["facts"]["created_at"]), clock),
+        )
+        return _verdict(True, [made["id"], hold["id"]], reason, [])
+    return None
+
+
 def check_completion(
     question: str,
     answer: str,
@@ -329,6 +378,10 @@ def check_completion(
     if title is None:
         return _unsupported([MISSING_TITLE])
     display, keys = title
+    if deadline is None and wants_reservation(question):
+        reserved = _reservation_verdict(answer, evidence, keys, clock)
+        if reserved is not None:
+            return reserved
     entries = [
         item for item in _of_kind(evidence, "catalogue_entry") if _titles(item["facts"]) & keys
     ]
