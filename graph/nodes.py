@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -47,6 +47,7 @@ UNSUPPORTED = (
     "Your answer [{answer}] is not supported by the evidence stored so far. {missing}. "
     "Find a source that states it, or answer with what the evidence states."
 )
+NOT_STATED = "No stored evidence states: {parts}"
 REJECTED = "A human rejected {action}: {message} It was not run."
 DENIED = "{action} was not run: write actions are turned off for this run (approvals=deny)."
 EDIT_NOT_ACTION = "edited_action must name one of: {names}"
@@ -444,10 +445,10 @@ class Nodes:
                 "proposal": None,
                 "counters": counters,
             }
-        missing = "; ".join(verdict["missing"]) or verdict["reason"]
-        missing = missing.rstrip(". ")
-        if not missing.casefold().startswith(("missing", "not established")):
-            missing = f"No stored evidence states: {missing}"
+        if verdict["missing"]:
+            missing = NOT_STATED.format(parts="; ".join(verdict["missing"]).rstrip(". "))
+        else:
+            missing = verdict["reason"].rstrip(". ")
         observation = UNSUPPORTED.format(answer=answer, missing=missing)
         step.update(Step(kind="unsupported", observation=observation))
         _emit(runtime, "step", step=dict(step))
@@ -462,8 +463,3 @@ class Nodes:
             text = unverified_answer("", answer, verdict, state.get("evidence") or [])
             update |= {"status": "unverified", "stop_reason": "verifier_rejected", "answer": text}
         return update
-
-
-def context_fields(context_type: type[Context]) -> list[str]:
-    """Names of a context class's settings."""
-    return [f.name for f in fields(context_type)]
