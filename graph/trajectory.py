@@ -126,32 +126,39 @@ def find_repeat(
     return None
 
 
+BUDGET_COUNTERS = {
+    "model_turns": "model_calls",
+    "wall_time": "elapsed_s",
+    "repeated_actions": "repeats",
+    "tool_calls": "tool_calls",
+}
+
+
+def budget_limits(ctx: Context) -> dict[str, float]:
+    """Each budget's limit, by stop reason."""
+    return {
+        "model_turns": ctx.max_model_turns,
+        "wall_time": ctx.max_seconds,
+        "repeated_actions": ctx.max_repeats + 1,
+        "tool_calls": ctx.max_tool_calls,
+    }
+
+
 def budget_exceeded(counters: Mapping[str, Any], ctx: Context) -> str | None:
     """The stop reason of the first spent budget, if any.
 
     The tool-call budget is not among them: with no tool call left the model
     may still answer, and only a proposed tool call ends the episode.
     """
-    limits: list[tuple[str, float, float]] = [
-        ("model_turns", counters.get("model_calls", 0), ctx.max_model_turns),
-        ("wall_time", counters.get("elapsed_s", 0.0), ctx.max_seconds),
-        ("repeated_actions", counters.get("repeats", 0), ctx.max_repeats + 1),
-    ]
-    for name, spent, limit in limits:
-        if spent >= limit:
-            return name
+    for reason, limit in budget_limits(ctx).items():
+        if reason != "tool_calls" and counters.get(BUDGET_COUNTERS[reason], 0) >= limit:
+            return reason
     return None
 
 
 def budget_message(reason: str, ctx: Context) -> str:
     """Words for a budget stop reason."""
-    limit = {
-        "model_turns": ctx.max_model_turns,
-        "tool_calls": ctx.max_tool_calls,
-        "wall_time": ctx.max_seconds,
-        "repeated_actions": ctx.max_repeats + 1,
-    }[reason]
-    return BUDGET_MESSAGES[reason].format(limit=limit)
+    return BUDGET_MESSAGES[reason].format(limit=budget_limits(ctx)[reason])
 
 
 def add_evidence(
