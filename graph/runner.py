@@ -7,7 +7,6 @@ the LangGraph server drives the same graph through its own API.
 from __future__ import annotations
 
 import os
-import sqlite3
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import fields
@@ -45,19 +44,15 @@ def default_db_path() -> Path:
     return Path(user_state_dir("react-evidence-agent")) / "episodes.sqlite3"
 
 
-def open_checkpointer(path: str | Path) -> SqliteSaver:
-    """A `SqliteSaver` on `path` (WAL, synchronous=NORMAL), created if needed."""
-    db = Path(path).expanduser()
+def open_checkpointer(path: str | Path, *, create: bool = True) -> SqliteSaver:
+    """A `SqliteSaver` on `path` (see `graph.store.savers.open_sqlite_saver`)."""
+    from graph.store.savers import open_sqlite_saver
+    from tools.dbfiles import DatabaseFileError
+
     try:
-        db.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(db, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        saver = SqliteSaver(conn)
-        saver.setup()
-    except (OSError, sqlite3.DatabaseError) as error:
-        raise DatabaseError(f"cannot open the checkpoint database {db}: {error}") from None
-    return saver
+        return open_sqlite_saver(path, create=create)
+    except DatabaseFileError as error:
+        raise DatabaseError(str(error)) from None
 
 
 def make_context(env_name: str, settings: Mapping[str, Any]) -> Context:

@@ -20,15 +20,20 @@ import aiosqlite
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from graph.runner import default_db_path
+from tools.dbfiles import CHECKPOINTS, check_file
 
 
 @asynccontextmanager
 async def make_checkpointer() -> AsyncIterator[AsyncSqliteSaver]:
     """An `AsyncSqliteSaver` on the CLI's checkpoint file (WAL, synchronous=NORMAL, as the CLI)."""
-    path = default_db_path()
-    await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+    path = await asyncio.to_thread(check_file, default_db_path(), CHECKPOINTS, create=True)
     async with aiosqlite.connect(path) as conn:
+        await conn.execute("PRAGMA journal_mode=WAL")
         await conn.execute("PRAGMA synchronous=NORMAL")
+        if (await (await conn.execute("PRAGMA application_id")).fetchone()) != (
+            CHECKPOINTS.app_id,
+        ):
+            await conn.execute(f"PRAGMA application_id = {CHECKPOINTS.app_id}")
         saver = AsyncSqliteSaver(conn)
         await saver.setup()
         yield saver

@@ -138,7 +138,7 @@ def test_unreadable_database_is_a_clean_error(tmp_path: Path) -> None:
         "ask", DEMO_QUESTION, "--model", "graph.testing:demo_model", "--db", str(not_a_db)
     )
     assert done.returncode == 2
-    assert "cannot open the checkpoint database" in done.stderr
+    assert "is not an SQLite database" in done.stderr and str(not_a_db) in done.stderr
     assert "Traceback" not in done.stderr
     directory = run_cli("threads", "--db", str(tmp_path))
     assert directory.returncode == 2 and "Traceback" not in directory.stderr

@@ -1,0 +1,134 @@
+"""Every SQLite file the project writes says what it is.
+
+SQLite's header holds a 32-bit `application_id`; each kind of database this
+project keeps (checkpoints, the library, the snapshot index) sets its own, so
+a file given in the wrong place is refused with one line instead of having
+another kind's tables merged into it. Files written before the ids existed
+carry 0 and are recognised by their tables, then claimed.
+
+`check_file` runs before a file is opened for real: it refuses a missing file
+for a read-only use, an unwritable directory, something that is not SQLite,
+a corrupt file, and a database of another kind; each message names the file.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+@dataclass(frozen=True)
+class DatabaseKind:
+    """One kind of database: its `application_id`, a name for messages, and the
+    tables that identify a file written before the id was set."""
+
+    app_id: int
+    label: str
+    legacy_tables: frozenset[str]
+
+
+CHECKPOINTS = DatabaseKind(0x5278436B, "checkpoint database", frozenset({"checkpoints", "writes"}))
+LIBRARY = DatabaseKind(0x52784C62, "library database", frozenset({"reservations", "audit_log"}))
+SNAPSHOT_INDEX = DatabaseKind(0x5278576B, "Wikipedia snapshot index", frozenset({"pages_fts"}))
+KINDS = (CHECKPOINTS, LIBRARY, SNAPSHOT_INDEX)
+
+
+class DatabaseFileError(ValueError):
+    """A database file is missing, of the wrong kind, damaged or cannot be created.
+
+    A `ValueError`, so the LangGraph server passes its message on to API clients.
+    """
+
+
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    rows = conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
+    return {str(name) for (name,) in rows}
+
+
+def _kind_of(app_id: int) -> DatabaseKind | None:
+    return next((kind for kind in KINDS if kind.app_id == app_id), None)
+
+
+def _check_creatable(path: Path, kind: DatabaseKind) -> None:
+    parent = path.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise DatabaseFileError(f"cannot create the {kind.label} {path}: {reason}") from None
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise DatabaseFileError(
+            f"cannot create the {kind.label} {path}: its directory is not writable"
+        )
+
+
+def read_app_id(path: Path) -> tuple[int, set[str]]:
+    """The file's `application_id` and table names, read without changing it."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        (app_id,) = conn.execute("PRAGMA application_id").fetchone()
+        return int(app_id), _tables(conn)
+    finally:
+        conn.close()
+
+
+def check_file(path: str | Path, kind: DatabaseKind, *, create: bool) -> Path:
+    """Make sure `path` is (or, with `create`, can become) a database of `kind`.
+
+    Raises `DatabaseFileError` with one line naming the file otherwise.
+    Returns the path, expanded.
+    """
+    target = Path(path).expanduser()
+    if target.is_dir():
+        raise DatabaseFileError(f"{target} is a directory, not a {kind.label}")
+    if not target.exists():
+        if not create:
+            raise DatabaseFileError(f"no {kind.label} at {target}")
+        _check_creatable(target, kind)
+        return target
+    try:
+        with target.open("rb") as handle:
+            head = handle.read(len(SQLITE_MAGIC))
+    except OSError as error:
+        raise DatabaseFileError(f"cannot read {target}: {error.strerror or error}") from None
+    if not head:
+        if create:
+            _check_creatable(target, kind)
+        return target
+    if head != SQLITE_MAGIC:
+        raise DatabaseFileError(f"{target} is not an SQLite database (expected a {kind.label})")
+    try:
+        app_id, tables = read_app_id(target)
+    except sqlite3.DatabaseError as error:
+        raise DatabaseFileError(f"{target} cannot be read as a {kind.label}: {error}") from None
+    if app_id == kind.app_id:
+        return target
+    other = _kind_of(app_id)
+    if other is not None:
+        raise DatabaseFileError(f"{target} is a {other.label}, not a {kind.label}")
+    if app_id != 0:
+        raise DatabaseFileError(f"{target} belongs to another application, not a {kind.label}")
+    for candidate in KINDS:
+        if candidate is not kind and candidate.legacy_tables <= tables:
+            raise DatabaseFileError(f"{target} is a {candidate.label}, not a {kind.label}")
+    foreign = sorted(t for t in tables if not t.startswith("sqlite_"))
+    if foreign and not kind.legacy_tables <= tables:
+        shown = ", ".join(foreign[:4]) + (", ..." if len(foreign) > 4 else "")
+        raise DatabaseFileError(f"{target} holds other tables ({shown}), not a {kind.label}")
+    return target
+
+
+def claim(conn: sqlite3.Connection, kind: DatabaseKind) -> None:
+    """Mark an open database as `kind` (idempotent)."""
+    (current,) = conn.execute("PRAGMA application_id").fetchone()
+    if int(current) != kind.app_id:
+        conn.execute(f"PRAGMA application_id = {int(kind.app_id)}")
+
+
+def describe_error(path: str | Path, kind: DatabaseKind, error: sqlite3.Error) -> DatabaseFileError:
+    """One line for an SQLite error met while using a database file."""
+    return DatabaseFileError(f"the {kind.label} {Path(path).expanduser()} failed: {error}")
