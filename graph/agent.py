@@ -25,6 +25,7 @@ from langgraph.graph.state import CompiledStateGraph
 from graph.context import Context, LibraryContext, WikipediaContext
 from graph.nodes import AgentDeps, Nodes
 from graph.state import AgentState, InputState
+from graph.thread_guard import ThreadGuard
 from graph.verifier import verify_answer
 from tools.base import Environment
 
@@ -93,12 +94,13 @@ def build_graph(
     """The uncompiled graph of one environment."""
     context_type, factory, keys = ENVIRONMENTS[env_name]
     nodes = Nodes(deps or AgentDeps(environment_factory=factory, environment_keys=keys))
+    guard = ThreadGuard(env_name, context_type).wrap
     builder = StateGraph(AgentState, context_schema=context_type, input_schema=InputState)
-    builder.add_node("reason", nodes.reason)
-    builder.add_node("review", nodes.review)
-    builder.add_node("act", nodes.act)
-    builder.add_node("observe", nodes.observe)
-    builder.add_node("verify", nodes.verify)
+    builder.add_node("reason", guard(nodes.reason))
+    builder.add_node("review", guard(nodes.review))
+    builder.add_node("act", guard(nodes.act))
+    builder.add_node("observe", guard(nodes.observe))
+    builder.add_node("verify", guard(nodes.verify))
     builder.add_edge(START, "reason")
     builder.add_conditional_edges("reason", route_after_reason)
     builder.add_conditional_edges("review", route_after_review)

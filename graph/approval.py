@@ -51,12 +51,22 @@ class Decision:
 
 
 def approval_request(
-    name: str, args: Mapping[str, Any], description: str, error: str | None = None
+    name: str,
+    args: Mapping[str, Any],
+    description: str,
+    error: str | None = None,
+    request_id: str = "",
 ) -> HITLRequest:
-    """The interrupt payload asking a human about one write action."""
+    """The interrupt payload asking a human about one write action.
+
+    `request_id` names this request; a decision may name it back
+    (`{"decisions": [...], "request_id": ...}`) so that it cannot answer another.
+    """
     request = ActionRequest(name=name, args=dict(args), description=description)
     config = ReviewConfig(action_name=name, allowed_decisions=list(ALLOWED_DECISIONS))
     payload = HITLRequest(action_requests=[request], review_configs=[config])
+    if request_id:
+        payload["request_id"] = request_id  # type: ignore[typeddict-unknown-key]
     if error:
         payload["error"] = error  # type: ignore[typeddict-unknown-key]
     return payload

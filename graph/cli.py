@@ -10,15 +10,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import uuid
 from collections.abc import Sequence
 from dataclasses import MISSING, fields
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
+from graph import terminal
+from graph.cli_output import emit_result, print_episode, print_event, print_threads
+from graph.command_guard import INTERRUPTED_EXIT, holding_thread, prepare_environment
 from graph.context import Context, LibraryContext, WikipediaContext
 from graph.errors import AgentError
-from graph.runner import EXIT_CODES
 from tools.base import ArgumentError
 
 USAGE_ERROR = 2
@@ -64,63 +67,23 @@ def chosen_settings(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _print_event(event: dict[str, Any]) -> None:
-    if event.get("event") != "step":
-        return
-    step = event["step"]
-    index = step.get("index")
-    if step.get("thought"):
-        print(f"Thought {index}: {step['thought']}")
-    print(f"Action {index}: {step.get('action_text', '')}")
-    for number, line in enumerate(str(step.get("observation", "")).splitlines() or [""]):
-        print(f"Observation {index}: {line}" if number == 0 else f"  {line}")
-    print(flush=True)
-
-
-def _print_result(result: dict[str, Any]) -> None:
-    status = result["status"]
-    if status == "awaiting_approval":
-        for pending in result.get("pending", []):
-            for request in pending["value"].get("action_requests", []):
-                arguments = json.dumps(request["args"], ensure_ascii=False)
-                print(f"Awaiting approval: {request['name']} {arguments}")
-                print(f"  {request.get('description', '')}")
-        thread = result["thread_id"]
-        print(f"Resume with: react-agent resume {thread} --approve | --reject REASON | --edit ARGS")
-    else:
-        label = {
-            "verified": "verified",
-            "unverified": "NOT verified",
-            "budget_exhausted": "budget exhausted",
-            "error": "error",
-        }.get(status, status)
-        print(f"Answer ({label}): {result['answer']}")
-        if status != "verified" and result.get("stop_reason"):
-            print(f"Stopped: {result['stop_reason']}")
-        if result["evidence"]:
-            print("Evidence:")
-            for row in result["evidence"]:
-                where = row["title"] + (
-                    f" #{row['sentence_index']}" if row["sentence_index"] is not None else ""
-                )
-                print(f"  [{row['id']}] {where} (retrieved {row['retrieved_at']}): {row['text']}")
-    print(f"Thread: {result['thread_id']}")
-
-
-def _emit(result: dict[str, Any], as_json: bool) -> int:
-    if as_json:
-        print(json.dumps(result, ensure_ascii=False, indent=None, default=str))
-    else:
-        _print_result(result)
-    return EXIT_CODES.get(result["status"], 1)
-
-
-def _agent(env_name: str, db: str | None, model: BaseChatModel | None = None) -> Any:
+def _agent(
+    env_name: str, db: str | None, model: BaseChatModel | None = None, *, create: bool = True
+) -> Any:
+    """The agent on the checkpoint file `--db` names; without `create`, a missing file is
+    an error (read-only commands never create one)."""
     from graph.agent import build_agent
-    from graph.runner import default_db_path, open_checkpointer
+    from graph.runner import open_checkpointer
+    from graph.store.locations import checkpoint_path
 
-    saver = open_checkpointer(db or default_db_path())
+    saver = open_checkpointer(checkpoint_path(db), create=create)
     return build_agent(env_name, saver, model=model), saver  # type: ignore[arg-type]
+
+
+def _cli_actor() -> str:
+    from graph.runner import local_actor
+
+    return local_actor("cli")
 
 
 def _check_settings(env_name: str, settings: dict[str, Any]) -> None:
@@ -152,10 +115,23 @@ def cmd_ask(args: argparse.Namespace) -> int:
     _check_settings(args.env, settings)
     ctx = make_context(args.env, settings)
     model = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
-    agent, _ = _agent(args.env, args.db, model)
-    handler = None if args.json else _print_event
-    result = run_episode(agent, args.question, ctx, thread_id=args.thread_id, on_event=handler)
-    return _emit(result, args.json)
+    prepare_environment(args.env, ctx)
+    agent, saver = _agent(args.env, args.db, model)
+    thread_id = args.thread_id or str(uuid.uuid4())
+    handler = None if args.json else print_event
+    with holding_thread(saver, thread_id, args.db) as hold:
+        result = run_episode(
+            agent,
+            args.question,
+            ctx,
+            thread_id=thread_id,
+            on_event=handler,
+            owner=hold.owner,
+            actor=_cli_actor(),
+        )
+    if hold.interrupted:
+        return INTERRUPTED_EXIT
+    return emit_result(result, args.json, args.db)
 
 
 def _decision(args: argparse.Namespace, pending_name: str) -> dict[str, Any] | None:
@@ -206,81 +182,77 @@ def _check_edit(env_name: str, ctx: Context, decision: dict[str, Any] | None) ->
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
-    """Continue an episode that stopped (killed, failed, paused for approval)."""
+    """Continue an episode that stopped (killed, failed, paused for approval).
+
+    The thread's lease is taken before its state is read; the decision binds
+    to the request pending then (or to `--request`); settings flags that
+    differ from the stored ones need `--change-settings`.
+    """
     from graph.runner import make_context, resume_episode, snapshot
 
-    agent, _ = _agent(args.env, args.db)
-    state = snapshot(agent, args.thread_id, args.from_checkpoint)
-    env_name = state.values.get("settings", {}).get("env") or args.env
-    if env_name != args.env:
-        agent, _ = _agent(env_name, args.db)
-    settings = dict(state.values.get("settings") or {}) | chosen_settings(args)
-    ctx = make_context(env_name, settings)
-    pending = state.interrupts[0].value["action_requests"][0] if state.interrupts else {}
-    decision = _decision(args, pending.get("name", ""))
-    _check_edit(env_name, ctx, decision)
-    checkpoint_id = args.from_checkpoint
-    if args.edit_state is not None:
-        from graph.history import edit_state
+    agent, saver = _agent(args.env or "wikipedia", args.db, create=False)
+    with holding_thread(saver, args.thread_id, args.db) as hold:
+        state = snapshot(agent, args.thread_id, args.from_checkpoint)
+        stored = dict(state.values.get("settings") or {})
+        env_name = stored.get("env") or args.env or "wikipedia"
+        if args.env and args.env != env_name:
+            raise AgentError(f"thread {args.thread_id} is a {env_name} episode, not {args.env}")
+        if env_name != agent.name.removesuffix("-agent"):
+            agent, _ = _agent(env_name, args.db, create=False)
+        chosen = chosen_settings(args)
+        _check_settings(env_name, chosen)
+        ctx = make_context(env_name, stored | chosen) if chosen or not stored else None
+        pending = state.interrupts[0].value["action_requests"][0] if state.interrupts else {}
+        decision = _decision(args, pending.get("name", ""))
+        _check_edit(env_name, ctx or make_context(env_name, stored), decision)
+        checkpoint_id = args.from_checkpoint
+        if args.edit_state is not None:
+            from graph.history import edit_state
 
-        if decision is not None:
-            raise AgentError("--edit-state replaces the pending action: give it no decision")
-        fork = edit_state(agent, args.thread_id, checkpoint_id, args.edit_state, ctx)
-        checkpoint_id = fork["configurable"]["checkpoint_id"]
-    handler = None if args.json else _print_event
-    result = resume_episode(
-        agent,
-        args.thread_id,
-        ctx,
-        decision=decision,
-        checkpoint_id=checkpoint_id,
-        on_event=handler,
-    )
-    return _emit(result, args.json)
+            if decision is not None:
+                raise AgentError("--edit-state replaces the pending action: give it no decision")
+            fork = edit_state(agent, args.thread_id, checkpoint_id, args.edit_state, ctx)
+            checkpoint_id = fork["configurable"]["checkpoint_id"]
+        result = resume_episode(
+            agent,
+            args.thread_id,
+            ctx,
+            decision=decision,
+            checkpoint_id=checkpoint_id,
+            on_event=None if args.json else print_event,
+            request_id=args.request,
+            change_settings=args.change_settings,
+            owner=hold.owner,
+            actor=_cli_actor(),
+        )
+    if hold.interrupted:
+        return INTERRUPTED_EXIT
+    return emit_result(result, args.json, args.db)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Print an episode's trajectory and state."""
     from graph.runner import episode_result
 
-    agent, _ = _agent(args.env, args.db)
+    agent, _ = _agent(args.env or "wikipedia", args.db, create=False)
     result = episode_result(agent, args.thread_id)
     if args.json:
-        print(json.dumps(result, ensure_ascii=False, default=str))
-        return 0
-    print(f"Question: {result['question']}")
-    for step in result["trajectory"]:
-        _print_event({"event": "step", "step": step})
-    _print_result(result)
-    counts = {
-        k: result[k]
-        for k in (
-            "steps",
-            "model_calls",
-            "tool_calls",
-            "invalid_actions",
-            "repeats",
-            "verifier_rejections",
-        )
-    }
-    print("Counters: " + ", ".join(f"{k}={v}" for k, v in counts.items()))
+        print(terminal.dumps(result, default=str))
+    else:
+        print_episode(result)
     return 0
 
 
 def cmd_threads(args: argparse.Namespace) -> int:
-    """List the episodes in the database."""
-    from graph.runner import episode_result, list_threads
+    """List the episodes in the database (from the thread registry)."""
+    from graph.runner import thread_rows
 
-    agent, saver = _agent(args.env, args.db)
-    rows = []
-    for thread_id in list_threads(saver):
-        result = episode_result(agent, thread_id)
-        rows.append({k: result[k] for k in ("thread_id", "status", "steps", "question")})
+    agent, _ = _agent(args.env or "wikipedia", args.db, create=False)
+    rows = thread_rows(agent)
     if args.json:
-        print(json.dumps(rows, ensure_ascii=False))
-    for row in rows if not args.json else []:
-        question = row["question"][:60]
-        print(f"{row['thread_id']}  {row['status']:<17} {row['steps']:>3} steps  {question}")
+        print(terminal.dumps(rows))
+    else:
+        print_threads(rows)
     return 0
 
 
@@ -294,22 +266,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
 
-    def common(sub: argparse.ArgumentParser) -> None:
+    def common(sub: argparse.ArgumentParser, env_default: str | None = None) -> None:
         sub.add_argument(
             "--db", help="checkpoint database file (default: under the user's state directory)"
         )
         sub.add_argument(
             "--env",
             choices=["wikipedia", "library"],
-            default="wikipedia",
-            help="environment (default: wikipedia)",
+            default=env_default,
+            help="environment (default: "
+            + (env_default or "the thread's own; a different one is refused")
+            + ")",
         )
         sub.add_argument("--json", action="store_true", help="print one JSON object")
 
     ask = commands.add_parser("ask", help="answer a question")
     ask.add_argument("question")
-    ask.add_argument("--thread-id", help="thread id (default: a new UUID)")
-    common(ask)
+    ask.add_argument(
+        "--thread-id", help="thread id of the new episode (default: a new UUID; never an old one)"
+    )
+    common(ask, "wikipedia")
     add_setting_flags(ask)
     ask.set_defaults(func=cmd_ask)
 
@@ -337,6 +313,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="replace the pending Action of the --from checkpoint (default: the latest) with "
         "ACTION, e.g. 'Search[Other title]', then replay",
     )
+    resume.add_argument(
+        "--request",
+        metavar="ID",
+        help="the approval request the decision answers (printed with it); a request already "
+        "answered or superseded is refused",
+    )
+    resume.add_argument(
+        "--change-settings",
+        action="store_true",
+        help="allow settings flags that differ from the thread's stored settings (recorded)",
+    )
     common(resume)
     add_setting_flags(resume)
     resume.set_defaults(func=cmd_resume)
@@ -356,9 +343,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     verifier_bench.register(benches)
     qa_bench.register(benches)
-    from graph import history
+    from graph import audit, history
 
     history.register(commands)
+    audit.register(commands)
     return parser
 
 

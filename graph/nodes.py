@@ -1,27 +1,32 @@
 """The graph's nodes: reason, review, act, observe, verify.
 
 Each node is thin: the decisions live in pure helpers (`graph.protocol`,
-`graph.trajectory`, the environment's checker). Live dependencies come from
-`AgentDeps`, settings from `Runtime[Context]`, and everything else from state.
+`graph.trajectory`, `graph.review`, the environment's checker). Live
+dependencies come from `AgentDeps`, settings from `Runtime[Context]` (the
+thread's stored ones: `graph.thread_guard` binds them), and everything else
+from state.
 """
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from typing import Any
 
-from langchain_core.language_models.chat_models import BaseChatModel
 from langgraph.runtime import Runtime
-from langgraph.types import interrupt
 
-from graph.approval import approval_request, parse_decision
 from graph.context import Context
-from graph.errors import DecisionError
-from graph.models import load_chat_model
+from graph.node_support import (
+    MODEL_BACKOFF_S,
+    AgentDeps,
+    add_elapsed,
+    bump,
+    counters_of,
+    emit,
+    exec_context,
+)
 from graph.protocol import ParseFailure, parse_react_output
+from graph.review import review_write
 from graph.state import AgentState, Proposal, Step
 from graph.trajectory import (
     REPEATED,
@@ -38,9 +43,10 @@ from graph.trajectory import (
 )
 from tools.base import ArgumentError, Environment, ExecContext, ToolOutcome
 
+__all__ = ["MODEL_BACKOFF_S", "AgentDeps", "Nodes"]
+
 STOP_SEQUENCES = ["\nObservation"]
 MODEL_ATTEMPTS = 3
-MODEL_BACKOFF_S = 2.0
 
 TOOL_FAILED = "{action} failed: {error}. Nothing was changed; try again later or differently."
 UNSUPPORTED = (
@@ -48,82 +54,7 @@ UNSUPPORTED = (
     "Find a source that states it, or answer with what the evidence states."
 )
 NOT_STATED = "No stored evidence states: {parts}"
-REJECTED = "A human rejected {action}: {message} It was not run."
-DENIED = "{action} was not run: write actions are turned off for this run (approvals=deny)."
-EDIT_NOT_ACTION = "edited_action must name one of: {names}"
 GOAL_UNREACHABLE = "goal_unreachable"
-
-EnvironmentFactory = Callable[[Context], Environment]
-
-
-def _cache_key(ctx: Context, names: tuple[str, ...]) -> tuple[Any, ...]:
-    values = asdict(ctx)
-    return tuple(values.get(name) for name in names)
-
-
-@dataclass
-class AgentDeps:
-    """Live dependencies, bound when the graph is built (never stored in state).
-
-    `model` overrides the context's model spec (the CLI and tests pass a
-    ready model); otherwise models are loaded from `Context.model` and cached.
-    """
-
-    environment_factory: EnvironmentFactory
-    environment_keys: tuple[str, ...] = ()
-    model: BaseChatModel | None = None
-    model_backoff_s: float = MODEL_BACKOFF_S
-    _models: dict[tuple[Any, ...], BaseChatModel] = field(default_factory=dict)
-    _environments: dict[tuple[Any, ...], Environment] = field(default_factory=dict)
-
-    def chat_model(self, ctx: Context) -> BaseChatModel:
-        """The chat model for this run."""
-        if self.model is not None:
-            return self.model
-        key = (ctx.model, ctx.temperature, ctx.max_tokens)
-        if key not in self._models:
-            self._models[key] = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
-        return self._models[key]
-
-    def environment(self, ctx: Context) -> Environment:
-        """The environment for this run (one per distinct set of its settings)."""
-        key = _cache_key(ctx, self.environment_keys)
-        if key not in self._environments:
-            self._environments[key] = self.environment_factory(ctx)
-        return self._environments[key]
-
-
-def _counters(state: AgentState) -> dict[str, Any]:
-    """A mutable copy of the episode's counters (see `Counters` for the keys)."""
-    return dict(state.get("counters") or {})
-
-
-def _bump(counters: dict[str, Any], key: str, amount: float = 1) -> None:
-    counters[key] = counters.get(key, 0) + amount
-
-
-def _add_elapsed(counters: dict[str, Any], started: float) -> None:
-    """Charge the time since `started` (a `time.monotonic()` reading) to the time budget."""
-    counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
-
-
-def _exec_context(state: AgentState, runtime: Runtime[Context]) -> ExecContext:
-    info = runtime.execution_info
-    thread_id = str(info.thread_id or "") if info is not None else ""
-    step_index = len(state.get("steps") or []) + 1
-    counters = state.get("counters") or {}
-    return ExecContext(
-        settings=runtime.context,
-        env_state=dict(state.get("env_state") or {}),
-        thread_id=thread_id,
-        step_index=step_index,
-        idempotency_key=f"{thread_id}:{step_index}",
-        tool_calls_left=max(0, runtime.context.max_tool_calls - counters.get("tool_calls", 0)),
-    )
-
-
-def _emit(runtime: Runtime[Context], event: str, **data: Any) -> None:
-    runtime.stream_writer({"event": event, **data})
 
 
 class Nodes:
@@ -147,10 +78,10 @@ class Nodes:
             state["question"],
             proposed,
             state.get("evidence") or [],
-            _exec_context(state, runtime),
+            exec_context(state, runtime),
         )
         answer = unverified_answer(why, proposed, verdict, state.get("evidence") or [])
-        _emit(runtime, "stop", status=status, stop_reason=reason, answer=answer)
+        emit(runtime, "stop", status=status, stop_reason=reason, answer=answer)
         return {
             "status": status,
             "stop_reason": reason,
@@ -164,11 +95,11 @@ class Nodes:
         started = time.monotonic()
         ctx = runtime.context
         env = self.deps.environment(ctx)
-        counters = _counters(state)
+        counters = counters_of(state)
         update: dict[str, Any] = {"status": "running"}
         if not state.get("settings"):
             update["settings"] = asdict(ctx) | {"env": env.name}
-        exec_ctx = _exec_context(state, runtime)
+        exec_ctx = exec_context(state, runtime)
         unreachable = env.goal_unreachable(state["question"], exec_ctx)
         if unreachable:
             return update | self._stop(state, runtime, "unverified", GOAL_UNREACHABLE, unreachable)
@@ -187,34 +118,34 @@ class Nodes:
                 break
             except Exception as error:  # a provider's errors have no common base class
                 if attempt + 1 == MODEL_ATTEMPTS:
-                    _add_elapsed(counters, started)
+                    add_elapsed(counters, started)
                     return update | {
                         "status": "error",
                         "counters": counters,
                         "stop_reason": f"model_error: {type(error).__name__}: {error}",
                     }
                 time.sleep(self.deps.model_backoff_s * 2**attempt)
-        _bump(counters, "model_calls")
+        bump(counters, "model_calls")
         usage = getattr(reply, "usage_metadata", None) or {}
-        _bump(counters, "input_tokens", usage.get("input_tokens", 0))
-        _bump(counters, "output_tokens", usage.get("output_tokens", 0))
+        bump(counters, "input_tokens", usage.get("input_tokens", 0))
+        bump(counters, "output_tokens", usage.get("output_tokens", 0))
         proposal = self.propose(env, str(reply.content), steps, exec_ctx)
         wants_tool = (
             "action" in proposal and not proposal.get("finish") and not proposal.get("kind")
         )
         if wants_tool and counters.get("tool_calls", 0) >= ctx.max_tool_calls:
-            _add_elapsed(counters, started)
+            add_elapsed(counters, started)
             message = budget_message("tool_calls", ctx)
             stop = self._stop(state, runtime, "budget_exhausted", "tool_calls", message)
             return update | stop | {"counters": counters}
-        _emit(
+        emit(
             runtime,
             "proposal",
             step=exec_ctx.step_index,
             thought=proposal.get("thought", ""),
             action=proposal.get("action_text", ""),
         )
-        _add_elapsed(counters, started)
+        add_elapsed(counters, started)
         return update | {"proposal": proposal, "counters": counters, "outcome": None}
 
     @staticmethod
@@ -250,83 +181,15 @@ class Nodes:
         return base | Proposal(writes=specs[parsed.name].writes)
 
     def review(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
-        """Ask a human about a write action before anything runs.
-
-        The interrupt is the first effectful thing here (the audit record is
-        idempotent per step), so re-running this node on resume repeats nothing.
-        """
-        ctx = runtime.context
-        env = self.deps.environment(ctx)
-        proposal = Proposal(**(state.get("proposal") or {}))
-        exec_ctx = _exec_context(state, runtime)
-        name, args = proposal["action"], proposal.get("args", {})
-        env.record_audit("proposed", {"action": name, "args": args}, exec_ctx)
-        if ctx.approvals == "deny":
-            env.record_audit("decision", {"type": "deny", "policy": "deny"}, exec_ctx)
-            return {
-                "proposal": proposal
-                | Proposal(
-                    kind="rejected", observation=DENIED.format(action=proposal["action_text"])
-                )
-            }
-        if ctx.approvals == "auto":
-            env.record_audit("decision", {"type": "approve", "policy": "auto"}, exec_ctx)
-            return {"proposal": proposal | Proposal(decision={"type": "approve", "policy": "auto"})}
-        description = f"{env.specs()[name].description} (proposed at step {exec_ctx.step_index})"
-        error: str | None = None
-        while True:
-            value = interrupt(approval_request(name, args, description, error))
-            try:
-                decision = parse_decision(value)
-                edited = (
-                    self._edited(env, decision.name, decision.args)
-                    if decision.type == "edit"
-                    else None
-                )
-                break
-            except (DecisionError, ArgumentError) as problem:
-                error = f"Invalid decision: {problem}"
-        started = time.monotonic()
-        env.record_audit("decision", decision.as_dict(), exec_ctx)
-        counters = _counters(state)
-        _add_elapsed(counters, started)
-        if decision.type == "reject":
-            reason = decision.message.rstrip()
-            reason = reason if reason.endswith((".", "!", "?", "。")) else reason + "."
-            message = REJECTED.format(action=proposal["action_text"], message=reason)
-            return {
-                "counters": counters,
-                "proposal": proposal
-                | Proposal(kind="rejected", observation=message, decision=decision.as_dict()),
-            }
-        if edited is not None:
-            proposal = proposal | edited
-        return {"counters": counters, "proposal": proposal | Proposal(decision=decision.as_dict())}
-
-    @staticmethod
-    def _edited(env: Environment, name: str, args: Mapping[str, Any] | None) -> Proposal:
-        """An edited action is a new proposal: validated again like the model's."""
-        specs = {key.casefold(): spec for key, spec in env.specs().items()}
-        spec = specs.get(name.casefold())
-        if spec is None or spec.name == env.finish_action:
-            names = ", ".join(k for k in env.specs() if k != env.finish_action)
-            raise DecisionError(EDIT_NOT_ACTION.format(names=names))
-        argument = json.dumps(dict(args or {}), ensure_ascii=False)
-        parsed_args = env.parse_args(spec.name, argument)
-        return Proposal(
-            action=spec.name,
-            argument=argument,
-            args=parsed_args,
-            action_text=action_text(spec.name, argument),
-            writes=spec.writes,
-        )
+        """Ask a human about a write action before anything runs (see `graph.review`)."""
+        return review_write(self.deps, state, runtime)
 
     def act(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Run the approved or read-only action; a tool's failure becomes an observation."""
         started = time.monotonic()
         env = self.deps.environment(runtime.context)
         proposal = state.get("proposal") or {}
-        exec_ctx = _exec_context(state, runtime)
+        exec_ctx = exec_context(state, runtime)
         name, args = proposal["action"], proposal.get("args", {})
         try:
             outcome = env.execute(name, args, exec_ctx)
@@ -339,18 +202,18 @@ class Nodes:
                 {"action": name, "args": args, "observation": outcome.observation},
                 exec_ctx,
             )
-        counters = _counters(state)
-        _bump(counters, "tool_calls", outcome.calls)
-        _bump(counters, "http_requests", outcome.requests)
-        _bump(counters, "cache_hits", outcome.cache_hits)
-        _add_elapsed(counters, started)
+        counters = counters_of(state)
+        bump(counters, "tool_calls", outcome.calls)
+        bump(counters, "http_requests", outcome.requests)
+        bump(counters, "cache_hits", outcome.cache_hits)
+        add_elapsed(counters, started)
         return {"outcome": asdict(outcome), "counters": counters}
 
     def observe(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Store the turn: its observation, new evidence, environment changes, counters."""
         proposal = state.get("proposal") or {}
         outcome = state.get("outcome") or {}
-        counters = _counters(state)
+        counters = counters_of(state)
         env_state = dict(state.get("env_state") or {})
         steps = state.get("steps") or []
         step = Step(
@@ -364,6 +227,8 @@ class Nodes:
         )
         if proposal.get("decision"):
             step["decision"] = proposal["decision"]
+        if proposal.get("request_id"):
+            step["request_id"] = proposal["request_id"]
         new_evidence: list[Any] = []
         if outcome:
             step["state_before"] = fingerprint(env_state)
@@ -383,8 +248,8 @@ class Nodes:
             step.update(Step(kind=kind, observation=proposal.get("observation", "")))
             counter = {"invalid": "invalid_actions", "repeat": "repeats"}.get(kind)
             if counter:
-                _bump(counters, counter)
-        _emit(runtime, "step", step=dict(step))
+                bump(counters, counter)
+        emit(runtime, "step", step=dict(step))
         update: dict[str, Any] = {
             "steps": [step],
             "evidence": new_evidence,
@@ -407,9 +272,9 @@ class Nodes:
         env = self.deps.environment(ctx)
         proposal = state.get("proposal") or {}
         answer = str((proposal.get("args") or {}).get("answer", proposal.get("argument", "")))
-        exec_ctx = _exec_context(state, runtime)
+        exec_ctx = exec_context(state, runtime)
         verdict = env.check_answer(state["question"], answer, state.get("evidence") or [], exec_ctx)
-        counters = _counters(state)
+        counters = counters_of(state)
         step = Step(
             index=len(state.get("steps") or []) + 1,
             thought=proposal.get("thought", ""),
@@ -422,7 +287,7 @@ class Nodes:
         )
         if verdict["supported"]:
             step.update(Step(kind="finish", observation=f"Verified: {verdict['reason']}"))
-            _emit(runtime, "step", step=dict(step))
+            emit(runtime, "step", step=dict(step))
             evidence = state.get("evidence") or []
             return {
                 "steps": [step],
@@ -432,10 +297,10 @@ class Nodes:
                 "verdict": verdict,
                 "proposal": None,
             }
-        _bump(counters, "rejections")
+        bump(counters, "rejections")
         if ctx.verify_mode == "record":
             step.update(Step(kind="finish", observation=f"Not verified: {verdict['reason']}"))
-            _emit(runtime, "step", step=dict(step))
+            emit(runtime, "step", step=dict(step))
             return {
                 "steps": [step],
                 "status": "unverified",
@@ -451,7 +316,7 @@ class Nodes:
             missing = verdict["reason"].rstrip(". ")
         observation = UNSUPPORTED.format(answer=answer, missing=missing)
         step.update(Step(kind="unsupported", observation=observation))
-        _emit(runtime, "step", step=dict(step))
+        emit(runtime, "step", step=dict(step))
         update: dict[str, Any] = {
             "steps": [step],
             "counters": counters,

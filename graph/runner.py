@@ -1,27 +1,34 @@
 """Start, resume and inspect episodes on a SQLite checkpoint file.
 
 The CLI, the notebooks and the tests drive the graph through these functions;
-the LangGraph server drives the same graph through its own API.
+the LangGraph server drives the same graph through its own API. A driver
+holds the thread's lease (`graph.store.leases`) for as long as it drives it,
+taken before it reads the state it acts on; the run's settings go into the
+input, so the input checkpoint stores them before any node runs.
 """
 
 from __future__ import annotations
 
-import os
+import getpass
+import socket
 import uuid
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import fields
+from contextlib import contextmanager
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.types import Command, StateSnapshot
-from platformdirs import user_state_dir
+from langgraph.types import StateSnapshot
 
 from graph.agent import ENVIRONMENTS, RECURSION_LIMIT
 from graph.context import Context
 from graph.errors import AgentError, DatabaseError, ThreadNotFoundError
+from graph.store.leases import SqliteThreadLease, holding, lease_of, new_owner
+from graph.store.locations import checkpoint_path
+from graph.store.registry import registry_of
 
 Agent = CompiledStateGraph[Any, Any, Any, Any]
 EventHandler = Callable[[dict[str, Any]], None]
@@ -33,15 +40,18 @@ EXIT_CODES = {
     "budget_exhausted": 4,
     "awaiting_approval": 5,
 }
+THREAD_EXISTS = (
+    "thread {thread_id} already exists in {db}: continue it with `react-agent resume "
+    "{thread_id}`, or fork it with `react-agent resume {thread_id} --from CHECKPOINT_ID` "
+    "(see `react-agent history {thread_id}`)"
+)
+NO_THREAD = "no episode with thread id {thread_id}{where} in {db}"
 
 
 def default_db_path() -> Path:
     """The checkpoint file used when `--db` is not given: `$REACT_AGENT_DB`, else one
     under the user's state directory (the LangGraph server uses the same one)."""
-    configured = os.environ.get("REACT_AGENT_DB")
-    if configured:
-        return Path(configured).expanduser()
-    return Path(user_state_dir("react-evidence-agent")) / "episodes.sqlite3"
+    return checkpoint_path()
 
 
 def open_checkpointer(path: str | Path, *, create: bool = True) -> SqliteSaver:
@@ -62,12 +72,49 @@ def make_context(env_name: str, settings: Mapping[str, Any]) -> Context:
     return context_type(**{k: v for k, v in settings.items() if k in names})
 
 
+def settings_of(env_name: str, ctx: Context) -> dict[str, Any]:
+    """A run's settings as the thread stores them: the Context's fields plus `env`."""
+    return asdict(ctx) | {"env": env_name}
+
+
+def env_of(agent: Agent) -> str:
+    """The environment an agent was built for."""
+    return str(agent.name).removesuffix("-agent")
+
+
+def local_actor(kind: str = "python") -> str:
+    """Who acts from this process, e.g. `cli:alice@host`."""
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "unknown"
+    return f"{kind}:{user}@{socket.gethostname()}"
+
+
+def db_label(agent: Agent) -> str:
+    """How messages name the agent's checkpoint database."""
+    conn = getattr(agent.checkpointer, "conn", None)
+    if conn is not None:
+        from graph.store.tables import database_file
+
+        found = database_file(conn)
+        if found is not None:
+            return str(found)
+    return "this database"
+
+
 def thread_config(thread_id: str, checkpoint_id: str | None = None) -> RunnableConfig:
     """The run config of one thread (optionally one checkpoint of it)."""
     configurable: dict[str, Any] = {"thread_id": thread_id}
     if checkpoint_id:
         configurable |= {"checkpoint_id": checkpoint_id, "checkpoint_ns": ""}
     return RunnableConfig(configurable=configurable, recursion_limit=RECURSION_LIMIT)
+
+
+def driven(config: RunnableConfig, owner: str, actor: str) -> RunnableConfig:
+    """`config` for a run driven by the holder of the thread's lease."""
+    configurable = dict(config.get("configurable") or {}) | {"lease_owner": owner, "actor": actor}
+    return RunnableConfig(**{**config, "configurable": configurable})
 
 
 def _stream(
@@ -78,21 +125,65 @@ def _stream(
             on_event(event)
 
 
+@contextmanager
+def driving(agent: Agent, thread_id: str, owner: str | None = None) -> Iterator[str]:
+    """Hold the thread's lease for the block, unless the caller (`owner`) already does;
+    yields the owner token. Raises `LeaseHeldError` when another process drives it."""
+    if owner is not None:
+        yield owner
+        return
+    token = new_owner()
+    with holding(lease_of(agent.checkpointer), thread_id, token):
+        yield token
+    lease = lease_of(agent.checkpointer)
+    if lease is not None:
+        lease.check_file(thread_id)
+
+
+def thread_exists(agent: Agent, thread_id: str) -> bool:
+    """Whether the database holds any checkpoint (or registry row) of `thread_id`."""
+    saver = agent.checkpointer
+    if saver is None or not hasattr(saver, "get_tuple"):
+        return False
+    if saver.get_tuple(RunnableConfig(configurable={"thread_id": thread_id})) is not None:
+        return True
+    registry = registry_of(saver)
+    return registry is not None and registry.get(thread_id) is not None
+
+
 def run_episode(
     agent: Agent,
     question: str,
     ctx: Context,
     thread_id: str | None = None,
     on_event: EventHandler | None = None,
+    *,
+    owner: str | None = None,
+    actor: str | None = None,
 ) -> dict[str, Any]:
-    """Answer `question` in a new thread; returns `episode_result`."""
+    """Answer `question` in a new thread; returns `episode_result`.
+
+    The settings go in with the question, so the input checkpoint stores them;
+    a `thread_id` that already exists is refused (resume or fork it instead).
+    """
     question = question.strip()
     if not question:
         raise AgentError("the question is empty")
     thread_id = thread_id or str(uuid.uuid4())
-    config = thread_config(thread_id)
-    _stream(agent, {"question": question}, config, ctx, on_event)
-    return episode_result(agent, thread_id)
+    env_name = env_of(agent)
+    with driving(agent, thread_id, owner) as token:
+        if thread_exists(agent, thread_id):
+            raise AgentError(THREAD_EXISTS.format(thread_id=thread_id, db=db_label(agent)))
+        registry = registry_of(agent.checkpointer)
+        if registry is not None:
+            registry.register(thread_id, env_name, question)
+        config = driven(thread_config(thread_id), token, actor or local_actor())
+        value = {"question": question, "settings": settings_of(env_name, ctx)}
+        _stream(agent, value, config, ctx, on_event)
+        result = episode_result(agent, thread_id)
+        if registry is not None:
+            registry.set_status(thread_id, result["status"])
+    return result
 
 
 def snapshot(agent: Agent, thread_id: str, checkpoint_id: str | None = None) -> StateSnapshot:
@@ -100,7 +191,9 @@ def snapshot(agent: Agent, thread_id: str, checkpoint_id: str | None = None) -> 
     state = agent.get_state(thread_config(thread_id, checkpoint_id))
     if not state.values:
         where = f" at checkpoint {checkpoint_id}" if checkpoint_id else ""
-        raise ThreadNotFoundError(f"no episode with thread id {thread_id}{where} in this database")
+        raise ThreadNotFoundError(
+            NO_THREAD.format(thread_id=thread_id, where=where, db=db_label(agent))
+        )
     return state
 
 
@@ -111,38 +204,37 @@ def resume_episode(
     decision: Any = None,
     checkpoint_id: str | None = None,
     on_event: EventHandler | None = None,
+    *,
+    request_id: str | None = None,
+    change_settings: bool = False,
+    owner: str | None = None,
+    actor: str | None = None,
 ) -> dict[str, Any]:
-    """Continue a paused, interrupted or failed episode.
+    """Continue a paused, interrupted or failed episode (see `graph.resuming.resume`).
 
-    With `decision` it answers a pending approval; from `checkpoint_id` it
-    forks the thread at that checkpoint (the old branch stays in the history).
+    With `decision` it answers the pending approval request (`request_id`, if
+    given, must name it); from `checkpoint_id` it forks the thread there (the
+    old branch stays in the history). The thread's stored settings are used;
+    a `ctx` that differs from them is refused unless `change_settings`.
     """
-    state = snapshot(agent, thread_id, checkpoint_id)
-    settings = dict(state.values.get("settings") or {})
-    env_name = agent.name.removesuffix("-agent")
-    ctx = ctx or make_context(env_name, settings)
-    config = RunnableConfig(**state.config)
-    config["recursion_limit"] = RECURSION_LIMIT
-    if state.interrupts:
-        if decision is None:
-            raise AgentError(
-                "this episode awaits a human decision: resume it with --approve, "
-                "--reject REASON or --edit ARGS"
-            )
-        _stream(agent, Command(resume=decision), config, ctx, on_event)
-    elif decision is not None:
-        raise AgentError("this episode is not waiting for an approval decision")
-    elif state.next or state.values.get("status", "running") == "running":
-        _stream(agent, None, config, ctx, on_event)
-    elif state.values.get("status") == "error":
-        config = agent.update_state(
-            config, {"status": "running", "stop_reason": ""}, as_node="observe"
-        )
-        _stream(agent, None, config, ctx, on_event)
-    else:
-        status = state.values.get("status", "unknown")
-        raise AgentError(f"this episode already ended ({status}); nothing to resume")
-    return episode_result(agent, thread_id)
+    from graph.resuming import Resume, resume
+
+    request = Resume(
+        thread_id=thread_id,
+        ctx=ctx,
+        decision=decision,
+        checkpoint_id=checkpoint_id,
+        request_id=request_id,
+        change_settings=change_settings,
+        actor=actor or local_actor(),
+    )
+    with driving(agent, thread_id, owner) as token:
+        resume(agent, request, token, on_event)
+        result = episode_result(agent, thread_id)
+        registry = registry_of(agent.checkpointer)
+        if registry is not None:
+            registry.set_status(thread_id, result["status"])
+    return result
 
 
 def _source_label(source: Mapping[str, Any]) -> str:
@@ -219,3 +311,48 @@ def list_threads(saver: SqliteSaver) -> Iterator[str]:
     ).fetchall()
     for (thread_id,) in rows:
         yield str(thread_id)
+
+
+def thread_rows(agent: Agent) -> list[dict[str, Any]]:
+    """Every episode as `thread_id`, `status`, `env`, `question`, `created_at`, `updated_at`:
+    from the thread registry, without loading states. A thread the registry says is
+    running while no live process holds its lease is `interrupted`; threads written
+    before the registry existed are read from their state."""
+    saver = agent.checkpointer
+    registry = registry_of(saver)
+    lease = lease_of(saver)
+    registered = registry.rows() if registry is not None else []
+    live = lease.live_holders() if isinstance(lease, SqliteThreadLease) else {}
+    rows: list[dict[str, Any]] = []
+    for row in registered:
+        status = row.status
+        if status == "running" and row.thread_id not in live:
+            status = "interrupted"
+        rows.append(
+            {
+                "thread_id": row.thread_id,
+                "status": status,
+                "env": row.env,
+                "question": row.question,
+                "created_at": row.created_at,
+                "updated_at": row.updated_at,
+            }
+        )
+    known = {row.thread_id for row in registered}
+    for thread_id in list_threads(saver) if isinstance(saver, SqliteSaver) else []:
+        if thread_id in known:
+            continue
+        state = snapshot(agent, thread_id)
+        result = episode_result(agent, thread_id)
+        settings = state.values.get("settings") or {}
+        rows.append(
+            {
+                "thread_id": thread_id,
+                "status": result["status"],
+                "env": settings.get("env", ""),
+                "question": result["question"],
+                "created_at": None,
+                "updated_at": state.created_at,
+            }
+        )
+    return rows

@@ -8,7 +8,7 @@ file grows linearly with the number of steps.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from langgraph.channels.delta import DeltaChannel
 from typing_extensions import TypedDict
@@ -42,6 +42,7 @@ class Step(TypedDict, total=False):
     observation: str
     evidence_ids: list[str]
     decision: dict[str, Any]
+    request_id: str
     repeat_key: str
     state_before: str
     state_after: str
@@ -61,6 +62,7 @@ class Proposal(TypedDict, total=False):
     kind: StepKind
     observation: str
     decision: dict[str, Any]
+    request_id: str
 
 
 class Counters(TypedDict, total=False):
@@ -96,6 +98,13 @@ class AgentState(TypedDict, total=False):
 
 
 class InputState(TypedDict):
-    """What a caller supplies to start an episode."""
+    """What a caller supplies to start an episode.
+
+    `settings` (the run's Context as a dict, plus `env`) is stored by the input
+    checkpoint, before any node runs, so a thread killed before its first step
+    still resumes with them. A caller that gives only a question (a server run)
+    gets its run's context stored by the first node.
+    """
 
     question: str
+    settings: NotRequired[dict[str, Any]]

@@ -107,8 +107,8 @@ def test_budget_exhaustion_has_its_own_exit_code(
     ("args", "message"),
     [
         (["ask", "   "], "the question is empty"),
-        (["show", "00000000-0000-0000-0000-000000000000"], "no episode with thread id"),
-        (["resume", "00000000-0000-0000-0000-000000000000"], "no episode with thread id"),
+        (["show", "00000000-0000-0000-0000-000000000000"], "no checkpoint database at"),
+        (["resume", "00000000-0000-0000-0000-000000000000"], "no checkpoint database at"),
         (["ask", "Who?", "--model", "./no/such/file.py:factory"], "does not exist"),
         (["ask", "Who?", "--model", "graph.testing:no_such_factory"], "has no attribute"),
         (["ask", "Who?", "--model", "nonsense"], "Cannot read the model"),

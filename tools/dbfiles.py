@@ -122,6 +122,22 @@ def check_file(path: str | Path, kind: DatabaseKind, *, create: bool) -> Path:
     return target
 
 
+def kind_of_file(path: str | Path) -> DatabaseKind | None:
+    """The kind of database at `path` by its id or legacy tables; None when there is no
+    file, it is not a readable SQLite database, or it is of no known kind."""
+    target = Path(path).expanduser()
+    if not target.is_file():
+        return None
+    try:
+        app_id, tables = read_app_id(target)
+    except sqlite3.DatabaseError:
+        return None
+    found = _kind_of(app_id)
+    if found is not None or app_id != 0:
+        return found
+    return next((kind for kind in KINDS if kind.legacy_tables <= tables), None)
+
+
 def claim(conn: sqlite3.Connection, kind: DatabaseKind) -> None:
     """Mark an open database as `kind` (idempotent)."""
     (current,) = conn.execute("PRAGMA application_id").fetchone()

@@ -1,7 +1,10 @@
 """The offline Wikipedia: HotpotQA's lead paragraphs, indexed in SQLite FTS5.
 
 The index is built on first use into a cache file and rebuilt when the data
-file changes (its size and modification time are recorded in the index).
+file changes (its size and modification time are recorded in the index). The
+file says what it is (`tools.dbfiles.SNAPSHOT_INDEX`): a database of another
+kind at its path is refused, never overwritten, and a cache directory that
+cannot be written is reported in one line naming it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,14 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir
 
+from tools.dbfiles import (
+    SNAPSHOT_INDEX,
+    DatabaseFileError,
+    check_file,
+    claim,
+    describe_error,
+    kind_of_file,
+)
 from tools.wikipedia.base import FetchResult, Page
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -85,16 +96,26 @@ class SnapshotSource:
     def _open_index(self) -> sqlite3.Connection:
         fingerprint = self._fingerprint()
         if _stored_fingerprint(self.index_file) != fingerprint:
-            self._build(fingerprint)
+            other = kind_of_file(self.index_file)
+            if other is not None and other is not SNAPSHOT_INDEX:
+                raise DatabaseFileError(
+                    f"{self.index_file} is a {other.label}, not a {SNAPSHOT_INDEX.label}"
+                )
+            building = self.index_file.with_name(f"{self.index_file.name}.{os.getpid()}.tmp")
+            building.unlink(missing_ok=True)
+            check_file(building, SNAPSHOT_INDEX, create=True)
+            try:
+                self._build(fingerprint, building)
+            except sqlite3.Error as error:
+                building.unlink(missing_ok=True)
+                raise describe_error(self.index_file, SNAPSHOT_INDEX, error) from None
         return sqlite3.connect(f"file:{self.index_file}?mode=ro", uri=True, check_same_thread=False)
 
-    def _build(self, fingerprint: str) -> None:
+    def _build(self, fingerprint: str, building: Path) -> None:
         """Build the index in a private file, then move it into place atomically, so a
         concurrent reader sees either the old index or the new one, never a half-built one."""
-        self.index_file.parent.mkdir(parents=True, exist_ok=True)
-        building = self.index_file.with_name(f"{self.index_file.name}.{os.getpid()}.tmp")
-        building.unlink(missing_ok=True)
         conn = sqlite3.connect(building)
+        claim(conn, SNAPSHOT_INDEX)
         with conn:
             conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
             conn.execute(

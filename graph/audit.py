@@ -1,0 +1,109 @@
+"""The thread's side of the audit log: events the runner records, and `react-agent audit`.
+
+Library episodes keep an append-only audit log in their library database
+(`tools.library.audit`): every proposal, decision, execution, fork and
+settings change, with its request, actor and time. Wikipedia episodes have no
+write actions and no audit log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from graph import terminal
+from graph.agent import ENVIRONMENTS
+from graph.context import Context
+from graph.errors import AgentError, DatabaseError
+from graph.runner import Agent, env_of
+from tools.base import ExecContext
+
+NO_AUDIT = (
+    "thread {thread_id} is a {env} episode: it has no audit log (only library episodes, "
+    "whose write actions need approval, keep one)"
+)
+NO_LIBRARY_DB = "no library database at {path} (the one thread {thread_id} used)"
+
+
+def record_thread_event(
+    agent: Agent,
+    ctx: Context,
+    thread_id: str,
+    event: str,
+    detail: Mapping[str, Any],
+    actor: str,
+) -> None:
+    """Record a thread-level event (`fork`, `settings_changed`) in the env's audit log."""
+    env = ENVIRONMENTS[env_of(agent)][1](ctx)
+    exec_ctx = ExecContext(
+        settings=ctx,
+        env_state={},
+        thread_id=thread_id,
+        step_index=0,
+        idempotency_key="",
+    )
+    env.record_audit(event, dict(detail) | {"actor": actor}, exec_ctx)
+
+
+def audit_rows(agent: Agent, thread_id: str) -> tuple[str, list[dict[str, Any]]]:
+    """The library database a thread used and its audit rows, oldest first.
+
+    Raises `AgentError` for a thread with no audit log (a Wikipedia episode) and
+    `DatabaseError` when its library database is missing (nothing is created).
+    """
+    from graph.runner import snapshot
+    from tools.library.db import audit_log, default_db_path
+
+    state = snapshot(agent, thread_id)
+    settings = dict(state.values.get("settings") or {})
+    env_name = settings.get("env") or env_of(agent)
+    if env_name != "library":
+        raise AgentError(NO_AUDIT.format(thread_id=thread_id, env=env_name))
+    path = Path(settings.get("library_db") or default_db_path()).expanduser()
+    if not path.exists():
+        raise DatabaseError(NO_LIBRARY_DB.format(path=path, thread_id=thread_id))
+    return str(path), [row for row in audit_log(path) if row["thread_id"] == thread_id]
+
+
+def format_row(row: Mapping[str, Any]) -> str:
+    """One audit row as one line: id, time, event, request, actor, step and detail."""
+    detail = terminal.line(json.dumps(row["detail"], ensure_ascii=False, sort_keys=True))
+    request = row.get("request_id") or "-"
+    actor = terminal.line(row.get("actor") or "-")
+    return (
+        f"#{row['audit_id']:<4} {row['recorded_at']}  {row['event']:<16} {request:<13} "
+        f"{actor:<24} step {row['step_index']:<3} {detail}"
+    )
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    """Print a thread's audit rows (library episodes)."""
+    from graph.agent import build_agent
+    from graph.runner import open_checkpointer
+    from graph.store.locations import checkpoint_path
+
+    agent = build_agent("library", open_checkpointer(checkpoint_path(args.db), create=False))
+    path, rows = audit_rows(agent, args.thread_id)
+    if args.json:
+        print(terminal.dumps(rows, default=str))
+        return 0
+    print(f"Audit log of thread {args.thread_id} (library database {path}):")
+    for row in rows:
+        print(format_row(row))
+    if not rows:
+        print("(no rows: the episode proposed no write action)")
+    return 0
+
+
+def register(commands: Any) -> None:
+    """Add `react-agent audit THREAD_ID [--db] [--json]` to the CLI's subcommands."""
+    audit = commands.add_parser("audit", help="print a library episode's audit log")
+    audit.add_argument("thread_id")
+    audit.add_argument(
+        "--db", help="checkpoint database file (default: under the user's state directory)"
+    )
+    audit.add_argument("--json", action="store_true", help="print one JSON list")
+    audit.set_defaults(func=cmd_audit)

@@ -1,0 +1,106 @@
+"""What `react-agent` prints: live steps, results, episodes and thread lists.
+
+Everything that comes from outside the program (page text, catalogue
+records, messages, model output, questions) goes through `graph.terminal`
+first, so no control or escape sequence reaches the terminal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from graph import terminal
+from graph.runner import EXIT_CODES
+
+STATUS_LABELS = {
+    "verified": "verified",
+    "unverified": "NOT verified",
+    "budget_exhausted": "budget exhausted",
+    "error": "error",
+}
+COUNTERS = ("steps", "model_calls", "tool_calls", "invalid_actions", "repeats")
+QUESTION_CHARS = 60
+
+
+def print_event(event: Mapping[str, Any]) -> None:
+    """One finished step, as it streams."""
+    if event.get("event") != "step":
+        return
+    step = event["step"]
+    index = step.get("index")
+    if step.get("thought"):
+        print(f"Thought {index}: {terminal.line(step['thought'])}")
+    print(f"Action {index}: {terminal.line(step.get('action_text', ''))}")
+    observation = terminal.block(step.get("observation", ""))
+    for number, text in enumerate(observation.splitlines() or [""]):
+        print(f"Observation {index}: {text}" if number == 0 else f"  {text}")
+    print(flush=True)
+
+
+def resume_hint(thread_id: str, request_id: str = "", db: str | None = None) -> str:
+    """The command that answers a pending request."""
+    where = f" --db {db}" if db else ""
+    request = f" --request {request_id}" if request_id else ""
+    return (
+        f"react-agent resume {thread_id}{where}{request} --approve | --reject REASON | --edit ARGS"
+    )
+
+
+def print_result(result: Mapping[str, Any], db: str | None = None) -> None:
+    """The outcome: the pending request, or the answer with its evidence."""
+    status = result["status"]
+    if status == "awaiting_approval":
+        request_id = ""
+        for pending in result.get("pending", []):
+            request_id = str(pending["value"].get("request_id") or "")
+            for request in pending["value"].get("action_requests", []):
+                arguments = terminal.line(json.dumps(request["args"], ensure_ascii=False))
+                label = f" (request {request_id})" if request_id else ""
+                print(f"Awaiting approval{label}: {terminal.line(request['name'])} {arguments}")
+                print(f"  {terminal.line(request.get('description', ''))}")
+        print(f"Resume with: {resume_hint(result['thread_id'], request_id, db)}")
+    else:
+        label = STATUS_LABELS.get(status, status)
+        print(f"Answer ({label}): {terminal.block(result['answer'])}")
+        if status != "verified" and result.get("stop_reason"):
+            print(f"Stopped: {terminal.line(result['stop_reason'])}")
+        if result["evidence"]:
+            print("Evidence:")
+            for row in result["evidence"]:
+                where = terminal.line(row["title"]) + (
+                    f" #{row['sentence_index']}" if row["sentence_index"] is not None else ""
+                )
+                text = terminal.line(row["text"])
+                print(f"  [{row['id']}] {where} (retrieved {row['retrieved_at']}): {text}")
+    print(f"Thread: {result['thread_id']}")
+
+
+def emit_result(result: Mapping[str, Any], as_json: bool, db: str | None = None) -> int:
+    """Print a result (text or one JSON object); returns its exit status."""
+    if as_json:
+        print(terminal.dumps(result, default=str))
+    else:
+        print_result(result, db)
+    return EXIT_CODES.get(result["status"], 1)
+
+
+def print_episode(result: Mapping[str, Any]) -> None:
+    """`show`: the question, every step, the outcome and the counters."""
+    print(f"Question: {terminal.line(result['question'])}")
+    for step in result["trajectory"]:
+        print_event({"event": "step", "step": step})
+    print_result(result)
+    counts = {key: result[key] for key in COUNTERS} | {
+        "verifier_rejections": result["verifier_rejections"]
+    }
+    print("Counters: " + ", ".join(f"{k}={v}" for k, v in counts.items()))
+
+
+def print_threads(rows: Sequence[Mapping[str, Any]]) -> None:
+    """`threads`: one line per episode."""
+    for row in rows:
+        question = terminal.line(str(row["question"])[:QUESTION_CHARS])
+        steps = "" if row.get("steps") is None else f"{row['steps']:>3} steps  "
+        print(f"{row['thread_id']}  {row['status']:<17} {steps}{question}")

@@ -1,0 +1,90 @@
+"""The CLI's hold on a thread for a whole `ask` or `resume`.
+
+The command takes the thread's lease before it reads the state it acts on
+and keeps it (with a heartbeat) until it ends. Ctrl-C leaves the thread
+resumable and marked `interrupted` in the registry, and says how to resume
+it; a checkpoint database deleted or replaced while the command ran is
+reported instead of a success. Before a new thread is created, what the
+episode needs (the snapshot index, the library database) is opened, so a
+file of the wrong kind or an unwritable directory stops the command with one
+line and no half-made thread.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import Any
+
+from graph.context import Context
+from graph.errors import DatabaseError
+from graph.store.leases import holding, lease_of, new_owner
+from graph.store.registry import registry_of
+from tools.dbfiles import DatabaseFileError
+
+INTERRUPTED_EXIT = 130
+INTERRUPTED = (
+    "react-agent: interrupted; thread {thread_id} stopped at its last checkpoint and is "
+    "marked interrupted. Resume it with: {command}"
+)
+
+
+@dataclass
+class Hold:
+    """One command's hold on a thread: its owner token, and whether Ctrl-C ended it."""
+
+    thread_id: str
+    owner: str
+    interrupted: bool = False
+
+
+def resume_command(thread_id: str, db: str | None) -> str:
+    """The exact command that resumes `thread_id`."""
+    return f"react-agent resume {thread_id}" + (f" --db {db}" if db else "")
+
+
+@contextmanager
+def holding_thread(saver: Any, thread_id: str, db: str | None) -> Iterator[Hold]:
+    """Hold `thread_id`'s lease for the block; on Ctrl-C mark the thread `interrupted`, say
+    how to resume it and set `Hold.interrupted` (the caller exits with 130)."""
+    lease = lease_of(saver)
+    hold = Hold(thread_id, new_owner())
+    try:
+        with holding(lease, thread_id, hold.owner):
+            yield hold
+    except KeyboardInterrupt:
+        hold.interrupted = True
+        registry = registry_of(saver)
+        if registry is not None:
+            with suppress(sqlite3.Error):
+                registry.set_status(thread_id, "interrupted")
+        command = resume_command(thread_id, db)
+        print(INTERRUPTED.format(thread_id=thread_id, command=command), file=sys.stderr)
+        return
+    if lease is not None:
+        lease.check_file(thread_id)
+
+
+def prepare_environment(env_name: str, ctx: Context) -> None:
+    """Open what an episode of `env_name` needs before its thread is created.
+
+    Raises `DatabaseError` (one line naming the file) when a database it needs
+    is of the wrong kind, damaged, or cannot be created.
+    """
+    from graph.agent import ENVIRONMENTS
+
+    try:
+        env = ENVIRONMENTS[env_name][1](ctx)
+        backend = getattr(env, "backend", None)
+        if callable(backend):
+            backend(ctx)
+    except DatabaseFileError as error:
+        raise DatabaseError(str(error)) from None
+    except OSError as error:
+        where = f" ({error.filename})" if error.filename else ""
+        raise DatabaseError(
+            f"cannot open what a {env_name} episode needs{where}: {error.strerror or error}"
+        ) from None

@@ -1,0 +1,115 @@
+"""What the nodes share: their live dependencies and small helpers on counters and context.
+
+Live dependencies (chat model, environment) are bound when the graph is built
+and never stored in state; settings come from `Runtime[Context]` (the thread's
+stored ones, see `graph.thread_guard`); everything else comes from state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langgraph.runtime import Runtime
+
+from graph.context import Context
+from graph.models import load_chat_model
+from graph.state import AgentState
+from tools.base import Environment, ExecContext
+
+MODEL_BACKOFF_S = 2.0
+
+EnvironmentFactory = Callable[[Context], Environment]
+
+
+def _cache_key(ctx: Context, names: tuple[str, ...]) -> tuple[Any, ...]:
+    values = asdict(ctx)
+    return tuple(values.get(name) for name in names)
+
+
+@dataclass
+class AgentDeps:
+    """Live dependencies, bound when the graph is built (never stored in state).
+
+    `model` overrides the context's model spec (the CLI and tests pass a
+    ready model); otherwise models are loaded from `Context.model` and cached.
+    """
+
+    environment_factory: EnvironmentFactory
+    environment_keys: tuple[str, ...] = ()
+    model: BaseChatModel | None = None
+    model_backoff_s: float = MODEL_BACKOFF_S
+    _models: dict[tuple[Any, ...], BaseChatModel] = field(default_factory=dict)
+    _environments: dict[tuple[Any, ...], Environment] = field(default_factory=dict)
+
+    def chat_model(self, ctx: Context) -> BaseChatModel:
+        """The chat model for this run."""
+        if self.model is not None:
+            return self.model
+        key = (ctx.model, ctx.temperature, ctx.max_tokens)
+        if key not in self._models:
+            self._models[key] = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
+        return self._models[key]
+
+    def environment(self, ctx: Context) -> Environment:
+        """The environment for this run (one per distinct set of its settings)."""
+        key = _cache_key(ctx, self.environment_keys)
+        if key not in self._environments:
+            self._environments[key] = self.environment_factory(ctx)
+        return self._environments[key]
+
+
+def counters_of(state: AgentState) -> dict[str, Any]:
+    """A mutable copy of the episode's counters (see `Counters` for the keys)."""
+    return dict(state.get("counters") or {})
+
+
+def bump(counters: dict[str, Any], key: str, amount: float = 1) -> None:
+    """Add `amount` to one counter."""
+    counters[key] = counters.get(key, 0) + amount
+
+
+def add_elapsed(counters: dict[str, Any], started: float) -> None:
+    """Charge the time since `started` (a `time.monotonic()` reading) to the time budget."""
+    counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
+
+
+def request_id_for(thread_id: str, task_id: str) -> str:
+    """The id of the approval request a `review` task makes.
+
+    A task id is fixed by its checkpoint, so every re-run of the same `review`
+    (a resume, a retry after a crash) makes the same request, and a fork, whose
+    checkpoint is new, makes a new one.
+    """
+    return "R" + hashlib.sha256(f"{thread_id}\x00{task_id}".encode()).hexdigest()[:12]
+
+
+def write_key(thread_id: str, step_index: int, request_id: str = "") -> str:
+    """The idempotency key of a write: its approval request's, else the thread's step."""
+    return f"{thread_id}:{request_id}" if request_id else f"{thread_id}:{step_index}"
+
+
+def exec_context(state: AgentState, runtime: Runtime[Context]) -> ExecContext:
+    """What an environment may read while executing one action of this state."""
+    info = runtime.execution_info
+    thread_id = str(info.thread_id or "") if info is not None else ""
+    step_index = len(state.get("steps") or []) + 1
+    counters = state.get("counters") or {}
+    request_id = str((state.get("proposal") or {}).get("request_id") or "")
+    return ExecContext(
+        settings=runtime.context,
+        env_state=dict(state.get("env_state") or {}),
+        thread_id=thread_id,
+        step_index=step_index,
+        idempotency_key=write_key(thread_id, step_index, request_id),
+        tool_calls_left=max(0, runtime.context.max_tool_calls - counters.get("tool_calls", 0)),
+    )
+
+
+def emit(runtime: Runtime[Context], event: str, **data: Any) -> None:
+    """Stream one custom event (`proposal`, `step`, `stop`) to whoever watches the run."""
+    runtime.stream_writer({"event": event, **data})

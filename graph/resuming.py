@@ -1,0 +1,228 @@
+"""Resuming a thread: its stored settings, the request a decision answers, and forks.
+
+- **Settings.** A resume runs with the thread's stored settings. Settings that
+  differ from them are refused unless the caller asks to change them; a change
+  is written into the state with the resume itself (`Command(update=...)`)
+  and recorded in the audit log (`settings_changed`).
+- **Requests.** A decision binds to the approval request pending when the
+  driver took the lease (or the one it names), and is sent keyed by that
+  request's interrupt id with the request id inside, so it can answer
+  nothing else.
+- **Forks.** A fork first replays from the chosen checkpoint with no resume
+  value: LangGraph then drops that checkpoint's stored resume values and
+  writes a fork checkpoint, so a `review` there asks again with a new request
+  id instead of replaying the old decision. A decision given with the fork
+  then answers that new request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.types import Command, StateSnapshot
+
+from graph.agent import RECURSION_LIMIT
+from graph.context import Context
+from graph.errors import AgentError, RequestError, SettingsError
+from graph.runner import (
+    Agent,
+    EventHandler,
+    _stream,
+    driven,
+    env_of,
+    make_context,
+    settings_of,
+    snapshot,
+)
+
+AWAITS_DECISION = (
+    "this episode awaits a human decision on request {request_id}: resume it with "
+    "--approve, --reject REASON or --edit ARGS"
+)
+NOT_AWAITING = "this episode is not waiting for an approval decision"
+ANSWERED = "request {named} of thread {thread_id} was already answered ({decision}) at step {step}"
+SUPERSEDED = (
+    "request {named} is not pending on thread {thread_id}: it was superseded (the pending "
+    "request is {pending}); nothing was run"
+)
+NOTHING_PENDING = (
+    "request {named} is not pending on thread {thread_id}: nothing waits for a decision"
+)
+ENDED = "this episode already ended ({status}); nothing to resume"
+CHANGED = (
+    "{flags} differ from thread {thread_id}'s stored settings ({stored}): add "
+    "--change-settings to change them (the change is recorded)"
+)
+OTHER_ENV = "thread {thread_id} is a {env} episode, not a {other} one"
+FORK_WITH_REQUEST = (
+    "--request cannot name a request with --from: the fork makes a new request, "
+    "which the decision given with it answers"
+)
+FORK_NOT_AT_APPROVAL = (
+    "checkpoint {checkpoint} is not waiting for an approval decision; give the decision "
+    "at a checkpoint whose next node is review with a pending request (see `react-agent "
+    "history {thread_id}`), or fork without a decision"
+)
+FORK_DID_NOT_ASK = "the fork did not stop for approval, so the decision was not used"
+
+
+@dataclass(frozen=True)
+class Resume:
+    """What a resume asks for."""
+
+    thread_id: str
+    ctx: Context | None = None
+    decision: Any = None
+    checkpoint_id: str | None = None
+    request_id: str | None = None
+    change_settings: bool = False
+    actor: str = ""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """The approval request a paused thread waits on."""
+
+    interrupt_id: str
+    request_id: str
+
+
+def pending_request(state: StateSnapshot) -> Pending | None:
+    """The request `state` waits on, or None."""
+    for item in state.interrupts:
+        value = item.value if isinstance(item.value, Mapping) else {}
+        return Pending(item.id, str(value.get("request_id") or ""))
+    return None
+
+
+def settings_changes(
+    stored: Mapping[str, Any], wanted: Mapping[str, Any]
+) -> dict[str, tuple[Any, Any]]:
+    """Settings whose wanted value differs from the stored one: name -> (stored, wanted)."""
+    if not stored:
+        return {}
+    return {k: (stored.get(k), v) for k, v in wanted.items() if k != "env" and stored.get(k) != v}
+
+
+def describe_changes(thread_id: str, changes: Mapping[str, tuple[Any, Any]]) -> str:
+    """The one line refusing a settings change that was not asked for."""
+    flags = ", ".join(f"--{k.replace('_', '-')} {new!r}" for k, (_, new) in changes.items())
+    stored = ", ".join(f"{k}={old!r}" for k, (old, _) in changes.items())
+    return CHANGED.format(flags=flags, thread_id=thread_id, stored=stored)
+
+
+def not_pending(state: StateSnapshot, thread_id: str, named: str) -> RequestError:
+    """Why a decision naming `named` is refused on `state`."""
+    for step in state.values.get("steps") or []:
+        if step.get("request_id") == named:
+            decision = (step.get("decision") or {}).get("type") or step.get("kind", "rejected")
+            return RequestError(
+                ANSWERED.format(
+                    named=named, thread_id=thread_id, decision=decision, step=step.get("index")
+                )
+            )
+    pending = pending_request(state)
+    if pending is not None:
+        return RequestError(
+            SUPERSEDED.format(named=named, thread_id=thread_id, pending=pending.request_id)
+        )
+    return RequestError(NOTHING_PENDING.format(named=named, thread_id=thread_id))
+
+
+def _config(base: RunnableConfig, owner: str, actor: str) -> RunnableConfig:
+    config = RunnableConfig(**base)
+    config["recursion_limit"] = RECURSION_LIMIT
+    return driven(config, owner, actor)
+
+
+def _answer(
+    agent: Agent,
+    state: StateSnapshot,
+    pending: Pending,
+    decision: Mapping[str, Any],
+    update: dict[str, Any] | None,
+    run: tuple[Context, str, str, EventHandler | None],
+) -> None:
+    """Resume `state` with `decision` bound to `pending` (by interrupt id and request id)."""
+    ctx, owner, actor, on_event = run
+    value = dict(decision) | {"request_id": pending.request_id}
+    command: Command[Any] = Command(resume={pending.interrupt_id: value}, update=update)
+    _stream(agent, command, _config(state.config, owner, actor), ctx, on_event)
+
+
+def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | None) -> None:
+    """Carry out `request` on `agent`'s thread; the caller holds the thread's lease."""
+    thread_id = request.thread_id
+    state = snapshot(agent, thread_id, request.checkpoint_id)
+    env_name = env_of(agent)
+    stored = dict(state.values.get("settings") or {})
+    if stored.get("env", env_name) != env_name:
+        other = OTHER_ENV.format(thread_id=thread_id, env=stored["env"], other=env_name)
+        raise SettingsError(other)
+    wanted = settings_of(env_name, request.ctx or make_context(env_name, stored))
+    changes = settings_changes(stored, wanted)
+    if changes and not request.change_settings:
+        raise SettingsError(describe_changes(thread_id, changes))
+    update = {"settings": wanted} if changes or not stored else None
+    ctx = make_context(env_name, wanted)
+    if changes:
+        from graph.audit import record_thread_event
+
+        detail = {"changes": {k: {"from": old, "to": new} for k, (old, new) in changes.items()}}
+        record_thread_event(agent, ctx, thread_id, "settings_changed", detail, request.actor)
+    run = (ctx, owner, request.actor, on_event)
+    if request.checkpoint_id:
+        _fork(agent, request, state, update, run)
+        return
+    pending = pending_request(state)
+    if request.request_id and (pending is None or pending.request_id != request.request_id):
+        raise not_pending(state, thread_id, request.request_id)
+    if pending is not None:
+        if request.decision is None:
+            raise AgentError(AWAITS_DECISION.format(request_id=pending.request_id))
+        _answer(agent, state, pending, request.decision, update, run)
+    elif request.decision is not None:
+        raise AgentError(NOT_AWAITING)
+    elif state.next or state.values.get("status", "running") == "running":
+        value: Command[Any] | None = Command(update=update) if update else None
+        _stream(agent, value, _config(state.config, owner, request.actor), ctx, on_event)
+    elif state.values.get("status") == "error":
+        restart = {"status": "running", "stop_reason": ""} | (update or {})
+        config = agent.update_state(state.config, restart, as_node="observe")
+        _stream(agent, None, _config(config, owner, request.actor), ctx, on_event)
+    else:
+        raise AgentError(ENDED.format(status=state.values.get("status", "unknown")))
+
+
+def _fork(
+    agent: Agent,
+    request: Resume,
+    state: StateSnapshot,
+    update: dict[str, Any] | None,
+    run: tuple[Context, str, str, EventHandler | None],
+) -> None:
+    """Replay from the chosen checkpoint on a new branch; answer its new request if asked."""
+    ctx, owner, actor, on_event = run
+    thread_id = request.thread_id
+    if request.request_id:
+        raise RequestError(FORK_WITH_REQUEST)
+    if request.decision is not None and pending_request(state) is None:
+        raise AgentError(
+            FORK_NOT_AT_APPROVAL.format(checkpoint=request.checkpoint_id, thread_id=thread_id)
+        )
+    from graph.audit import record_thread_event
+
+    detail = {"from_checkpoint": request.checkpoint_id}
+    record_thread_event(agent, ctx, thread_id, "fork", detail, actor)
+    value: Command[Any] | None = Command(update=update) if update else None
+    _stream(agent, value, _config(state.config, owner, actor), ctx, on_event)
+    if request.decision is None:
+        return
+    head = snapshot(agent, thread_id)
+    pending = pending_request(head)
+    if pending is None:
+        raise AgentError(FORK_DID_NOT_ASK)
+    _answer(agent, head, pending, request.decision, None, run)

@@ -1,0 +1,279 @@
+"""One driver per thread: a lease, taken before a process reads the state it will act on.
+
+LangGraph has no compare-and-set on a thread: two processes that stream the
+same thread both run, and both resume values apply. So every driver (the
+CLI's `ask` and `resume`, a decision, a LangGraph server run) holds the
+thread's lease while it drives it. `ThreadLease` is the interface; the SQLite
+implementation keeps one row per thread in the checkpoint database and changes
+it only by compare-and-set inside `BEGIN IMMEDIATE`. A PostgreSQL
+implementation (advisory locks, released with the session) can slot in behind
+the same four methods.
+
+A holder is an owner token plus where it runs (host, pid, the process's
+start time) and since when. It renews the lease while it works (a heartbeat
+every third of the time to live); a lease whose holder process is dead on
+this host (gone, a zombie, or its pid reused by a younger process) is taken
+over at once, any other one when it expires.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from graph.errors import DatabaseError, LeaseHeldError
+from graph.store.processes import ThisProcess, process_alive, utc_now
+from graph.store.tables import LocalConnections, attached
+
+LEASE_TTL_S = 30.0
+HELD_BY_OTHER = "thread {thread_id} is being run by another process since {since} ({where})"
+FILE_GONE = (
+    "the checkpoint database {path} was deleted or replaced while thread {thread_id} was "
+    "running: what it did since then is lost with the old file; nothing more is run"
+)
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS thread_leases (thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL,"
+    " host TEXT NOT NULL, pid INTEGER NOT NULL, process_start TEXT NOT NULL,"
+    " since TEXT NOT NULL, expires_at REAL NOT NULL)"
+)
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds a thread's lease, where it runs, since when, and until when unless renewed."""
+
+    thread_id: str
+    owner: str
+    host: str
+    pid: int
+    process_start: str
+    since: str
+    expires_at: float
+
+    def message(self) -> str:
+        """The one line a process that lost the race prints."""
+        where = f"pid {self.pid} on {self.host}"
+        return HELD_BY_OTHER.format(thread_id=self.thread_id, since=self.since, where=where)
+
+
+class ThreadLease(Protocol):
+    """A lease per thread: at most one live owner at a time."""
+
+    ttl_s: float
+
+    def acquire(self, thread_id: str, owner: str) -> bool:
+        """Take (or keep) the lease for `owner`; True when it was not held by `owner` before.
+
+        Raises `LeaseHeldError` when another live owner holds it.
+        """
+        ...
+
+    def renew(self, thread_id: str, owner: str) -> bool:
+        """Push the expiry on; False when `owner` no longer holds the lease."""
+        ...
+
+    def release(self, thread_id: str, owner: str) -> None:
+        """Give the lease up (nothing happens when `owner` does not hold it)."""
+        ...
+
+    def holder(self, thread_id: str) -> Holder | None:
+        """The current holder, live or not, or None."""
+        ...
+
+    def check_file(self, thread_id: str) -> None:
+        """Raise `DatabaseError` when the database was deleted or replaced while in use."""
+        ...
+
+
+def new_owner() -> str:
+    """A fresh owner token for one command."""
+    return f"cli:{uuid.uuid4().hex}"
+
+
+def holder_alive(holder: Holder, now: float | None = None) -> bool:
+    """Whether `holder` still counts: not expired, and its process alive if it is on this host."""
+    if holder.expires_at <= (time.time() if now is None else now):
+        return False
+    if holder.host == socket.gethostname():
+        return process_alive(holder.pid, holder.process_start)
+    return True
+
+
+class SqliteThreadLease:
+    """`ThreadLease` on a table of the SQLite checkpoint database."""
+
+    def __init__(self, path: str | Path, ttl_s: float = LEASE_TTL_S) -> None:
+        self.path = Path(path)
+        self.ttl_s = ttl_s
+        self._connections = LocalConnections(self.path, SCHEMA)
+        self._identity = self._file_identity()
+
+    def _file_identity(self) -> tuple[int, int] | None:
+        try:
+            info = os.stat(self.path)
+        except OSError:
+            return None
+        return info.st_dev, info.st_ino
+
+    def _conn(self) -> sqlite3.Connection:
+        return self._connections.get()
+
+    def check_file(self, thread_id: str) -> None:
+        """Raise `DatabaseError` when the file is gone or is another file now."""
+        if self._identity is None or self._file_identity() != self._identity:
+            raise DatabaseError(FILE_GONE.format(path=self.path, thread_id=thread_id))
+
+    @staticmethod
+    def _holder(row: tuple[Any, ...] | None) -> Holder | None:
+        return Holder(*row) if row else None
+
+    def holder(self, thread_id: str) -> Holder | None:
+        """The current holder, live or not, or None."""
+        row = (
+            self._conn()
+            .execute(
+                "SELECT thread_id, owner, host, pid, process_start, since, expires_at"
+                " FROM thread_leases WHERE thread_id = ?",
+                (thread_id,),
+            )
+            .fetchone()
+        )
+        return self._holder(row)
+
+    def acquire(self, thread_id: str, owner: str) -> bool:
+        """Compare-and-set in one `BEGIN IMMEDIATE`; see `ThreadLease.acquire`."""
+        self.check_file(thread_id)
+        me = ThisProcess.current()
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            current = self.holder(thread_id)
+            now = time.time()
+            if current is not None and current.owner != owner and holder_alive(current, now):
+                raise LeaseHeldError(current.message())
+            kept = current is not None and current.owner == owner
+            since = current.since if kept and current is not None else utc_now()
+            conn.execute(
+                "INSERT OR REPLACE INTO thread_leases VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (thread_id, owner, me.host, me.pid, me.start, since, now + self.ttl_s),
+            )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        return not kept
+
+    def renew(self, thread_id: str, owner: str) -> bool:
+        """Push the expiry on; False when `owner` lost the lease."""
+        cursor = self._conn().execute(
+            "UPDATE thread_leases SET expires_at = ? WHERE thread_id = ? AND owner = ?",
+            (time.time() + self.ttl_s, thread_id, owner),
+        )
+        return cursor.rowcount == 1
+
+    def release(self, thread_id: str, owner: str) -> None:
+        """Delete the row if `owner` holds it."""
+        self._conn().execute(
+            "DELETE FROM thread_leases WHERE thread_id = ? AND owner = ?", (thread_id, owner)
+        )
+
+    def live_holders(self) -> dict[str, Holder]:
+        """Every thread whose lease counts right now (for listings)."""
+        rows = self._conn().execute(
+            "SELECT thread_id, owner, host, pid, process_start, since, expires_at"
+            " FROM thread_leases"
+        )
+        holders = [Holder(*row) for row in rows]
+        return {h.thread_id: h for h in holders if holder_alive(h)}
+
+
+def ensure(lease: ThreadLease, thread_id: str, owner: str) -> bool:
+    """Make sure `owner` holds the lease: a read when it does and is not near expiry,
+    else a compare-and-set. True when it was newly taken. Raises `LeaseHeldError`."""
+    lease.check_file(thread_id)
+    current = lease.holder(thread_id)
+    if (
+        current is not None
+        and current.owner == owner
+        and current.expires_at - time.time() > lease.ttl_s / 2
+    ):
+        return False
+    return lease.acquire(thread_id, owner)
+
+
+class Heartbeats:
+    """One daemon thread per process that renews every lease this process holds."""
+
+    def __init__(self) -> None:
+        self._held: dict[tuple[int, str, str], ThreadLease] = {}
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def add(self, lease: ThreadLease, thread_id: str, owner: str) -> tuple[int, str, str]:
+        """Renew this lease until `remove`; returns the key to remove it by."""
+        key = (id(lease), thread_id, owner)
+        with self._lock:
+            self._held[key] = lease
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name="lease-heartbeat", daemon=True
+                )
+                self._thread.start()
+        return key
+
+    def remove(self, key: tuple[int, str, str]) -> None:
+        """Stop renewing one lease."""
+        with self._lock:
+            self._held.pop(key, None)
+
+    def holds(self, thread_id: str, owner: str) -> bool:
+        """Whether this process renews `owner`'s lease on `thread_id`."""
+        with self._lock:
+            return any(k[1:] == (thread_id, owner) for k in self._held)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                held = list(self._held.items())
+            period = min((lease.ttl_s for _, lease in held), default=LEASE_TTL_S) / 3
+            for (_, thread_id, owner), lease in held:
+                try:
+                    lease.renew(thread_id, owner)
+                except sqlite3.Error:
+                    continue  # the next node's check says what is wrong
+            self._wake.wait(period)
+
+
+HEARTBEATS = Heartbeats()
+
+
+@contextmanager
+def holding(lease: ThreadLease | None, thread_id: str, owner: str) -> Iterator[None]:
+    """Hold `thread_id`'s lease for the block (heartbeat included); release it after."""
+    if lease is None:
+        yield
+        return
+    lease.acquire(thread_id, owner)
+    key = HEARTBEATS.add(lease, thread_id, owner)
+    try:
+        yield
+    finally:
+        HEARTBEATS.remove(key)
+        with suppress(sqlite3.Error):  # a dead holder's lease is taken over anyway
+            lease.release(thread_id, owner)
+
+
+def lease_of(checkpointer: Any) -> ThreadLease | None:
+    """The thread lease of a checkpointer's database (None for in-memory savers)."""
+    lease: ThreadLease | None = attached(checkpointer, "thread_lease", SqliteThreadLease)
+    return lease

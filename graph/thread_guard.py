@@ -1,0 +1,143 @@
+"""What every node does about its thread around its own work.
+
+- **The lease.** The node checks that its driver holds the thread's lease
+  (`graph.store.leases`). The driver is `config["configurable"]["lease_owner"]`
+  when a caller (the CLI) took the lease for a whole command, else the run id
+  (`runtime.execution_info.run_id`): that is how the LangGraph server's runs
+  take part. A run-driven node takes the lease if it is free, renews it while
+  it works, and gives it up when the run pauses for approval, ends the
+  episode or fails; a crashed run's lease expires.
+- **The settings.** The run's `Context` comes from `state["settings"]`, stored
+  with the thread from the input checkpoint on, not from whatever the resuming
+  run passed. A thread started with only a question stores its run's context
+  on its first node (`reason`).
+- **The registry.** Status changes are written to the thread registry, so
+  `react-agent threads` lists server-run threads too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields
+from typing import Any, Protocol
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.config import get_config
+from langgraph.constants import CONFIG_KEY_CHECKPOINTER
+from langgraph.errors import GraphInterrupt
+from langgraph.runtime import Runtime
+
+from graph.context import Context
+from graph.errors import SettingsError
+from graph.state import AgentState
+from graph.store.leases import HEARTBEATS, ensure, lease_of
+from graph.store.registry import registry_of
+
+CONTEXT_CACHE_SIZE = 64
+
+
+class NodeFunction(Protocol):
+    """A node function as LangGraph calls it."""
+
+    def __call__(self, state: AgentState, *, runtime: Runtime[Context]) -> Any:
+        """Run the node."""
+        ...
+
+
+LOCAL_OWNER = "local"
+API_ACTOR = "api"
+WRONG_GRAPH = "thread {thread_id} is a {env} episode: run it with the {env} graph, not {graph}"
+
+
+def configurable(config: RunnableConfig | None = None) -> Mapping[str, Any]:
+    """The `configurable` part of the node's config."""
+    return (config or get_config()).get("configurable") or {}
+
+
+def actor_of(config: RunnableConfig | None = None) -> str:
+    """Who drives this run: the caller's `actor` (the CLI's `cli:user@host`), else `api`."""
+    return str(configurable(config).get("actor") or API_ACTOR)
+
+
+_CONTEXTS: dict[tuple[Any, ...], Context] = {}
+
+
+def stored_context(context_type: type[Context], settings: Mapping[str, Any]) -> Context:
+    """The Context stored settings describe (unknown keys ignored); built once per settings."""
+    names = {item.name for item in fields(context_type)}
+    chosen = tuple(sorted((k, v) for k, v in settings.items() if k in names))
+    key = (context_type, *chosen)
+    found = _CONTEXTS.get(key)
+    if found is None:
+        if len(_CONTEXTS) >= CONTEXT_CACHE_SIZE:
+            _CONTEXTS.clear()
+        found = _CONTEXTS[key] = context_type(**dict(chosen))
+    return found
+
+
+class ThreadGuard:
+    """Wraps the node functions of one environment's graph."""
+
+    def __init__(self, env_name: str, context_type: type[Context]) -> None:
+        self.env_name = env_name
+        self.context_type = context_type
+
+    def context(self, state: AgentState, runtime: Runtime[Context], thread_id: str) -> Context:
+        """The thread's stored settings as a Context; the run's own before any are stored."""
+        settings = state.get("settings")
+        if not settings:
+            return runtime.context
+        env = settings.get("env")
+        if env and env != self.env_name:
+            raise SettingsError(
+                WRONG_GRAPH.format(thread_id=thread_id, env=env, graph=self.env_name)
+            )
+        return stored_context(self.context_type, settings)
+
+    def wrap(self, node: NodeFunction) -> NodeFunction:
+        """`node` with the lease, settings and registry handled around it."""
+
+        def guarded(state: AgentState, *, runtime: Runtime[Context]) -> Any:
+            return self.run(node, state, runtime)
+
+        guarded.__name__ = getattr(node, "__name__", "node")
+        guarded.__doc__ = node.__doc__
+        return guarded
+
+    def run(self, node: NodeFunction, state: AgentState, runtime: Runtime[Context]) -> Any:
+        """Check the lease, bind the stored settings, run `node`, record status changes."""
+        config = get_config()
+        info = runtime.execution_info
+        thread_id = str(info.thread_id or "") if info is not None else ""
+        checkpointer = configurable(config).get(CONFIG_KEY_CHECKPOINTER)
+        lease = lease_of(checkpointer) if thread_id else None
+        registry = registry_of(checkpointer) if thread_id else None
+        caller_owner = configurable(config).get("lease_owner")
+        owner = str(caller_owner or (info.run_id if info is not None else "") or LOCAL_OWNER)
+        taken = ensure(lease, thread_id, owner) if lease is not None else False
+        managed = lease is not None and not caller_owner
+        heartbeat = HEARTBEATS.add(lease, thread_id, owner) if managed and lease else None
+        runtime = runtime.override(context=self.context(state, runtime, thread_id))
+        try:
+            update = node(state, runtime=runtime)
+        except GraphInterrupt:
+            if registry is not None:
+                registry.set_status(thread_id, "awaiting_approval")
+            if managed and lease is not None:
+                lease.release(thread_id, owner)
+            raise
+        except BaseException:
+            if managed and lease is not None:
+                lease.release(thread_id, owner)
+            raise
+        finally:
+            if heartbeat is not None:
+                HEARTBEATS.remove(heartbeat)
+        status = update.get("status") if isinstance(update, Mapping) else None
+        if registry is not None and (taken or (status and status != state.get("status"))):
+            registry.register(
+                thread_id, self.env_name, state.get("question", ""), status or "running"
+            )
+        if managed and lease is not None and status and status != "running":
+            lease.release(thread_id, owner)
+        return update
