@@ -1,7 +1,8 @@
 """Queries and the one write of the library backend, over the SQLite database.
 
 Each call opens its own connection, so calls can run in worker threads (the
-environment runs them under a timeout). Results are frozen dataclasses.
+environment runs them under a timeout). Results are frozen dataclasses
+(`tools.library.records`).
 """
 
 from __future__ import annotations
@@ -9,143 +10,27 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from tools.library.clock import iso
 from tools.library.db import connect, ensure_database, transaction
-from tools.library.text import fold
+from tools.library.records import (
+    CatalogueRecord,
+    CopyRef,
+    CopyStatus,
+    Hours,
+    Place,
+    Reservation,
+    ReserveResult,
+    SearchResult,
+)
+from tools.library.text import fold, title_matches, title_rank, title_similarity
 
 SEARCH_LIMIT = 5
 SIMILAR_LIMIT = 3
 SIMILAR_MIN_SCORE = 0.3
-
-
-@dataclass(frozen=True)
-class Place:
-    """A campus place; branches are places too (`is_branch`)."""
-
-    place_id: str
-    name: str
-    name_zh: str
-    aliases: tuple[str, ...]
-    is_branch: bool
-
-    @property
-    def label(self) -> str:
-        """'West Library (西馆)'."""
-        return f"{self.name} ({self.name_zh})"
-
-
-@dataclass(frozen=True)
-class CopyRef:
-    """A copy as the catalogue lists it: where it is held, not its status."""
-
-    copy_id: str
-    branch: Place
-
-
-@dataclass(frozen=True)
-class CatalogueRecord:
-    """One catalogue record: a title in one medium, with its copies."""
-
-    record_id: str
-    title: str
-    title_en: str
-    author: str
-    year: int
-    medium: str
-    note: str
-    copies: tuple[CopyRef, ...]
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """Records matching a title query (at most `SEARCH_LIMIT`), or similar titles."""
-
-    records: tuple[CatalogueRecord, ...]
-    total: int
-    similar: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class CopyStatus:
-    """A copy's status at `as_of`; `live` is False for a value from the status cache."""
-
-    copy_id: str
-    record_id: str
-    title: str
-    title_en: str
-    medium: str
-    branch: Place
-    shelf: str
-    status: str
-    due: str | None
-    held_for_patron: bool | None
-    as_of: str
-    live: bool
-
-
-@dataclass(frozen=True)
-class Hours:
-    """A branch's hours on one date; `closed_reason` set means closed all day."""
-
-    branch: Place
-    date: str
-    closed_reason: str | None
-    building: tuple[str, str] | None
-    desk: tuple[str, str] | None
-    note: str
-
-
-@dataclass(frozen=True)
-class Reservation:
-    """A row of the reservations table."""
-
-    reservation_id: int
-    idempotency_key: str
-    patron_id: str
-    copy_id: str
-    created_at: str
-
-
-@dataclass(frozen=True)
-class ReserveResult:
-    """What `reserve` did: made a reservation, found this key's earlier one, or refused."""
-
-    outcome: Literal["reserved", "existing", "refused"]
-    reason: str
-    reservation: Reservation | None
-    copy: CopyStatus | None
-
-
-def _bigrams(text: str) -> set[str]:
-    folded = fold(text)
-    return {folded[i : i + 2] for i in range(max(len(folded) - 1, 1))}
-
-
-def _similarity(query: str, title: str) -> float:
-    """The share of the query's character bigrams found in the title."""
-    left, right = _bigrams(query), _bigrams(title)
-    return len(left & right) / len(left) if left and right else 0.0
-
-
-def _matches(query: str, record: sqlite3.Row) -> bool:
-    folded = fold(query)
-    haystacks = (fold(record["title"]), fold(record["title_en"]))
-    if folded and any(folded in hay for hay in haystacks):
-        return True
-    words = [fold(word) for word in query.split()]
-    return len(words) > 1 and all(word and word in haystacks[1] for word in words)
-
-
-def _rank(query: str, record: sqlite3.Row) -> tuple[int, str]:
-    folded = fold(query)
-    titles = (fold(record["title"]), fold(record["title_en"]))
-    exact = 0 if folded in titles else 1 if any(t.startswith(folded) for t in titles) else 2
-    return exact, record["record_id"]
 
 
 class LibraryBackend:
@@ -208,7 +93,11 @@ class LibraryBackend:
         try:
             rows = conn.execute("SELECT * FROM catalogue").fetchall()
             found = sorted(
-                (row for row in rows if _matches(query, row)), key=lambda row: _rank(query, row)
+                (row for row in rows if title_matches(query, row["title"], row["title_en"])),
+                key=lambda row: (
+                    title_rank(query, row["title"], row["title_en"]),
+                    row["record_id"],
+                ),
             )
             records = tuple(self._record(conn, row) for row in found[:SEARCH_LIMIT])
         finally:
@@ -218,7 +107,7 @@ class LibraryBackend:
             scored = sorted(
                 (
                     (
-                        max(_similarity(query, row["title"]), _similarity(query, row["title_en"])),
+                        title_similarity(query, row["title"], row["title_en"]),
                         f"{row['title']} / {row['title_en']}",
                     )
                     for row in rows
