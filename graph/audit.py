@@ -18,6 +18,7 @@ from graph import terminal
 from graph.agent import ENVIRONMENTS
 from graph.context import Context
 from graph.errors import AgentError, DatabaseError
+from graph.node_support import recorded_decisions
 from graph.runner import Agent, env_of
 from tools.base import ExecContext
 
@@ -38,14 +39,30 @@ def record_thread_event(
 ) -> None:
     """Record a thread-level event (`fork`, `settings_changed`) in the env's audit log."""
     env = ENVIRONMENTS[env_of(agent)][1](ctx)
-    exec_ctx = ExecContext(
+    env.record_audit(event, detail, _thread_context(ctx, thread_id, actor=actor))
+
+
+def _thread_context(
+    ctx: Context, thread_id: str, request_id: str = "", actor: str = ""
+) -> ExecContext:
+    return ExecContext(
         settings=ctx,
         env_state={},
         thread_id=thread_id,
         step_index=0,
         idempotency_key="",
+        request_id=request_id,
+        actor=actor,
     )
-    env.record_audit(event, dict(detail) | {"actor": actor}, exec_ctx)
+
+
+def recorded_decision(
+    agent: Agent, ctx: Context, thread_id: str, request_id: str
+) -> dict[str, Any] | None:
+    """The decision of record of a request (the first one the audit log holds), or None."""
+    env = ENVIRONMENTS[env_of(agent)][1](ctx)
+    found = recorded_decisions(env, _thread_context(ctx, thread_id, request_id))
+    return dict(found[0]["detail"]) if found else None
 
 
 def audit_rows(agent: Agent, thread_id: str) -> tuple[str, list[dict[str, Any]]]:
@@ -65,7 +82,7 @@ def audit_rows(agent: Agent, thread_id: str) -> tuple[str, list[dict[str, Any]]]
     path = Path(settings.get("library_db") or default_db_path()).expanduser()
     if not path.exists():
         raise DatabaseError(NO_LIBRARY_DB.format(path=path, thread_id=thread_id))
-    return str(path), [row for row in audit_log(path) if row["thread_id"] == thread_id]
+    return str(path), audit_log(path, thread_id=thread_id)
 
 
 def format_row(row: Mapping[str, Any]) -> str:

@@ -23,6 +23,7 @@ from graph.command_guard import INTERRUPTED_EXIT, holding_thread, prepare_enviro
 from graph.context import Context, LibraryContext, WikipediaContext
 from graph.errors import AgentError
 from tools.base import ArgumentError
+from tools.dbfiles import LIBRARY, DatabaseFileError, check_file
 
 USAGE_ERROR = 2
 SETTING_TYPES: tuple[type[Context], ...] = (WikipediaContext, LibraryContext)
@@ -87,7 +88,8 @@ def _cli_actor() -> str:
 
 
 def _check_settings(env_name: str, settings: dict[str, Any]) -> None:
-    """Refuse settings of the other environment and malformed fault specs up front."""
+    """Refuse settings of the other environment, malformed fault specs and a library
+    database file of another kind up front."""
     from graph.agent import ENVIRONMENTS
 
     known = {item.name for item in fields(ENVIRONMENTS[env_name][0])}
@@ -102,6 +104,8 @@ def _check_settings(env_name: str, settings: dict[str, Any]) -> None:
             parse_faults(settings["faults"])
         except ValueError as error:
             raise AgentError(str(error)) from None
+    if settings.get("library_db"):
+        check_file(settings["library_db"], LIBRARY, create=True)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -356,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
-    except AgentError as error:
+    except (AgentError, DatabaseFileError) as error:
         print(f"react-agent: {error}", file=sys.stderr)
         return USAGE_ERROR
     except KeyboardInterrupt:

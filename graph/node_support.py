@@ -19,6 +19,7 @@ from langgraph.runtime import Runtime
 from graph.context import Context
 from graph.models import load_chat_model
 from graph.state import AgentState
+from graph.thread_guard import actor_of
 from tools.base import Environment, ExecContext
 
 MODEL_BACKOFF_S = 2.0
@@ -93,13 +94,24 @@ def write_key(thread_id: str, step_index: int, request_id: str = "") -> str:
     return f"{thread_id}:{request_id}" if request_id else f"{thread_id}:{step_index}"
 
 
-def exec_context(state: AgentState, runtime: Runtime[Context]) -> ExecContext:
-    """What an environment may read while executing one action of this state."""
+def exec_context(
+    state: AgentState,
+    runtime: Runtime[Context],
+    *,
+    request_id: str | None = None,
+    actor: str | None = None,
+) -> ExecContext:
+    """What an environment may read while executing one action of this state.
+
+    The request is the proposal's (unless given), the actor whoever drives the
+    run (`graph.thread_guard.actor_of`) unless given.
+    """
     info = runtime.execution_info
     thread_id = str(info.thread_id or "") if info is not None else ""
     step_index = len(state.get("steps") or []) + 1
     counters = state.get("counters") or {}
-    request_id = str((state.get("proposal") or {}).get("request_id") or "")
+    if request_id is None:
+        request_id = str((state.get("proposal") or {}).get("request_id") or "")
     return ExecContext(
         settings=runtime.context,
         env_state=dict(state.get("env_state") or {}),
@@ -107,7 +119,19 @@ def exec_context(state: AgentState, runtime: Runtime[Context]) -> ExecContext:
         step_index=step_index,
         idempotency_key=write_key(thread_id, step_index, request_id),
         tool_calls_left=max(0, runtime.context.max_tool_calls - counters.get("tool_calls", 0)),
+        request_id=request_id,
+        actor=actor_of() if actor is None else actor,
     )
+
+
+def recorded_decisions(env: Environment, ctx: ExecContext) -> list[dict[str, Any]]:
+    """The audit log's `decision` rows for `ctx`'s request, oldest first; [] for an
+    environment that keeps no audit log."""
+    backend = getattr(env, "backend", None)
+    if not callable(backend) or not ctx.request_id:
+        return []
+    rows = backend(ctx.settings).audit_events(ctx.thread_id)
+    return [r for r in rows if r["event"] == "decision" and r["request_id"] == ctx.request_id]
 
 
 def emit(runtime: Runtime[Context], event: str, **data: Any) -> None:

@@ -26,7 +26,7 @@ from graph.node_support import (
     exec_context,
 )
 from graph.protocol import ParseFailure, parse_react_output
-from graph.review import review_write
+from graph.review import review_write, unapproved
 from graph.state import AgentState, Proposal, Step
 from graph.trajectory import (
     REPEATED,
@@ -191,17 +191,16 @@ class Nodes:
         proposal = state.get("proposal") or {}
         exec_ctx = exec_context(state, runtime)
         name, args = proposal["action"], proposal.get("args", {})
+        refusal = unapproved(env, proposal, exec_ctx) if proposal.get("writes") else ""
         try:
-            outcome = env.execute(name, args, exec_ctx)
+            outcome = (
+                ToolOutcome(observation=refusal, calls=0)
+                if refusal
+                else env.execute(name, args, exec_ctx)
+            )
         except Exception as error:  # a tool bug must not lose the episode
             message = TOOL_FAILED.format(action=proposal.get("action_text", name), error=error)
             outcome = ToolOutcome(observation=message, failed=True)
-        if proposal.get("writes"):
-            env.record_audit(
-                "executed",
-                {"action": name, "args": args, "observation": outcome.observation},
-                exec_ctx,
-            )
         counters = counters_of(state)
         bump(counters, "tool_calls", outcome.calls)
         bump(counters, "http_requests", outcome.requests)

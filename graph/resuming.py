@@ -25,6 +25,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import Command, StateSnapshot
 
 from graph.agent import RECURSION_LIMIT
+from graph.approval import parse_decision
 from graph.context import Context
 from graph.errors import AgentError, RequestError, SettingsError
 from graph.runner import (
@@ -50,6 +51,10 @@ SUPERSEDED = (
 )
 NOTHING_PENDING = (
     "request {named} is not pending on thread {thread_id}: nothing waits for a decision"
+)
+DECIDED = (
+    "request {request_id} of thread {thread_id} was already answered ({decision}) before the "
+    "process that carried it out stopped; resume without a decision to finish it"
 )
 ENDED = "this episode already ended ({status}); nothing to resume"
 CHANGED = (
@@ -153,6 +158,29 @@ def _answer(
     _stream(agent, command, _config(state.config, owner, actor), ctx, on_event)
 
 
+def _decision_of_record(
+    agent: Agent, ctx: Context, thread_id: str, pending: Pending, given: Any
+) -> Mapping[str, Any]:
+    """The decision to send: the one the audit log already holds for the request (a crash
+    came between recording it and storing the step), else the one given."""
+    from graph.audit import recorded_decision
+
+    recorded = recorded_decision(agent, ctx, thread_id, pending.request_id)
+    if recorded is None:
+        if given is None:
+            raise AgentError(AWAITS_DECISION.format(request_id=pending.request_id))
+        return dict(given)
+    if recorded.get("type") != "deny" and given is not None:
+        wanted = parse_decision(given).as_dict()
+        if parse_decision(recorded).as_dict() != wanted:
+            raise RequestError(
+                DECIDED.format(
+                    request_id=pending.request_id, thread_id=thread_id, decision=recorded["type"]
+                )
+            )
+    return {"decisions": [recorded]}
+
+
 def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | None) -> None:
     """Carry out `request` on `agent`'s thread; the caller holds the thread's lease."""
     thread_id = request.thread_id
@@ -181,9 +209,8 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
     if request.request_id and (pending is None or pending.request_id != request.request_id):
         raise not_pending(state, thread_id, request.request_id)
     if pending is not None:
-        if request.decision is None:
-            raise AgentError(AWAITS_DECISION.format(request_id=pending.request_id))
-        _answer(agent, state, pending, request.decision, update, run)
+        decision = _decision_of_record(agent, ctx, thread_id, pending, request.decision)
+        _answer(agent, state, pending, decision, update, run)
     elif request.decision is not None:
         raise AgentError(NOT_AWAITING)
     elif state.next or state.values.get("status", "running") == "running":

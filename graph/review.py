@@ -26,7 +26,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from graph.approval import approval_request, parse_decision
+from graph.approval import Decision, approval_request, parse_decision
 from graph.context import Context
 from graph.errors import DecisionError
 from graph.node_support import (
@@ -34,16 +34,24 @@ from graph.node_support import (
     add_elapsed,
     counters_of,
     exec_context,
+    recorded_decisions,
     request_id_for,
-    write_key,
 )
 from graph.state import AgentState, Proposal
 from graph.trajectory import action_text
-from tools.base import ArgumentError, Environment
+from tools.base import ArgumentError, Environment, ExecContext
 
 REJECTED = "A human rejected {action}: {message} It was not run."
 DENIED = "{action} was not run: write actions are turned off for this run (approvals=deny)."
 EDIT_NOT_ACTION = "edited_action must name one of: {names}"
+AGENT = "agent"
+POLICIES: dict[str, dict[str, Any]] = {
+    "deny": {"type": "deny", "policy": "deny"},
+    "auto": {"type": "approve", "policy": "auto"},
+}
+NOT_APPROVED = (
+    "{action} was not run: the audit log holds no approval of request {request_id} ({found})."
+)
 STALE_REQUEST = (
     "this decision answers request {named}, but thread {thread_id} waits on request "
     "{pending}: {named} was already answered or superseded, and nothing was run"
@@ -74,50 +82,69 @@ def edited_proposal(env: Environment, name: str, args: Mapping[str, Any] | None)
 
 
 def review_write(deps: AgentDeps, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Ask a human about the proposed write (or apply the run's approval policy)."""
+    """Ask a human about the proposed write (or apply the run's approval policy).
+
+    The first decision recorded for a request is the decision of record: a
+    review re-run after a crash that came between recording a decision and
+    storing the step uses it instead of asking (or taking another) again.
+    """
     ctx = runtime.context
     env = deps.environment(ctx)
-    exec_ctx = exec_context(state, runtime)
     info = runtime.execution_info
-    request_id = request_id_for(exec_ctx.thread_id, info.task_id if info is not None else "")
-    exec_ctx = replace(
-        exec_ctx, idempotency_key=write_key(exec_ctx.thread_id, exec_ctx.step_index, request_id)
-    )
+    base = exec_context(state, runtime, request_id="")
+    request_id = request_id_for(base.thread_id, info.task_id if info is not None else "")
+    exec_ctx = exec_context(state, runtime, request_id=request_id)
     proposal = Proposal(**(state.get("proposal") or {})) | Proposal(request_id=request_id)
     name, args = proposal["action"], proposal.get("args", {})
-    env.record_audit("proposed", {"action": name, "args": args}, exec_ctx)
-    if ctx.approvals == "deny":
-        env.record_audit("decision", {"type": "deny", "policy": "deny"}, exec_ctx)
-        observation = DENIED.format(action=proposal["action_text"])
-        return {"proposal": proposal | Proposal(kind="rejected", observation=observation)}
-    if ctx.approvals == "auto":
-        env.record_audit("decision", {"type": "approve", "policy": "auto"}, exec_ctx)
-        return {"proposal": proposal | Proposal(decision={"type": "approve", "policy": "auto"})}
+    env.record_audit("proposed", {"action": name, "args": args}, replace(exec_ctx, actor=AGENT))
+    earlier = recorded_decisions(env, exec_ctx)
+    if earlier:
+        detail = earlier[0]["detail"]
+    elif ctx.approvals in POLICIES:
+        detail = POLICIES[ctx.approvals]
+        env.record_audit("decision", detail, replace(exec_ctx, actor=f"policy:{ctx.approvals}"))
+    else:
+        detail = ask_human(env, proposal, exec_ctx).as_dict()
+        env.record_audit("decision", detail, exec_ctx)
+    return decided(env, state, proposal, detail)
+
+
+def ask_human(env: Environment, proposal: Proposal, exec_ctx: ExecContext) -> Decision:
+    """Interrupt until a valid decision for this request comes back; an invalid one, or one
+    naming another request, is answered by asking again with the reason in `error`."""
+    name, args = proposal["action"], proposal.get("args", {})
     description = f"{env.specs()[name].description} (proposed at step {exec_ctx.step_index})"
     error: str | None = None
     while True:
-        value = interrupt(approval_request(name, args, description, error, request_id))
+        value = interrupt(approval_request(name, args, description, error, exec_ctx.request_id))
         named = named_request(value)
-        if named and named != request_id:
+        if named and named != exec_ctx.request_id:
             stale = STALE_REQUEST.format(
-                named=named, thread_id=exec_ctx.thread_id, pending=request_id
+                named=named, thread_id=exec_ctx.thread_id, pending=exec_ctx.request_id
             )
             error = f"Refused decision: {stale}"
             continue
         try:
             decision = parse_decision(value)
-            edited = (
+            if decision.type == "edit":
                 edited_proposal(env, decision.name, decision.args)
-                if decision.type == "edit"
-                else None
-            )
-            break
+            return decision
         except (DecisionError, ArgumentError) as problem:
             error = f"Invalid decision: {problem}"
+
+
+def decided(
+    env: Environment, state: AgentState, proposal: Proposal, detail: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The state update for a decision (as recorded): a rejected or denied proposal becomes
+    an observation; an approved one goes to `act`, edited if the decision edits it."""
     started = time.monotonic()
-    env.record_audit("decision", decision.as_dict(), exec_ctx)
     counters = counters_of(state)
     add_elapsed(counters, started)
+    if detail.get("type") == "deny":
+        observation = DENIED.format(action=proposal["action_text"])
+        return {"proposal": proposal | Proposal(kind="rejected", observation=observation)}
+    decision = parse_decision(detail)
     if decision.type == "reject":
         reason = decision.message.rstrip()
         reason = reason if reason.endswith((".", "!", "?", "。")) else reason + "."
@@ -127,6 +154,25 @@ def review_write(deps: AgentDeps, state: AgentState, runtime: Runtime[Context]) 
             "proposal": proposal
             | Proposal(kind="rejected", observation=message, decision=decision.as_dict()),
         }
-    if edited is not None:
-        proposal = proposal | edited
-    return {"counters": counters, "proposal": proposal | Proposal(decision=decision.as_dict())}
+    if decision.type == "edit":
+        proposal = proposal | edited_proposal(env, decision.name, decision.args)
+    outcome = decision.as_dict() | ({"policy": "auto"} if detail.get("policy") else {})
+    return {"counters": counters, "proposal": proposal | Proposal(decision=outcome)}
+
+
+def unapproved(env: Environment, proposal: Mapping[str, Any], exec_ctx: ExecContext) -> str:
+    """Why a write may not run ('' when its request's decision of record approves it).
+
+    The audit log is the authority: a write whose request was rejected, denied or
+    never decided does not run, whatever the state says. An environment that
+    keeps no audit log has nothing to check against.
+    """
+    if getattr(env, "backend", None) is None:
+        return ""
+    decisions = recorded_decisions(env, exec_ctx)
+    kind = decisions[0]["detail"].get("type") if decisions else None
+    if kind in ("approve", "edit"):
+        return ""
+    found = f"its decision was {kind}" if kind else "no decision was recorded"
+    action = proposal.get("action_text") or proposal.get("action", "")
+    return NOT_APPROVED.format(action=action, request_id=exec_ctx.request_id or "-", found=found)
