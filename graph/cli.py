@@ -202,7 +202,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
         if args.env and args.env != env_name:
             raise AgentError(f"thread {args.thread_id} is a {env_name} episode, not {args.env}")
         if env_name != agent.name.removesuffix("-agent"):
-            agent, _ = _agent(env_name, args.db, create=False)
+            from graph.agent import build_agent
+
+            agent = build_agent(env_name, saver)  # type: ignore[arg-type]
         chosen = chosen_settings(args)
         _check_settings(env_name, chosen)
         ctx = make_context(env_name, stored | chosen) if chosen or not stored else None

@@ -10,13 +10,13 @@ branch stays listed.
 from __future__ import annotations
 
 import argparse
-import json
 from dataclasses import asdict
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.types import StateSnapshot
 
+from graph import terminal
 from graph.context import Context
 from graph.errors import AgentError, ThreadNotFoundError
 from graph.nodes import Nodes
@@ -216,7 +216,8 @@ def format_rows(rows: list[dict[str, Any]]) -> str:
         when = str(row["created_at"] or "")[11:19]
         step = "" if row["step"] is None else str(row["step"])
         lines.append(
-            f"{mark} {row['checkpoint_id']}  {step:>3}  {when}  {row['node']:<9} {row['summary']}"
+            f"{mark} {row['checkpoint_id']}  {step:>3}  {when}  {row['node']:<9} "
+            f"{terminal.line(row['summary'])}"
         )
     return "\n".join(lines)
 
@@ -228,12 +229,13 @@ def cmd_history(args: argparse.Namespace) -> int:
     the graph's shape, and listing runs no node.
     """
     from graph.agent import build_agent
-    from graph.runner import default_db_path, open_checkpointer
+    from graph.runner import open_checkpointer
+    from graph.store.locations import checkpoint_path
 
-    agent = build_agent("wikipedia", open_checkpointer(args.db or default_db_path()))
+    agent = build_agent("wikipedia", open_checkpointer(checkpoint_path(args.db), create=False))
     rows = checkpoint_rows(agent, args.thread_id)
     if args.json:
-        print(json.dumps(rows, ensure_ascii=False, default=str))
+        print(terminal.dumps(rows, default=str))
     else:
         print(format_rows(rows))
         print(f"Fork with: react-agent resume {args.thread_id} --from CHECKPOINT_ID")

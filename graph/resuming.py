@@ -43,7 +43,8 @@ AWAITS_DECISION = (
     "this episode awaits a human decision on request {request_id}: resume it with "
     "--approve, --reject REASON or --edit ARGS"
 )
-NOT_AWAITING = "this episode is not waiting for an approval decision"
+NOT_AWAITING = "this episode is not waiting for an approval decision{last}"
+LAST_ANSWERED = " (its last request, {request_id}, was already answered: {decision} at step {step})"
 ANSWERED = "request {named} of thread {thread_id} was already answered ({decision}) at step {step}"
 SUPERSEDED = (
     "request {named} is not pending on thread {thread_id}: it was superseded (the pending "
@@ -58,8 +59,8 @@ DECIDED = (
 )
 ENDED = "this episode already ended ({status}); nothing to resume"
 CHANGED = (
-    "{flags} differ from thread {thread_id}'s stored settings ({stored}): add "
-    "--change-settings to change them (the change is recorded)"
+    "{flags}: not what thread {thread_id} stored ({stored}); a resume runs with the "
+    "thread's settings: add --change-settings to change them (the change is recorded)"
 )
 OTHER_ENV = "thread {thread_id} is a {env} episode, not a {other} one"
 FORK_WITH_REQUEST = (
@@ -117,6 +118,17 @@ def describe_changes(thread_id: str, changes: Mapping[str, tuple[Any, Any]]) -> 
     flags = ", ".join(f"--{k.replace('_', '-')} {new!r}" for k, (_, new) in changes.items())
     stored = ", ".join(f"{k}={old!r}" for k, (old, _) in changes.items())
     return CHANGED.format(flags=flags, thread_id=thread_id, stored=stored)
+
+
+def _last_answered(state: StateSnapshot) -> str:
+    """Which request the thread answered last, for a decision that comes too late."""
+    for step in reversed(state.values.get("steps") or []):
+        if step.get("request_id"):
+            decision = (step.get("decision") or {}).get("type") or step.get("kind", "rejected")
+            return LAST_ANSWERED.format(
+                request_id=step["request_id"], decision=decision, step=step.get("index")
+            )
+    return ""
 
 
 def not_pending(state: StateSnapshot, thread_id: str, named: str) -> RequestError:
@@ -212,7 +224,7 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
         decision = _decision_of_record(agent, ctx, thread_id, pending, request.decision)
         _answer(agent, state, pending, decision, update, run)
     elif request.decision is not None:
-        raise AgentError(NOT_AWAITING)
+        raise RequestError(NOT_AWAITING.format(last=_last_answered(state)))
     elif state.next or state.values.get("status", "running") == "running":
         value: Command[Any] | None = Command(update=update) if update else None
         _stream(agent, value, _config(state.config, owner, request.actor), ctx, on_event)

@@ -5,6 +5,10 @@
 server keeps every checkpoint in the same SQLite file as the CLI,
 `graph.runner.default_db_path()` (`$REACT_AGENT_DB` if set).
 
+Runs on the server take part in the thread lease like the CLI's commands: the
+saver carries the lease and the thread registry of its file, and the graph's
+nodes find them there (`graph.thread_guard`).
+
 The server calls the factory once per event loop and enters the context
 manager it returns (langgraph-api's custom-checkpointer hook); the saver it
 yields is closed when the server shuts down.
@@ -15,12 +19,22 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import aiosqlite
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from graph.runner import default_db_path
+from graph.store.leases import SqliteThreadLease
+from graph.store.registry import ThreadRegistry
 from tools.dbfiles import CHECKPOINTS, check_file
+
+
+def attach_thread_stores(saver: AsyncSqliteSaver, path: Path) -> None:
+    """Give the saver the thread lease and registry of its file, where the nodes find them
+    (langgraph-api's adapter passes unknown attributes on to the saver it wraps)."""
+    saver.thread_lease = SqliteThreadLease(path)  # type: ignore[attr-defined]
+    saver.thread_registry = ThreadRegistry(path)  # type: ignore[attr-defined]
 
 
 @asynccontextmanager
@@ -36,4 +50,5 @@ async def make_checkpointer() -> AsyncIterator[AsyncSqliteSaver]:
             await conn.execute(f"PRAGMA application_id = {CHECKPOINTS.app_id}")
         saver = AsyncSqliteSaver(conn)
         await saver.setup()
+        attach_thread_stores(saver, path)
         yield saver

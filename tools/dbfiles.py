@@ -18,8 +18,6 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-SQLITE_MAGIC = b"SQLite format 3\x00"
-
 
 @dataclass(frozen=True)
 class DatabaseKind:
@@ -67,8 +65,14 @@ def _check_creatable(path: Path, kind: DatabaseKind) -> None:
 
 
 def read_app_id(path: Path) -> tuple[int, set[str]]:
-    """The file's `application_id` and table names, read without changing it."""
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    """The file's `application_id` and table names, read without changing it.
+
+    Read through SQLite only: closing a descriptor the process opened on a
+    database file by other means would drop the locks SQLite holds on it for
+    the process's open connections (POSIX advisory locks belong to the process),
+    and another process could then checkpoint and remove the WAL under them.
+    """
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
         (app_id,) = conn.execute("PRAGMA application_id").fetchone()
         return int(app_id), _tables(conn)
@@ -90,20 +94,17 @@ def check_file(path: str | Path, kind: DatabaseKind, *, create: bool) -> Path:
             raise DatabaseFileError(f"no {kind.label} at {target}")
         _check_creatable(target, kind)
         return target
-    try:
-        with target.open("rb") as handle:
-            head = handle.read(len(SQLITE_MAGIC))
-    except OSError as error:
-        raise DatabaseFileError(f"cannot read {target}: {error.strerror or error}") from None
-    if not head:
+    if target.stat().st_size == 0:
         if create:
             _check_creatable(target, kind)
         return target
-    if head != SQLITE_MAGIC:
-        raise DatabaseFileError(f"{target} is not an SQLite database (expected a {kind.label})")
     try:
         app_id, tables = read_app_id(target)
     except sqlite3.DatabaseError as error:
+        if getattr(error, "sqlite_errorname", "") == "SQLITE_NOTADB":
+            raise DatabaseFileError(
+                f"{target} is not an SQLite database (expected a {kind.label})"
+            ) from None
         raise DatabaseFileError(f"{target} cannot be read as a {kind.label}: {error}") from None
     if app_id == kind.app_id:
         return target
