@@ -16,6 +16,7 @@ from typing import Any
 
 from graph import terminal
 from graph.agent import ENVIRONMENTS
+from graph.command_guard import damage_reported
 from graph.context import Context
 from graph.errors import AgentError, DatabaseError
 from graph.node_support import recorded_decisions
@@ -96,6 +97,7 @@ def format_row(row: Mapping[str, Any]) -> str:
     )
 
 
+@damage_reported
 def cmd_audit(args: argparse.Namespace) -> int:
     """Print a thread's audit rows (library episodes)."""
     from graph.agent import build_agent

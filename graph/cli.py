@@ -19,7 +19,12 @@ from langchain_core.language_models.chat_models import BaseChatModel
 
 from graph import terminal
 from graph.cli_output import emit_result, print_episode, print_event, print_threads
-from graph.command_guard import INTERRUPTED_EXIT, holding_thread, prepare_environment
+from graph.command_guard import (
+    INTERRUPTED_EXIT,
+    damage_reported,
+    holding_thread,
+    prepare_environment,
+)
 from graph.context import Context, LibraryContext, WikipediaContext
 from graph.errors import AgentError
 from tools.base import ArgumentError
@@ -108,6 +113,7 @@ def _check_settings(env_name: str, settings: dict[str, Any]) -> None:
         check_file(settings["library_db"], LIBRARY, create=True)
 
 
+@damage_reported
 def cmd_ask(args: argparse.Namespace) -> int:
     """Answer a question in a new episode."""
     from graph.models import load_chat_model
@@ -185,6 +191,7 @@ def _check_edit(env_name: str, ctx: Context, decision: dict[str, Any] | None) ->
         raise AgentError(f"the edited action is invalid: {error}") from None
 
 
+@damage_reported
 def cmd_resume(args: argparse.Namespace) -> int:
     """Continue an episode that stopped (killed, failed, paused for approval).
 
@@ -236,6 +243,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     return emit_result(result, args.json, args.db)
 
 
+@damage_reported
 def cmd_show(args: argparse.Namespace) -> int:
     """Print an episode's trajectory and state."""
     from graph.runner import episode_result
@@ -249,6 +257,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+@damage_reported
 def cmd_threads(args: argparse.Namespace) -> int:
     """List the episodes in the database (from the thread registry)."""
     from graph.runner import thread_rows

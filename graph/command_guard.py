@@ -12,20 +12,25 @@ line and no half-made thread.
 
 from __future__ import annotations
 
+import argparse
+import functools
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from graph.context import Context
-from graph.errors import DatabaseError
+from graph.errors import AgentError, DatabaseError
 from graph.store.leases import holding, lease_of, new_owner
 from graph.store.registry import registry_of
 from tools.dbfiles import DatabaseFileError
 
+Command = Callable[[argparse.Namespace], int]
 INTERRUPTED_EXIT = 130
+DAMAGED = "the database {path} is damaged ({problem}); restore it from a copy or start a new one"
 INTERRUPTED = (
     "react-agent: interrupted; thread {thread_id} stopped at its last checkpoint and is "
     "marked interrupted. Resume it with: {command}"
@@ -88,3 +93,54 @@ def prepare_environment(env_name: str, ctx: Context) -> None:
         raise DatabaseError(
             f"cannot open what a {env_name} episode needs{where}: {error.strerror or error}"
         ) from None
+
+
+def damaged(path: Path) -> str:
+    """What `PRAGMA quick_check` finds wrong with an SQLite file ('' when nothing)."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            rows = conn.execute("PRAGMA quick_check").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error as error:
+        return str(error)
+    found = [" ".join(str(row[0]).split()) for row in rows if row[0] != "ok"]
+    return found[0] if found else ""
+
+
+@contextmanager
+def reporting_damage(*paths: Path | None) -> Iterator[None]:
+    """Turn a failure caused by a damaged database among `paths` into one line naming it.
+
+    A damaged page can surface as an SQLite error or as a record that does not
+    decode; either way, the files are checked, and only when one of them is
+    damaged is the failure reported as that file's (anything else is re-raised).
+    """
+    try:
+        yield
+    except (sqlite3.DatabaseError, ValueError, UnicodeError) as error:
+        if isinstance(error, AgentError):
+            raise
+        for path in filter(None, paths):
+            problem = damaged(path) if path.exists() else ""
+            if problem:
+                raise DatabaseError(DAMAGED.format(path=path, problem=problem)) from None
+        raise
+
+
+def damage_reported(command: Command) -> Command:
+    """`command` (a CLI subcommand) with `reporting_damage` on the checkpoint database it
+    names and the library database of its `--library-db` flag (or the default one)."""
+
+    @functools.wraps(command)
+    def run(args: argparse.Namespace) -> int:
+        from graph.store.locations import checkpoint_path
+        from tools.library.db import default_db_path
+
+        checkpoints = checkpoint_path(getattr(args, "db", None))
+        library = Path(getattr(args, "library_db", None) or default_db_path()).expanduser()
+        with reporting_damage(checkpoints, library):
+            return command(args)
+
+    return run

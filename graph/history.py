@@ -17,6 +17,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import StateSnapshot
 
 from graph import terminal
+from graph.command_guard import damage_reported
 from graph.context import Context
 from graph.errors import AgentError, ThreadNotFoundError
 from graph.nodes import Nodes
@@ -222,6 +223,7 @@ def format_rows(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+@damage_reported
 def cmd_history(args: argparse.Namespace) -> int:
     """Print a thread's checkpoints.
 

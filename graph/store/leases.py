@@ -38,7 +38,7 @@ LEASE_TTL_S = 30.0
 HELD_BY_OTHER = "thread {thread_id} is being run by another process since {since} ({where})"
 FILE_GONE = (
     "the checkpoint database {path} was deleted or replaced while thread {thread_id} was "
-    "running: what it did since then is lost with the old file; nothing more is run"
+    "running: the checkpoints written to it went with the old file, and nothing more is run"
 )
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS thread_leases (thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL,"
