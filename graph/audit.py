@@ -72,11 +72,11 @@ def audit_rows(agent: Agent, thread_id: str) -> tuple[str, list[dict[str, Any]]]
     Raises `AgentError` for a thread with no audit log (a Wikipedia episode) and
     `DatabaseError` when its library database is missing (nothing is created).
     """
-    from graph.runner import snapshot
+    from graph.runner import snapshot, stored_settings
     from tools.library.db import audit_log, default_db_path
 
     state = snapshot(agent, thread_id)
-    settings = dict(state.values.get("settings") or {})
+    settings = stored_settings(agent, state)
     env_name = settings.get("env") or env_of(agent)
     if env_name != "library":
         raise AgentError(NO_AUDIT.format(thread_id=thread_id, env=env_name))

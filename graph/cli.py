@@ -199,12 +199,12 @@ def cmd_resume(args: argparse.Namespace) -> int:
     to the request pending then (or to `--request`); settings flags that
     differ from the stored ones need `--change-settings`.
     """
-    from graph.runner import make_context, resume_episode, snapshot
+    from graph.runner import make_context, resume_episode, snapshot, stored_settings
 
     agent, saver = _agent(args.env or "wikipedia", args.db, create=False)
     with holding_thread(saver, args.thread_id, args.db) as hold:
         state = snapshot(agent, args.thread_id, args.from_checkpoint)
-        stored = dict(state.values.get("settings") or {})
+        stored = stored_settings(agent, state)
         env_name = stored.get("env") or args.env or "wikipedia"
         if args.env and args.env != env_name:
             raise AgentError(f"thread {args.thread_id} is a {env_name} episode, not {args.env}")

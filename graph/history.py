@@ -21,7 +21,7 @@ from graph.command_guard import damage_reported
 from graph.context import Context
 from graph.errors import AgentError, ThreadNotFoundError
 from graph.nodes import Nodes
-from graph.runner import Agent, make_context, snapshot, thread_config
+from graph.runner import NO_THREAD, Agent, db_label, make_context, snapshot, thread_config
 from graph.state import Proposal
 from tools.base import ExecContext
 
@@ -110,7 +110,9 @@ def checkpoint_rows(agent: Agent, thread_id: str) -> list[dict[str, Any]]:
     """
     history = list(agent.get_state_history(thread_config(thread_id)))
     if not history:
-        raise ThreadNotFoundError(f"no episode with thread id {thread_id} in this database")
+        raise ThreadNotFoundError(
+            NO_THREAD.format(thread_id=thread_id, where="", db=db_label(agent))
+        )
     by_id = {state.config["configurable"]["checkpoint_id"]: state for state in history}
     current: set[str] = set()
     cursor: StateSnapshot | None = history[0]

@@ -37,6 +37,8 @@ from graph.runner import (
     make_context,
     settings_of,
     snapshot,
+    stored_settings,
+    thread_config,
 )
 
 AWAITS_DECISION = (
@@ -150,9 +152,16 @@ def not_pending(state: StateSnapshot, thread_id: str, named: str) -> RequestErro
 
 
 def _config(base: RunnableConfig, owner: str, actor: str) -> RunnableConfig:
+    """The run config from `base`: at its checkpoint when it names one (a fork), else at
+    the thread's latest, which the lease holder read (naming the latest would make
+    LangGraph write a fork checkpoint of it first)."""
     config = RunnableConfig(**base)
     config["recursion_limit"] = RECURSION_LIMIT
     return driven(config, owner, actor)
+
+
+def _latest(thread_id: str, owner: str, actor: str) -> RunnableConfig:
+    return _config(thread_config(thread_id), owner, actor)
 
 
 def _answer(
@@ -167,7 +176,8 @@ def _answer(
     ctx, owner, actor, on_event = run
     value = dict(decision) | {"request_id": pending.request_id}
     command: Command[Any] = Command(resume={pending.interrupt_id: value}, update=update)
-    _stream(agent, command, _config(state.config, owner, actor), ctx, on_event)
+    thread_id = str(state.config["configurable"]["thread_id"])
+    _stream(agent, command, _latest(thread_id, owner, actor), ctx, on_event)
 
 
 def _decision_of_record(
@@ -198,7 +208,7 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
     thread_id = request.thread_id
     state = snapshot(agent, thread_id, request.checkpoint_id)
     env_name = env_of(agent)
-    stored = dict(state.values.get("settings") or {})
+    stored = stored_settings(agent, state)
     if stored.get("env", env_name) != env_name:
         other = OTHER_ENV.format(thread_id=thread_id, env=stored["env"], other=env_name)
         raise SettingsError(other)
@@ -227,11 +237,11 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
         raise RequestError(NOT_AWAITING.format(last=_last_answered(state)))
     elif state.next or state.values.get("status", "running") == "running":
         value: Command[Any] | None = Command(update=update) if update else None
-        _stream(agent, value, _config(state.config, owner, request.actor), ctx, on_event)
+        _stream(agent, value, _latest(thread_id, owner, request.actor), ctx, on_event)
     elif state.values.get("status") == "error":
         restart = {"status": "running", "stop_reason": ""} | (update or {})
-        config = agent.update_state(state.config, restart, as_node="observe")
-        _stream(agent, None, _config(config, owner, request.actor), ctx, on_event)
+        agent.update_state(thread_config(thread_id), restart, as_node="observe")
+        _stream(agent, None, _latest(thread_id, owner, request.actor), ctx, on_event)
     else:
         raise AgentError(ENDED.format(status=state.values.get("status", "unknown")))
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import StateSnapshot
@@ -197,6 +198,27 @@ def snapshot(agent: Agent, thread_id: str, checkpoint_id: str | None = None) -> 
     return state
 
 
+def stored_input(agent: Agent, state: StateSnapshot) -> dict[str, Any]:
+    """What the thread was started with: its `question` and `settings` as the state holds
+    them, or, for a thread stopped before its first step, as its input checkpoint does
+    (the input waits there in LangGraph's `__start__` channel)."""
+    values = state.values
+    if values.get("question"):
+        return {"question": values["question"], "settings": dict(values.get("settings") or {})}
+    saver = agent.checkpointer
+    found = saver.get_tuple(state.config) if isinstance(saver, BaseCheckpointSaver) else None
+    start = found.checkpoint["channel_values"].get("__start__") if found else None
+    if not isinstance(start, Mapping):
+        return {"question": "", "settings": {}}
+    return {"question": start.get("question", ""), "settings": dict(start.get("settings") or {})}
+
+
+def stored_settings(agent: Agent, state: StateSnapshot) -> dict[str, Any]:
+    """The settings the thread stored (see `stored_input`)."""
+    settings: dict[str, Any] = stored_input(agent, state)["settings"]
+    return settings
+
+
 def resume_episode(
     agent: Agent,
     thread_id: str,
@@ -276,7 +298,7 @@ def episode_result(agent: Agent, thread_id: str) -> dict[str, Any]:
     supporting = list(verdict.get("evidence_ids") or []) if status == "verified" else None
     result: dict[str, Any] = {
         "thread_id": thread_id,
-        "question": values.get("question", ""),
+        "question": values.get("question") or stored_input(agent, state)["question"],
         "status": status,
         "answer": values.get("answer", "") if status != "awaiting_approval" else "",
         "evidence": evidence_rows(values, supporting),
@@ -344,7 +366,7 @@ def thread_rows(agent: Agent) -> list[dict[str, Any]]:
             continue
         state = snapshot(agent, thread_id)
         result = episode_result(agent, thread_id)
-        settings = state.values.get("settings") or {}
+        settings = stored_settings(agent, state)
         rows.append(
             {
                 "thread_id": thread_id,

@@ -17,7 +17,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import sqlite3
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any, Protocol
 
@@ -30,7 +31,7 @@ from langgraph.runtime import Runtime
 from graph.context import Context
 from graph.errors import SettingsError
 from graph.state import AgentState
-from graph.store.leases import HEARTBEATS, ensure, lease_of
+from graph.store.leases import HEARTBEATS, ThreadLease, ensure, lease_of
 from graph.store.registry import registry_of
 
 CONTEXT_CACHE_SIZE = 64
@@ -73,6 +74,18 @@ def stored_context(context_type: type[Context], settings: Mapping[str, Any]) -> 
             _CONTEXTS.clear()
         found = _CONTEXTS[key] = context_type(**dict(chosen))
     return found
+
+
+def _record(
+    lease: ThreadLease | None, thread_id: str, write: Callable[..., None], *args: Any
+) -> None:
+    """Write to the registry; when that fails because the database file vanished, say so."""
+    try:
+        write(*args)
+    except sqlite3.Error:
+        if lease is not None:
+            lease.check_file(thread_id)
+        raise
 
 
 class ThreadGuard:
@@ -122,7 +135,7 @@ class ThreadGuard:
             update = node(state, runtime=runtime)
         except GraphInterrupt:
             if registry is not None:
-                registry.set_status(thread_id, "awaiting_approval")
+                _record(lease, thread_id, registry.set_status, thread_id, "awaiting_approval")
             if managed and lease is not None:
                 lease.release(thread_id, owner)
             raise
@@ -135,8 +148,15 @@ class ThreadGuard:
                 HEARTBEATS.remove(heartbeat)
         status = update.get("status") if isinstance(update, Mapping) else None
         if registry is not None and (taken or (status and status != state.get("status"))):
-            registry.register(
-                thread_id, self.env_name, state.get("question", ""), status or "running"
+            question = state.get("question", "")
+            _record(
+                lease,
+                thread_id,
+                registry.register,
+                thread_id,
+                self.env_name,
+                question,
+                status or "running",
             )
         if managed and lease is not None and status and status != "running":
             lease.release(thread_id, owner)

@@ -229,6 +229,7 @@ class Heartbeats:
                     target=self._run, name="lease-heartbeat", daemon=True
                 )
                 self._thread.start()
+        self._wake.set()  # a shorter time to live than the ones held so far takes effect now
         return key
 
     def remove(self, key: tuple[int, str, str]) -> None:
@@ -252,6 +253,7 @@ class Heartbeats:
                 except sqlite3.Error:
                     continue  # the next node's check says what is wrong
             self._wake.wait(period)
+            self._wake.clear()
 
 
 HEARTBEATS = Heartbeats()

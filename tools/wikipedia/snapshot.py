@@ -101,9 +101,10 @@ class SnapshotSource:
                 raise DatabaseFileError(
                     f"{self.index_file} is a {other.label}, not a {SNAPSHOT_INDEX.label}"
                 )
+            if not self.index_file.exists():
+                check_file(self.index_file, SNAPSHOT_INDEX, create=True)
             building = self.index_file.with_name(f"{self.index_file.name}.{os.getpid()}.tmp")
             building.unlink(missing_ok=True)
-            check_file(building, SNAPSHOT_INDEX, create=True)
             try:
                 self._build(fingerprint, building)
             except sqlite3.Error as error:
