@@ -13,7 +13,9 @@ import json
 import os
 import signal
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_utils import run_cli
@@ -28,25 +30,48 @@ from reliability_utils import (
     write_model,
 )
 
+from graph.cli import main
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
 from tools.library.db import audit_log, ensure_database, reservations
 
 LOST_RACE = "is being run by another process since"
 
 
-def ask_library(db: Path, library: Path, model: str, thread_id: str, *flags: str) -> str:
+class Done:
+    """The outcome of one in-process CLI call, shaped like `subprocess.CompletedProcess`."""
+
+    def __init__(self, returncode: int, stdout: str, stderr: str) -> None:
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Done]:
+    """`react-agent ARGS` in this process (for what needs no second process)."""
+
+    def call(*args: str) -> Done:
+        capsys.readouterr()
+        code = main(list(args))
+        captured = capsys.readouterr()
+        return Done(code, captured.out, captured.err)
+
+    return call
+
+
+def ask_library(
+    db: Path, library: Path, model: str, thread_id: str, run: Callable[..., Any] = run_cli
+) -> str:
     """Start a library episode that pauses for approval; returns its request id."""
-    done = run_cli(
+    done = run(
         "ask", "--env", "library", RESERVE_QUESTION, "--model", model, "--db", str(db),
-        "--library-db", str(library), "--thread-id", thread_id, "--json", *flags,
+        "--library-db", str(library), "--thread-id", thread_id, "--json",
     )  # fmt: skip
     assert done.returncode == 5, done.stderr
     return str(json.loads(done.stdout)["pending"][0]["value"]["request_id"])
 
 
-def approval_checkpoint(db: Path, thread_id: str) -> str:
+def approval_checkpoint(db: Path, thread_id: str, run: Callable[..., Any] = run_cli) -> str:
     """The checkpoint whose next node is `review` (the approval point)."""
-    rows = json.loads(run_cli("history", thread_id, "--db", str(db), "--json").stdout)
+    rows = json.loads(run("history", thread_id, "--db", str(db), "--json").stdout)
     (row,) = [r for r in rows if r["next"] == ["review"] and r["node"] == "reason"]
     return str(row["checkpoint_id"])
 
@@ -119,13 +144,13 @@ def test_2_settings_survive_a_kill_before_the_first_step(
 
 
 def test_3_the_audit_log_keeps_every_decision_across_a_fork(
-    db_path: Path, library: Path, reserve_model: str
+    db_path: Path, library: Path, reserve_model: str, cli: Callable[..., Done]
 ) -> None:
-    first = ask_library(db_path, library, reserve_model, "forked")
-    rejected = run_cli("resume", "forked", "--db", str(db_path), "--reject", "not that one")
+    first = ask_library(db_path, library, reserve_model, "forked", cli)
+    rejected = cli("resume", "forked", "--db", str(db_path), "--reject", "not that one")
     assert rejected.returncode in (3, 4), rejected.stderr
-    at = approval_checkpoint(db_path, "forked")
-    edited = run_cli(
+    at = approval_checkpoint(db_path, "forked", cli)
+    edited = cli(
         "resume", "forked", "--db", str(db_path), "--from", at, "--edit", '{"copy_id": "N30"}',
         "--json",
     )  # fmt: skip
@@ -147,18 +172,18 @@ def test_3_the_audit_log_keeps_every_decision_across_a_fork(
     assert rows[5]["detail"]["outcome"] == "reserved" and rows[5]["detail"]["copy_id"] == "N30"
     assert [r["copy_id"] for r in reservations(library)] == ["N30"]
     assert audit_problems(rows, reservations(library)) == []
-    printed = run_cli("audit", "forked", "--db", str(db_path))
+    printed = cli("audit", "forked", "--db", str(db_path))
     assert printed.returncode == 0 and printed.stdout.count("\n") == len(rows) + 1
 
 
 def test_4_a_fork_at_the_approval_point_takes_the_new_decision(
-    db_path: Path, library: Path, reserve_model: str
+    db_path: Path, library: Path, reserve_model: str, cli: Callable[..., Done]
 ) -> None:
-    ask_library(db_path, library, reserve_model, "refork")
-    approved = run_cli("resume", "refork", "--db", str(db_path), "--approve")
+    ask_library(db_path, library, reserve_model, "refork", cli)
+    approved = cli("resume", "refork", "--db", str(db_path), "--approve")
     assert approved.returncode == 0, approved.stderr
-    at = approval_checkpoint(db_path, "refork")
-    again = run_cli(
+    at = approval_checkpoint(db_path, "refork", cli)
+    again = cli(
         "resume", "refork", "--db", str(db_path), "--from", at, "--reject", "changed my mind",
         "--json",
     )  # fmt: skip
@@ -169,7 +194,7 @@ def test_4_a_fork_at_the_approval_point_takes_the_new_decision(
     assert result["status"] != "verified"
     assert len(reservations(library)) == 1
     assert audit_problems(audit_log(library), reservations(library)) == []
-    stale = run_cli("resume", "refork", "--db", str(db_path), "--from", at, "--request", "R1")
+    stale = cli("resume", "refork", "--db", str(db_path), "--from", at, "--request", "R1")
     assert stale.returncode == 2 and "--request cannot name a request with --from" in stale.stderr
 
 
@@ -225,8 +250,10 @@ def _threads_in(db: Path) -> int:
         return 0
 
 
-def test_6b_a_truncated_or_damaged_database_is_one_line(db_path: Path, tmp_path: Path) -> None:
-    done = run_cli(
+def test_6b_a_truncated_or_damaged_database_is_one_line(
+    db_path: Path, tmp_path: Path, cli: Callable[..., Done]
+) -> None:
+    done = cli(
         "ask", DEMO_QUESTION, "--model", "graph.testing:demo_model", "--db", str(db_path),
         "--thread-id", "t",
     )  # fmt: skip
@@ -239,7 +266,7 @@ def test_6b_a_truncated_or_damaged_database_is_one_line(db_path: Path, tmp_path:
     damaged.write_bytes(bytes(data))
     for broken in (truncated, damaged):
         for command in (["show", "t"], ["history", "t"], ["resume", "t"], ["threads"]):
-            out = run_cli(*command, "--db", str(broken))
+            out = cli(*command, "--db", str(broken))
             if out.returncode == 0:
                 continue  # this command read no damaged page
             assert out.returncode == 2, out.stderr
@@ -257,11 +284,17 @@ def test_6b_a_truncated_or_damaged_database_is_one_line(db_path: Path, tmp_path:
     ],
 )
 def test_6c_a_database_of_the_wrong_kind_is_refused_and_left_unchanged(
-    db_path: Path, library: Path, tmp_path: Path, flag: str, kind: str, message: str
+    db_path: Path,
+    library: Path,
+    tmp_path: Path,
+    flag: str,
+    kind: str,
+    message: str,
+    cli: Callable[..., Done],
 ) -> None:
     from tools.wikipedia.snapshot import shared_snapshot
 
-    run_cli("ask", DEMO_QUESTION, "--model", "graph.testing:demo_model", "--db", str(db_path))
+    cli("ask", DEMO_QUESTION, "--model", "graph.testing:demo_model", "--db", str(db_path))
     files = {
         "library": library,
         "index": shared_snapshot().index_file,
@@ -271,7 +304,7 @@ def test_6c_a_database_of_the_wrong_kind_is_refused_and_left_unchanged(
     before = target.read_bytes()
     args = ["ask", "--env", "library", RESERVE_QUESTION, "--model", "graph.testing:demo_model"]
     other_db = ["--db", str(tmp_path / "other.sqlite3")] if flag == "--library-db" else []
-    done = run_cli(*args, flag, str(target), *other_db)
+    done = cli(*args, flag, str(target), *other_db)
     assert done.returncode == 2 and message in done.stderr and str(target) in done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert target.read_bytes() == before
@@ -296,56 +329,58 @@ HOSTILE = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\r\u202eevil\x9b31m"
 
 
 def test_8_escape_sequences_from_models_and_people_never_reach_the_terminal(
-    db_path: Path, library: Path, tmp_path: Path
+    db_path: Path, library: Path, tmp_path: Path, cli: Callable[..., Done]
 ) -> None:
     script = [reply.replace("Thought: check", f"Thought: {HOSTILE}") for reply in RESERVE_SCRIPT]
     model = write_model(tmp_path / "hostile.json", script)
-    ask = run_cli(
+    ask = cli(
         "ask", "--env", "library", RESERVE_QUESTION + HOSTILE, "--model", model, "--db",
         str(db_path), "--library-db", str(library), "--thread-id", "hostile",
     )  # fmt: skip
-    rejected = run_cli("resume", "hostile", "--db", str(db_path), "--reject", HOSTILE)
+    rejected = cli("resume", "hostile", "--db", str(db_path), "--reject", HOSTILE)
     outputs = [ask.stdout, rejected.stdout]
     for command in (["show"], ["history"], ["audit"], ["show", "--json"], ["audit", "--json"]):
-        shown = run_cli(command[0], "hostile", "--db", str(db_path), *command[1:])
+        shown = cli(command[0], "hostile", "--db", str(db_path), *command[1:])
         assert shown.returncode == 0, shown.stderr
         outputs.append(shown.stdout)
-    outputs.append(run_cli("threads", "--db", str(db_path)).stdout)
+    outputs.append(cli("threads", "--db", str(db_path)).stdout)
     for text in outputs:
         assert not any(char in text for char in "\x1b\x07\r\u202e\x9b"), repr(text[:200])
     assert "\\x1b[31mred" in rejected.stdout + outputs[2]
     assert "\\u202eevil" in outputs[2]
 
 
-def test_9_ask_with_the_id_of_an_existing_thread_is_refused(db_path: Path) -> None:
+def test_9_ask_with_the_id_of_an_existing_thread_is_refused(
+    db_path: Path, cli: Callable[..., Done]
+) -> None:
     args = ["--model", "graph.testing:demo_model", "--db", str(db_path), "--thread-id", "old"]
-    assert run_cli("ask", DEMO_QUESTION, *args).returncode == 0
-    again = run_cli("ask", "A different question?", *args)
+    assert cli("ask", DEMO_QUESTION, *args).returncode == 0
+    again = cli("ask", "A different question?", *args)
     assert again.returncode == 2
     assert "thread old already exists" in again.stderr and "react-agent resume old" in again.stderr
-    shown = json.loads(run_cli("show", "old", "--db", str(db_path), "--json").stdout)
+    shown = json.loads(cli("show", "old", "--db", str(db_path), "--json").stdout)
     assert shown["question"] == DEMO_QUESTION and shown["steps"] == 4
 
 
-def test_a_url_db_is_refused_and_creates_nothing(tmp_path: Path) -> None:
+def test_a_url_db_is_refused_and_creates_nothing(tmp_path: Path, cli: Callable[..., Done]) -> None:
     for command in (["ask", "Who?", "--model", "graph.testing:demo_model"], ["threads"]):
-        done = run_cli(*command, "--db", "postgresql://user@localhost:5432/episodes")
+        done = cli(*command, "--db", "postgresql://user@localhost:5432/episodes")
         assert done.returncode == 2 and "is a URL" in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
     assert not Path("postgresql:").exists()
 
 
 def test_read_only_commands_never_create_a_file_and_name_the_database(
-    db_path: Path, tmp_path: Path
+    db_path: Path, tmp_path: Path, cli: Callable[..., Done]
 ) -> None:
     missing = tmp_path / "typo.sqlite3"
     for command in (["threads"], ["show", "x"], ["history", "x"], ["audit", "x"]):
-        done = run_cli(*command, "--db", str(missing))
+        done = cli(*command, "--db", str(missing))
         assert done.returncode == 2 and f"no checkpoint database at {missing}" in done.stderr
     assert not missing.exists()
-    run_cli("ask", DEMO_QUESTION, "--model", "graph.testing:demo_model", "--db", str(db_path))
+    cli("ask", DEMO_QUESTION, "--model", "graph.testing:demo_model", "--db", str(db_path))
     for command in (["show", "nope"], ["history", "nope"], ["resume", "nope"]):
-        done = run_cli(*command, "--db", str(db_path))
+        done = cli(*command, "--db", str(db_path))
         assert done.returncode == 2 and str(db_path) in done.stderr, done.stderr
 
 
@@ -372,12 +407,12 @@ def test_ctrl_c_marks_the_thread_interrupted_and_says_how_to_resume(
 
 
 def test_a_settings_change_must_be_asked_for_and_is_recorded(
-    db_path: Path, library: Path, reserve_model: str
+    db_path: Path, library: Path, reserve_model: str, cli: Callable[..., Done]
 ) -> None:
-    request = ask_library(db_path, library, reserve_model, "change")
-    refused = run_cli("resume", "change", "--db", str(db_path), "--approvals", "auto")
+    request = ask_library(db_path, library, reserve_model, "change", cli)
+    refused = cli("resume", "change", "--db", str(db_path), "--approvals", "auto")
     assert refused.returncode == 2 and "approvals='ask'" in refused.stderr
-    changed = run_cli(
+    changed = cli(
         "resume", "change", "--db", str(db_path), "--patron", "P1003", "--change-settings",
         "--request", request, "--approve", "--json",
     )  # fmt: skip
@@ -386,10 +421,10 @@ def test_a_settings_change_must_be_asked_for_and_is_recorded(
     (change,) = [r for r in rows if r["event"] == "settings_changed"]
     assert change["detail"] == {"changes": {"patron": {"from": "P1001", "to": "P1003"}}}
     assert change["actor"].startswith("cli:")
-    shown = json.loads(run_cli("show", "change", "--db", str(db_path), "--json").stdout)
+    shown = json.loads(cli("show", "change", "--db", str(db_path), "--json").stdout)
     assert [(r["copy_id"], r["patron_id"]) for r in reservations(library)] == [("W22", "P1003")]
     assert shown["trajectory"][2]["request_id"] == request
-    late = run_cli("resume", "change", "--db", str(db_path), "--request", request, "--reject", "x")
+    late = cli("resume", "change", "--db", str(db_path), "--request", request, "--reject", "x")
     assert late.returncode == 2 and f"request {request} of thread change was already" in (
         late.stderr
     )
