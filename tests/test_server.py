@@ -7,6 +7,8 @@ the tests open the same file with the CLI's runner to check what is shared.
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
@@ -264,3 +266,93 @@ def test_episode_paused_in_the_server_resumes_from_the_cli(setup: Setup) -> None
     assert _values(client.threads.get_state(thread_id))["status"] == "verified"
     assert client.threads.get(thread_id)["status"] == "interrupted"
     assert [row["copy_id"] for row in reservations(context["library_db"])] == ["W22"]
+
+
+# The thread lease and approval requests through the server: its runs and the CLI's
+# commands take part in the same lease, and a decision answers only its own request.
+
+LOST_RACE = "is being run by another process since"
+APPROVE = {"decisions": [{"type": "approve"}]}
+
+
+def _paused(setup: Setup, context: dict[str, Any]) -> tuple[str, str]:
+    """A library thread paused for approval by a server run; its id and request id."""
+    thread_id = setup.client.threads.create()["thread_id"]
+    setup.client.runs.wait(
+        thread_id, "library", input={"question": LIBRARY_QUESTION}, context=context
+    )
+    (payload,) = _interrupt_values(setup.client.threads.get_state(thread_id))
+    return thread_id, str(payload["request_id"])
+
+
+def test_a_server_run_on_a_thread_another_process_drives_is_refused(setup: Setup) -> None:
+    from graph.store.leases import SqliteThreadLease
+
+    context = setup.library_context("held")
+    thread_id, _ = _paused(setup, context)
+    lease = SqliteThreadLease(setup.server.db)
+    lease.acquire(thread_id, "cli:test")
+    try:
+        response = setup.client.runs.wait(
+            thread_id, "library", command={"resume": EDIT_TO_W22}, context=context,
+            raise_error=False,
+        )  # fmt: skip
+    finally:
+        lease.release(thread_id, "cli:test")
+    assert isinstance(response, dict)
+    assert response["__error__"]["error"] == "LeaseHeldError"
+    assert response["__error__"]["message"].startswith(f"thread {thread_id} {LOST_RACE}")
+    assert reservations(context["library_db"]) == []
+    setup.client.runs.wait(thread_id, "library", command={"resume": EDIT_TO_W22}, context=context)
+    assert [row["copy_id"] for row in reservations(context["library_db"])] == ["W22"]
+    decision = [row for row in audit_log(context["library_db"]) if row["event"] == "decision"]
+    assert [row["actor"] for row in decision] == ["api"]
+
+
+def test_the_cli_cannot_drive_a_thread_while_a_server_run_does(setup: Setup) -> None:
+    from cli_utils import run_cli
+
+    from graph.store.leases import SqliteThreadLease
+
+    slow = setup.root / "slow-library.json"
+    slow.write_text(json.dumps({"responses": LIBRARY_SCRIPT, "delay_s": 3.0}, ensure_ascii=False))
+    context = {"model": f"scripted:{slow}", "library_db": str(setup.root / "busy.sqlite3")}
+    thread_id = setup.client.threads.create()["thread_id"]
+    run = setup.client.runs.create(
+        thread_id, "library", input={"question": LIBRARY_QUESTION}, context=context
+    )
+    lease = SqliteThreadLease(setup.server.db)
+    deadline = time.monotonic() + 60
+    while lease.holder(thread_id) is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    busy = run_cli("resume", thread_id, "--db", str(setup.server.db))
+    assert busy.returncode == 2 and LOST_RACE in busy.stderr, busy.stderr
+    setup.client.runs.join(thread_id, run["run_id"])
+    assert lease.holder(thread_id) is None, "a run that pauses for approval gives the lease up"
+    done = run_cli(
+        "resume", thread_id, "--db", str(setup.server.db), "--edit", '{"copy_id": "W22"}'
+    )
+    assert done.returncode == 0, done.stderr
+    assert [row["copy_id"] for row in reservations(context["library_db"])] == ["W22"]
+    actors = [(row["event"], row["actor"]) for row in audit_log(context["library_db"])]
+    assert actors[0] == ("proposed", "agent") and actors[1][1].startswith("cli:")
+
+
+def test_an_api_decision_for_another_request_is_refused_and_settings_stay_the_threads(
+    setup: Setup,
+) -> None:
+    context = setup.library_context("stale")
+    thread_id, request_id = _paused(setup, context)
+    stale = EDIT_TO_W22 | {"request_id": "R000000000000"}
+    setup.client.runs.wait(thread_id, "library", command={"resume": stale}, context=context)
+    state = setup.client.threads.get_state(thread_id)
+    (payload,) = _interrupt_values(state)
+    assert payload["request_id"] == request_id
+    assert "R000000000000 was already answered or superseded" in payload["error"]
+    assert reservations(context["library_db"]) == []
+    elsewhere = context | {"library_db": str(setup.root / "elsewhere.sqlite3")}
+    answer = EDIT_TO_W22 | {"request_id": request_id}
+    setup.client.runs.wait(thread_id, "library", command={"resume": answer}, context=elsewhere)
+    assert [row["copy_id"] for row in reservations(context["library_db"])] == ["W22"]
+    assert reservations(elsewhere["library_db"]) == []
+    assert _values(setup.client.threads.get_state(thread_id))["status"] == "verified"
