@@ -1,12 +1,17 @@
-"""The few errors the agent raises on purpose."""
+"""The few errors the agent raises on purpose.
+
+Each is a `ValueError`, so the LangGraph server passes its message on to API
+clients (langgraph-api masks any other exception type as "An internal error
+occurred"); the CLI prints it in one line and exits with status 2.
+"""
 
 
-class AgentError(Exception):
+class AgentError(ValueError):
     """Base of the agent's own errors; the CLI prints them in one line."""
 
 
 class ModelConfigError(AgentError):
-    """The chosen chat model cannot be loaded (bad spec, missing key)."""
+    """The chosen chat model cannot be loaded (bad spec, missing key, missing package)."""
 
 
 class ThreadNotFoundError(AgentError):
