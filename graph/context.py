@@ -165,3 +165,9 @@ class LibraryContext(Context):
     tool_timeout_s: float = field(
         default=2.0, metadata={"description": "Seconds before a library call counts as timed out."}
     )
+
+
+CONTEXT_TYPES: dict[str, type[Context]] = {
+    "wikipedia": WikipediaContext,
+    "library": LibraryContext,
+}

@@ -26,7 +26,6 @@ from urllib.parse import urlparse
 
 from graph.context import Context
 from graph.errors import AgentError
-from tools.library.text import fold
 
 MAX_QUESTION_CHARS = 4000
 MAX_MODEL_TURNS = 45
@@ -138,6 +137,8 @@ def _seed() -> dict[str, Any]:
 
 
 def _origin(value: Any) -> str | None:
+    from tools.library.text import fold
+
     problem = _text(60, empty=False)(value)
     if problem:
         return problem

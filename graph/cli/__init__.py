@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -83,8 +83,9 @@ def _add_resume(commands: argparse._SubParsersAction) -> None:
     resume.set_defaults(func=cmd_resume)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of `react-agent`."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of `react-agent`; given the `command` about to run, the
+    other slow-to-import commands are only listed (see `LAZY_COMMANDS`)."""
     parser = Parser(
         prog="react-agent",
         description="A ReAct agent whose answers are checked against stored evidence.",
@@ -112,18 +113,44 @@ def build_parser() -> argparse.ArgumentParser:
     _common(threads)
     threads.set_defaults(func=cmd_threads)
 
-    from graph import history
     from graph.cli import library
 
-    history.register(commands)
     library.register(commands)
-    bench = commands.add_parser("bench", help="benchmarks")
-    benches = bench.add_subparsers(dest="bench", required=True)
+    for name, register in LAZY_COMMANDS.items():
+        if command in (None, name):
+            register(commands)
+        else:
+            commands.add_parser(name, help=LAZY_HELP[name], add_help=False)
+    return parser
+
+
+def _register_history(commands: argparse._SubParsersAction) -> None:
+    from graph import history
+
+    history.register(commands)
+
+
+def _register_bench(commands: argparse._SubParsersAction) -> None:
     from graph.evaluation import qa_bench, verifier_bench
 
+    bench = commands.add_parser("bench", help=LAZY_HELP["bench"])
+    benches = bench.add_subparsers(dest="bench", required=True)
     verifier_bench.register(benches)
     qa_bench.register(benches)
-    return parser
+
+
+# Commands whose modules are slow to import: fully built only when chosen (or for
+# `build_parser()` with no command), else listed by name and help only.
+LAZY_COMMANDS: dict[str, Callable[[argparse._SubParsersAction], None]] = {
+    "history": _register_history,
+    "bench": _register_bench,
+}
+LAZY_HELP = {"history": "list an episode's checkpoints (time travel)", "bench": "benchmarks"}
+
+
+def _command_named(arguments: Sequence[str]) -> str:
+    """The subcommand the arguments name (the first that is not an option), or ''."""
+    return next((item for item in arguments if not item.startswith("-")), "")
 
 
 def main(argv: Sequence[str] | None = None, *, read_env: bool = False) -> int:
@@ -136,7 +163,7 @@ def main(argv: Sequence[str] | None = None, *, read_env: bool = False) -> int:
     def command() -> int:
         if read_env:
             load_dotenv_file()
-        args = build_parser().parse_args(arguments)
+        args = build_parser(_command_named(arguments)).parse_args(arguments)
         return int(args.func(args))
 
     return guarded(command, arguments)

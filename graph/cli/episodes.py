@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
-
-from langchain_core.language_models.chat_models import BaseChatModel
+from typing import TYPE_CHECKING, Any
 
 from graph.cli.output import emit, print_event
-from graph.cli.settings import chosen_settings, read_question
+from graph.cli.settings import chosen_settings, read_question, settings_of
 from graph.context import Context
 from graph.errors import AgentError
-from graph.validation import refuse_foreign, validate_run, validate_settings
-from tools.base import ArgumentError
+from graph.validation import validate_run, validate_settings
+
+if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
 
 
 def open_agent(env_name: str, db: str | None, model: BaseChatModel | None = None) -> Any:
@@ -27,14 +27,11 @@ def open_agent(env_name: str, db: str | None, model: BaseChatModel | None = None
 
 def cmd_ask(args: argparse.Namespace) -> int:
     """Answer a question in a new episode."""
-    from graph.agent import ENVIRONMENTS
-    from graph.models import load_chat_model
-    from graph.runner import make_context, run_episode
-
-    settings = chosen_settings(args)
-    refuse_foreign(args.env, ENVIRONMENTS[args.env][0], settings)
-    ctx = make_context(args.env, settings)
+    ctx = settings_of(args.env, chosen_settings(args))
     question = validate_run(read_question(args.question), ctx)
+    from graph.models import load_chat_model
+    from graph.runner import run_episode
+
     model = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
     agent, _ = open_agent(args.env, args.db, model)
     handler = None if args.json else print_event
@@ -74,6 +71,7 @@ def _decision(args: argparse.Namespace, pending_name: str) -> dict[str, Any] | N
 def _check_edit(env_name: str, ctx: Context, decision: dict[str, Any] | None) -> None:
     """Validate edited arguments before resuming, so a bad edit changes nothing."""
     from graph.agent import ENVIRONMENTS
+    from tools.base import ArgumentError
 
     if not decision or decision["decisions"][0]["type"] != "edit":
         return
@@ -91,17 +89,14 @@ def _check_edit(env_name: str, ctx: Context, decision: dict[str, Any] | None) ->
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """Continue an episode that stopped (killed, failed, paused for approval)."""
-    from graph.agent import ENVIRONMENTS
-    from graph.runner import make_context, resume_episode, snapshot
+    from graph.runner import resume_episode, snapshot
 
     agent, _ = open_agent(args.env, args.db)
     state = snapshot(agent, args.thread_id, args.from_checkpoint)
     env_name = state.values.get("settings", {}).get("env") or args.env
     if env_name != args.env:
         agent, _ = open_agent(env_name, args.db)
-    changes = chosen_settings(args)
-    refuse_foreign(env_name, ENVIRONMENTS[env_name][0], changes)
-    ctx = make_context(env_name, dict(state.values.get("settings") or {}) | changes)
+    ctx = settings_of(env_name, chosen_settings(args), state.values.get("settings"))
     validate_settings(ctx)
     pending = state.interrupts[0].value["action_requests"][0] if state.interrupts else {}
     decision = _decision(args, pending.get("name", ""))

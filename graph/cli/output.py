@@ -6,8 +6,6 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from graph.runner import EXIT_CODES
-
 STATUS_LABELS = {
     "verified": "verified",
     "unverified": "NOT verified",
@@ -68,6 +66,8 @@ def print_result(result: Mapping[str, Any]) -> None:
 
 def emit(result: Mapping[str, Any], as_json: bool) -> int:
     """Print the outcome (text or one JSON object); returns its exit status."""
+    from graph.runner import EXIT_CODES
+
     if as_json:
         print(json.dumps(result, ensure_ascii=False, indent=None, default=str))
     else:

@@ -11,17 +11,16 @@ import sys
 from dataclasses import MISSING, fields
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
-from graph.context import Context, LibraryContext, WikipediaContext
-from graph.validation import MAX_QUESTION_CHARS
+from graph.context import CONTEXT_TYPES, Context
+from graph.validation import MAX_QUESTION_CHARS, refuse_foreign
 
-SETTING_TYPES: tuple[type[Context], ...] = (WikipediaContext, LibraryContext)
 STDIN = "-"
 
 
 def setting_fields() -> dict[str, tuple[Any, str, Any]]:
     """Every run setting: name -> (type, description, default)."""
     found: dict[str, tuple[Any, str, Any]] = {}
-    for context_type in SETTING_TYPES:
+    for context_type in CONTEXT_TYPES.values():
         hints = get_type_hints(context_type)
         for item in fields(context_type):
             default = item.default if item.default is not MISSING else None
@@ -55,6 +54,20 @@ def chosen_settings(args: argparse.Namespace) -> dict[str, Any]:
         for name in setting_fields()
         if getattr(args, name, None) is not None
     }
+
+
+def settings_of(
+    env_name: str, changes: dict[str, Any], stored: dict[str, Any] | None = None
+) -> Context:
+    """The run's settings: `stored` ones (a resumed thread's) with the flags' `changes`.
+
+    A flag of the other environment is refused; stored keys it does not know are ignored.
+    """
+    context_type = CONTEXT_TYPES[env_name]
+    refuse_foreign(env_name, context_type, changes)
+    known = {item.name for item in fields(context_type)}
+    merged = {key: value for key, value in (stored or {}).items() if key in known} | changes
+    return context_type(**merged)
 
 
 def read_question(value: str) -> str:
