@@ -48,6 +48,9 @@ A_URL = "{value!r} is a URL; only an SQLite file path is supported"
 FOREIGN = "{flags}: not a setting of the {env} environment"
 
 
+_checked_files: dict[Path, tuple[int, int, int]] = {}
+
+
 class SettingsError(AgentError):
     """A run setting or the question is not acceptable; the message names it."""
 
@@ -136,21 +139,28 @@ def _seed() -> dict[str, Any]:
     return data
 
 
+@cache
+def _known_places() -> frozenset[str]:
+    """Every folded name and alias of the seed's places and branches."""
+    from tools.library.text import fold
+
+    seed = _seed()
+    return frozenset(
+        fold(name)
+        for place in [*seed["places"], *seed["branches"]]
+        for name in [place["id"], place["name"], place["name_zh"], *place["aliases"]]
+    )
+
+
 def _origin(value: Any) -> str | None:
     from tools.library.text import fold
 
     problem = _text(60, empty=False)(value)
     if problem:
         return problem
-    seed = _seed()
-    known = {
-        fold(name)
-        for place in [*seed["places"], *seed["branches"]]
-        for name in [place["id"], place["name"], place["name_zh"], *place["aliases"]]
-    }
-    if fold(value) in known:
+    if fold(value) in _known_places():
         return None
-    places = ", ".join(place["name"] for place in seed["places"]) + ", or a branch"
+    places = ", ".join(place["name"] for place in _seed()["places"]) + ", or a branch"
     return UNKNOWN_PLACE.format(value=value, places=places)
 
 
@@ -173,8 +183,20 @@ def _faults(value: Any) -> str | None:
     return None
 
 
+def _file_signature(path: Path) -> tuple[int, int, int] | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return (info.st_ino, info.st_mtime_ns, info.st_size)
+
+
 def check_library_db(value: Any) -> str | None:
-    """What is wrong with a library database setting (empty: the default file), or None."""
+    """What is wrong with a library database setting (empty: the default file), or None.
+
+    A file found good is not opened again while its inode, size and mtime stay the
+    same (the reason node checks the settings on every turn).
+    """
     from tools.dbfiles import LIBRARY, DatabaseFileError, check_file
     from tools.library.db import default_db_path
 
@@ -183,10 +205,16 @@ def check_library_db(value: Any) -> str | None:
         return problem
     if "://" in value:
         return A_URL.format(value=value)
+    path = Path(value).expanduser() if value.strip() else default_db_path()
+    signature = _file_signature(path)
+    if signature is not None and _checked_files.get(path) == signature:
+        return None
     try:
-        check_file(Path(value) if value.strip() else default_db_path(), LIBRARY, create=True)
+        check_file(path, LIBRARY, create=True)
     except DatabaseFileError as error:
         return str(error)
+    if signature is not None:
+        _checked_files[path] = signature
     return None
 
 
