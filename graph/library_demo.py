@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from tools.library.completion import RESERVATION_WORDS
+from tools.library.completion import wants_reservation
 
 _QUESTION = re.compile(r"^Question: (?P<text>.*)$", re.MULTILINE)
 _TURN = re.compile(
@@ -105,12 +105,6 @@ def _read(prompt: str) -> _Seen:
 
 def _turn(thought: str, action: str) -> str:
     return f"Thought: {thought}\nAction: {action}"
-
-
-def wants_reservation(question: str) -> bool:
-    """Whether the question asks for a hold (the completion check's own words)."""
-    folded = question.casefold()
-    return any(word in folded for word in RESERVATION_WORDS)
 
 
 def _visit(seen: _Seen, copy: str) -> str:

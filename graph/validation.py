@@ -28,11 +28,13 @@ from graph.context import Context
 from graph.errors import AgentError
 
 MAX_QUESTION_CHARS = 4000
+# A model turn takes at most four graph steps (reason, review, act, observe), and
+# graph.agent.RECURSION_LIMIT is 200: more turns would stop on the recursion limit.
 MAX_MODEL_TURNS = 45
 Naming = Literal["flag", "setting"]
 Rule = Callable[[Any], str | None]
 
-QUESTION_EMPTY = 'the question is empty: ask something, e.g. react-agent ask "QUESTION"'
+QUESTION_EMPTY = 'the question is empty; ask something, e.g. "Who directed The Prestige?"'
 QUESTION_TOO_LONG = (
     "the question is longer than {limit:,} characters, the limit; ask about one thing at a time"
 )

@@ -67,19 +67,31 @@ def _output_text(output: nbformat.NotebookNode) -> str:
 
 
 def outputs(notebook: nbformat.NotebookNode) -> list[list[tuple[str, str]]]:
-    """Every code cell's outputs as (type, text), volatile values normalised."""
+    """Every code cell's outputs as (kind, text), volatile values normalised.
+
+    Consecutive chunks of one stream are joined: how the kernel splits a cell's
+    printing into chunks depends on timing, not on what it printed.
+    """
     cells = []
     for cell in notebook.cells:
         if cell.cell_type != "code":
             continue
-        shown = []
+        shown: list[tuple[str, str]] = []
         for output in cell.outputs:
+            kind = f"stream:{output.name}" if output.output_type == "stream" else output.output_type
             text = _output_text(output)
-            for pattern, placeholder in VOLATILE:
-                text = pattern.sub(placeholder, text)
-            shown.append((output.output_type, text))
-        cells.append(shown)
+            if shown and kind.startswith("stream:") and shown[-1][0] == kind:
+                shown[-1] = (kind, shown[-1][1] + text)
+            else:
+                shown.append((kind, text))
+        cells.append([(kind, _normalised(text)) for kind, text in shown])
     return cells
+
+
+def _normalised(text: str) -> str:
+    for pattern, placeholder in VOLATILE:
+        text = pattern.sub(placeholder, text)
+    return text
 
 
 def _text(notebook: nbformat.NotebookNode) -> str:
