@@ -254,8 +254,9 @@ class Nodes:
     def review(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Ask a human about a write action before anything runs.
 
-        The interrupt is the first effectful thing here (the audit record is
-        idempotent per step), so re-running this node on resume repeats nothing.
+        The interrupt is the first effectful thing here (an exact replay of an
+        audit row is not written again), so re-running this node on resume repeats
+        nothing. The `executed` row is written by the environment with the write itself.
         """
         ctx = runtime.context
         env = self.deps.environment(ctx)
@@ -335,12 +336,6 @@ class Nodes:
         except Exception as error:  # a tool bug must not lose the episode
             message = TOOL_FAILED.format(action=proposal.get("action_text", name), error=error)
             outcome = ToolOutcome(observation=message, failed=True)
-        if proposal.get("writes"):
-            env.record_audit(
-                "executed",
-                {"action": name, "args": args, "observation": outcome.observation},
-                exec_ctx,
-            )
         counters = _counters(state)
         _bump(counters, "tool_calls", outcome.calls)
         _bump(counters, "http_requests", outcome.requests)

@@ -26,3 +26,39 @@ def isolated_dirs(
 def db_path(tmp_path: Path) -> Iterator[Path]:
     """A fresh checkpoint database file."""
     yield tmp_path / "episodes.sqlite3"
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a PostgreSQL server: `.ci/run`'s, else one started from the machine's
+    binaries for this session; the test skips only where the binaries are absent."""
+    from postgres_server import URL_VARIABLE, PostgresUnavailable, start, stop
+
+    configured = os.environ.get(URL_VARIABLE)
+    if configured:
+        yield configured
+        return
+    directory = tmp_path_factory.mktemp("postgres")
+    try:
+        url = start(directory)
+    except PostgresUnavailable as error:
+        pytest.skip(str(error))
+    try:
+        yield url
+    finally:
+        stop(directory)
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A fresh, empty database on the test PostgreSQL server, dropped afterwards."""
+    import uuid
+
+    import psycopg
+
+    name = f"test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_server, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    yield postgres_server.rsplit("/", 1)[0] + f"/{name}"
+    with psycopg.connect(postgres_server, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -144,6 +144,33 @@ def test_unreadable_database_is_a_clean_error(tmp_path: Path) -> None:
     assert directory.returncode == 2 and "Traceback" not in directory.stderr
 
 
+def test_a_checkpoint_file_given_as_the_library_database_is_refused(
+    tmp_path: Path, db_path: Path
+) -> None:
+    from graph.store.savers import open_sqlite_saver
+
+    episodes = tmp_path / "episodes.sqlite3"
+    open_sqlite_saver(episodes).conn.close()
+    before = episodes.read_bytes()
+    done = run_cli(
+        "ask",
+        "Can I borrow 《数据库入门图解》 today?",
+        "--env",
+        "library",
+        "--library-db",
+        str(episodes),
+        "--model",
+        "graph.testing:demo_model",
+        "--db",
+        str(db_path),
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"react-agent: --library-db: {episodes} is a checkpoint database, not a library database\n"
+    )
+    assert episodes.read_bytes() == before
+
+
 def test_missing_key_message_names_the_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ask", "Who?"]) == 2
     err = capsys.readouterr().err

@@ -182,29 +182,6 @@ def test_hold_limit(db: Path, backend: LibraryBackend) -> None:
     assert refused.outcome == "refused" and "3 holds" in refused.reason
 
 
-def test_audit_rows_are_idempotent_per_key_and_event(db: Path, backend: LibraryBackend) -> None:
-    def audit(event: str, detail: dict[str, str]) -> bool:
-        return backend.record_audit(
-            "t:4",
-            event,
-            thread_id="t",
-            step_index=4,
-            patron="P1001",
-            clock="2026-09-26T14:03:00",
-            detail=detail,
-        )
-
-    assert audit("proposal", {"copy_id": "W22"})
-    assert not audit("proposal", {"copy_id": "X"})
-    assert audit("decision", {"type": "approve"})
-    rows = audit_log(db)
-    assert [(r["event"], r["detail"]) for r in rows] == [
-        ("proposal", {"copy_id": "W22"}),
-        ("decision", {"type": "approve"}),
-    ]
-    assert all(r["clock"] == "2026-09-26T14:03:00" and r["recorded_at"] for r in rows)
-
-
 def test_readers_of_a_missing_file_return_nothing(tmp_path: Path) -> None:
     assert audit_log(tmp_path / "none.sqlite3") == []
     assert reservations(tmp_path / "none.sqlite3") == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -429,19 +429,34 @@ def test_reservation_through_the_environment_is_idempotent(db: Path) -> None:
     )
 
 
-def test_record_audit_is_idempotent_per_key_and_event(db: Path) -> None:
+def test_record_audit_appends_with_the_request_actor_and_key(db: Path) -> None:
     run = episode(db)
-    ctx = run.ctx()
-    run.env.record_audit("proposal", {"action": "reserve_copy", "args": {"copy_id": "W22"}}, ctx)
-    run.env.record_audit("proposal", {"action": "reserve_copy", "args": {"copy_id": "W40"}}, ctx)
-    run.env.record_audit("decision", {"type": "approve"}, ctx)
+    ctx = replace(run.ctx(), request_id="req-1", actor="cli:ana@desk")
+    proposal = {"action": "reserve_copy", "args": {"copy_id": "W22"}}
+    run.env.record_audit("proposed", proposal, ctx)
+    run.env.record_audit("proposed", proposal, ctx)
+    run.env.record_audit("decision", {"type": "reject", "message": "no"}, ctx)
+    run.env.record_audit("decision", {"type": "approve"}, replace(ctx, actor="api"))
     rows = audit_log(db)
-    assert [(r["event"], r["idempotency_key"], r["patron_id"]) for r in rows] == [
-        ("proposal", "thread-1:1", "P1001"),
-        ("decision", "thread-1:1", "P1001"),
+    assert [(r["event"], r["request_id"], r["actor"], r["idempotency_key"]) for r in rows] == [
+        ("proposed", "req-1", "cli:ana@desk", "thread-1:1"),
+        ("decision", "req-1", "cli:ana@desk", "thread-1:1"),
+        ("decision", "req-1", "api", "thread-1:1"),
     ]
-    assert rows[0]["detail"]["args"] == {"copy_id": "W22"}
+    assert rows[0]["detail"] == proposal and rows[0]["patron_id"] == "P1001"
     assert rows[0]["clock"] == "2026-09-26T14:00:00"
+
+
+def test_a_reservation_writes_its_executed_row_with_the_request_and_actor(db: Path) -> None:
+    run = episode(db)
+    ctx = replace(run.ctx(), request_id="req-1", actor="policy:auto")
+    run.env.execute("reserve_copy", {"copy_id": "W22"}, ctx)
+    run.env.execute("reserve_copy", {"copy_id": "W22"}, ctx)
+    rows = audit_log(db)
+    assert [(r["event"], r["request_id"], r["actor"], r["idempotency_key"]) for r in rows] == [
+        ("executed", "req-1", "policy:auto", "thread-1:1")
+    ]
+    assert rows[0]["detail"]["outcome"] == "reserved" and rows[0]["detail"]["copy_id"] == "W22"
 
 
 @pytest.mark.parametrize(

@@ -91,7 +91,9 @@ class ExecContext:
 
     `settings` is the run's Context object; `env_state` the environment's slice
     of the checkpointed state; `idempotency_key` is unique per thread and step,
-    so a write replayed after a crash or a resume is recognised.
+    so a write replayed after a crash or a resume is recognised. `request_id`
+    names the approval request a write or an audit row belongs to and `actor`
+    who acted (`cli:user@host`, `api`, `policy:auto`...); both '' when none.
     """
 
     settings: Any
@@ -100,6 +102,8 @@ class ExecContext:
     step_index: int
     idempotency_key: str
     tool_calls_left: int = 1
+    request_id: str = ""
+    actor: str = ""
 
 
 class ArgumentError(ValueError):
@@ -139,7 +143,11 @@ class Environment(Protocol):
         ...
 
     def record_audit(self, event: str, detail: Mapping[str, Any], ctx: ExecContext) -> None:
-        """Record an approval event (proposal, decision, execution); idempotent per key."""
+        """Append an approval event (`proposed`, `decision`, `fork`, `settings_changed`)
+        to the audit log; an exact replay of a row already written is not written again.
+
+        `executed` rows are the environment's own: written in the write's transaction.
+        """
         ...
 
     def check_answer(

@@ -1,151 +1,36 @@
-"""Queries and the one write of the library backend, over the SQLite database.
+"""Queries, the one write and the audit log of the library backend, over SQLite.
 
 Each call opens its own connection, so calls can run in worker threads (the
-environment runs them under a timeout). Results are frozen dataclasses.
+environment runs them under a timeout). Results are frozen dataclasses
+(`tools.library.records`).
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
+from tools.library.audit import AuditEntry, append, read_events
 from tools.library.clock import iso
 from tools.library.db import connect, ensure_database, transaction
-from tools.library.text import fold
+from tools.library.holds import HoldRequest, place_hold
+from tools.library.records import (
+    CatalogueRecord,
+    CopyRef,
+    CopyStatus,
+    Hours,
+    Place,
+    ReserveResult,
+    SearchResult,
+)
+from tools.library.text import fold, title_matches, title_rank, title_similarity
 
 SEARCH_LIMIT = 5
 SIMILAR_LIMIT = 3
 SIMILAR_MIN_SCORE = 0.3
-
-
-@dataclass(frozen=True)
-class Place:
-    """A campus place; branches are places too (`is_branch`)."""
-
-    place_id: str
-    name: str
-    name_zh: str
-    aliases: tuple[str, ...]
-    is_branch: bool
-
-    @property
-    def label(self) -> str:
-        """'West Library (西馆)'."""
-        return f"{self.name} ({self.name_zh})"
-
-
-@dataclass(frozen=True)
-class CopyRef:
-    """A copy as the catalogue lists it: where it is held, not its status."""
-
-    copy_id: str
-    branch: Place
-
-
-@dataclass(frozen=True)
-class CatalogueRecord:
-    """One catalogue record: a title in one medium, with its copies."""
-
-    record_id: str
-    title: str
-    title_en: str
-    author: str
-    year: int
-    medium: str
-    note: str
-    copies: tuple[CopyRef, ...]
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """Records matching a title query (at most `SEARCH_LIMIT`), or similar titles."""
-
-    records: tuple[CatalogueRecord, ...]
-    total: int
-    similar: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class CopyStatus:
-    """A copy's status at `as_of`; `live` is False for a value from the status cache."""
-
-    copy_id: str
-    record_id: str
-    title: str
-    title_en: str
-    medium: str
-    branch: Place
-    shelf: str
-    status: str
-    due: str | None
-    held_for_patron: bool | None
-    as_of: str
-    live: bool
-
-
-@dataclass(frozen=True)
-class Hours:
-    """A branch's hours on one date; `closed_reason` set means closed all day."""
-
-    branch: Place
-    date: str
-    closed_reason: str | None
-    building: tuple[str, str] | None
-    desk: tuple[str, str] | None
-    note: str
-
-
-@dataclass(frozen=True)
-class Reservation:
-    """A row of the reservations table."""
-
-    reservation_id: int
-    idempotency_key: str
-    patron_id: str
-    copy_id: str
-    created_at: str
-
-
-@dataclass(frozen=True)
-class ReserveResult:
-    """What `reserve` did: made a reservation, found this key's earlier one, or refused."""
-
-    outcome: Literal["reserved", "existing", "refused"]
-    reason: str
-    reservation: Reservation | None
-    copy: CopyStatus | None
-
-
-def _bigrams(text: str) -> set[str]:
-    folded = fold(text)
-    return {folded[i : i + 2] for i in range(max(len(folded) - 1, 1))}
-
-
-def _similarity(query: str, title: str) -> float:
-    """The share of the query's character bigrams found in the title."""
-    left, right = _bigrams(query), _bigrams(title)
-    return len(left & right) / len(left) if left and right else 0.0
-
-
-def _matches(query: str, record: sqlite3.Row) -> bool:
-    folded = fold(query)
-    haystacks = (fold(record["title"]), fold(record["title_en"]))
-    if folded and any(folded in hay for hay in haystacks):
-        return True
-    words = [fold(word) for word in query.split()]
-    return len(words) > 1 and all(word and word in haystacks[1] for word in words)
-
-
-def _rank(query: str, record: sqlite3.Row) -> tuple[int, str]:
-    folded = fold(query)
-    titles = (fold(record["title"]), fold(record["title_en"]))
-    exact = 0 if folded in titles else 1 if any(t.startswith(folded) for t in titles) else 2
-    return exact, record["record_id"]
 
 
 class LibraryBackend:
@@ -208,7 +93,11 @@ class LibraryBackend:
         try:
             rows = conn.execute("SELECT * FROM catalogue").fetchall()
             found = sorted(
-                (row for row in rows if _matches(query, row)), key=lambda row: _rank(query, row)
+                (row for row in rows if title_matches(query, row["title"], row["title_en"])),
+                key=lambda row: (
+                    title_rank(query, row["title"], row["title_en"]),
+                    row["record_id"],
+                ),
             )
             records = tuple(self._record(conn, row) for row in found[:SEARCH_LIMIT])
         finally:
@@ -218,7 +107,7 @@ class LibraryBackend:
             scored = sorted(
                 (
                     (
-                        max(_similarity(query, row["title"]), _similarity(query, row["title_en"])),
+                        title_similarity(query, row["title"], row["title_en"]),
                         f"{row['title']} / {row['title_en']}",
                     )
                     for row in rows
@@ -355,98 +244,57 @@ class LibraryBackend:
         return int(rows[0]["minutes"]) if rows else None
 
     def reserve(
-        self, copy_id: str, patron: str, key: str, clock: str, thread_id: str, step_index: int
-    ) -> ReserveResult:
-        """Place a hold on a copy for a patron, once per idempotency key."""
-        with transaction(self.path, write=True) as conn:
-            earlier = conn.execute(
-                "SELECT * FROM reservations WHERE idempotency_key = ?", (key,)
-            ).fetchone()
-            if earlier is not None:
-                return ReserveResult(
-                    "existing",
-                    "this request was already carried out",
-                    _reservation(earlier),
-                    self._copy_status(conn, earlier["copy_id"], patron),
-                )
-            refusal, copy = self._refusal(conn, copy_id, patron)
-            if refusal or copy is None:
-                return ReserveResult("refused", refusal, None, copy)
-            cursor = conn.execute(
-                "INSERT INTO reservations (idempotency_key, patron_id, copy_id, created_at,"
-                " recorded_at, thread_id, step_index) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (key, patron, copy.copy_id, clock, _utc_now(), thread_id, step_index),
-            )
-            row = conn.execute(
-                "SELECT * FROM reservations WHERE reservation_id = ?", (cursor.lastrowid,)
-            ).fetchone()
-            return ReserveResult(
-                "reserved",
-                "reserved",
-                _reservation(row),
-                self._copy_status(conn, copy.copy_id, patron),
-            )
-
-    def _refusal(
-        self, conn: sqlite3.Connection, copy_id: str, patron: str
-    ) -> tuple[str, CopyStatus | None]:
-        person = conn.execute("SELECT * FROM patrons WHERE patron_id = ?", (patron,)).fetchone()
-        if person is None:
-            return f"patron {patron} is not registered", None
-        if person["status"] != "active":
-            return f"patron {patron}'s account is blocked ({person['blocked_reason']})", None
-        copy = self._copy_status(conn, copy_id, patron)
-        if copy is None:
-            return f"there is no copy {copy_id}", None
-        if copy.medium != "paper":
-            return f"copy {copy.copy_id} is not a paper copy", copy
-        if copy.status == "on_hold" and copy.held_for_patron:
-            return f"copy {copy.copy_id} is already on hold for you", copy
-        if copy.status != "available":
-            return f"copy {copy.copy_id} is {copy.status.replace('_', ' ')}, not available", copy
-        holds = conn.execute(
-            "SELECT COUNT(*) FROM reservations WHERE patron_id = ? AND status = 'active'",
-            (patron,),
-        ).fetchone()[0]
-        if holds >= person["max_holds"]:
-            return f"patron {patron} already has {holds} holds, the most allowed", copy
-        return "", copy
-
-    def record_audit(
         self,
+        copy_id: str,
+        patron: str,
         key: str,
+        clock: str,
+        thread_id: str,
+        step_index: int,
+        *,
+        request_id: str = "",
+        actor: str = "",
+    ) -> ReserveResult:
+        """Place a hold on a copy for a patron, once per idempotency key, and log it.
+
+        The `executed` audit row (reserved, or refused and why) is written in the
+        same transaction as the reservation (`holds.place_hold`), so the log cannot
+        disagree with what ran. A replay that finds this key's earlier reservation
+        writes no row.
+        """
+        request = HoldRequest(copy_id, patron, key, clock, thread_id, step_index, request_id, actor)
+        with transaction(self.path, write=True) as conn:
+            return place_hold(conn, request, self._copy_status)
+
+    def record_event(
+        self,
         event: str,
         *,
         thread_id: str,
+        request_id: str,
         step_index: int,
+        actor: str,
         patron: str,
         clock: str,
         detail: Mapping[str, Any],
-    ) -> bool:
-        """Write one audit row; False if this key already has this event (nothing written)."""
-        payload = json.dumps(dict(detail), ensure_ascii=False, sort_keys=True)
+        idempotency_key: str = "",
+    ) -> int | None:
+        """Append one audit row and return its id; None if it exactly replays a row
+        already written (same thread, request, event, detail and idempotency key)."""
+        entry = AuditEntry(
+            event, thread_id, step_index, patron, clock, detail, request_id, actor, idempotency_key
+        )
         with transaction(self.path, write=True) as conn:
-            cursor = conn.execute(
-                "INSERT OR IGNORE INTO audit_log (idempotency_key, event, thread_id, step_index,"
-                " patron_id, clock, recorded_at, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, event, thread_id, step_index, patron, clock, _utc_now(), payload),
-            )
-            return cursor.rowcount == 1
+            return append(conn, entry)
+
+    def audit_events(self, thread_id: str | None = None) -> list[dict[str, Any]]:
+        """The audit rows (of one thread, or all) in id order, `detail` decoded."""
+        conn = connect(self.path)
+        try:
+            return read_events(conn, thread_id)
+        finally:
+            conn.close()
 
 
 def _normal(moment: str) -> str:
     return iso(datetime.fromisoformat(moment))
-
-
-def _utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def _reservation(row: sqlite3.Row) -> Reservation:
-    return Reservation(
-        row["reservation_id"],
-        row["idempotency_key"],
-        row["patron_id"],
-        row["copy_id"],
-        row["created_at"],
-    )

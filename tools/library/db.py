@@ -2,9 +2,11 @@
 
 Reference tables (places, branches, hours, catalogue, copies, status cache,
 patrons) are loaded from `seed.json` on first use and reloaded when the seed
-file changes. Reservations and the audit log are the database's own history:
-they are never dropped, and a copy's effective status is its reference row
-overlaid with its active reservation.
+or schema changes. Reservations and the audit log (`tools.library.audit`) are
+the database's own history: they are never dropped, and a copy's effective
+status is its reference row overlaid with its active reservation. The file
+says what it is (`tools.dbfiles.LIBRARY`): a file of another kind, not SQLite
+or damaged is refused with one line and never written to.
 """
 
 from __future__ import annotations
@@ -12,20 +14,23 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from platformdirs import user_state_dir
 
+from tools.dbfiles import LIBRARY, check_file, claim, describe_error
+from tools.library.audit import ensure_audit_table, read_events
 from tools.library.text import fold
 
 SEED_FILE = Path(__file__).resolve().parent / "seed.json"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 COPY_STATUSES = ("available", "checked_out", "on_hold", "in_transit", "missing")
 WEEKDAY_KEYS = ("mon-fri",) * 5 + ("sat", "sun")
+T = TypeVar("T")
 
 REFERENCE_SCHEMA = f"""
 CREATE TABLE places (
@@ -82,11 +87,6 @@ CREATE TABLE IF NOT EXISTS reservations (
     status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'cancelled')),
     created_at TEXT NOT NULL, recorded_at TEXT NOT NULL,
     thread_id TEXT NOT NULL, step_index INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS audit_log (
-    audit_id INTEGER PRIMARY KEY, idempotency_key TEXT NOT NULL, event TEXT NOT NULL,
-    thread_id TEXT NOT NULL, step_index INTEGER NOT NULL, patron_id TEXT NOT NULL,
-    clock TEXT NOT NULL, recorded_at TEXT NOT NULL, detail TEXT NOT NULL,
-    UNIQUE (idempotency_key, event));
 """
 
 
@@ -95,9 +95,13 @@ def default_db_path() -> Path:
     return Path(user_state_dir("react-evidence-agent")) / "library.sqlite3"
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    """Open the database in autocommit mode (callers open their own transactions)."""
-    conn = sqlite3.connect(path, timeout=5.0, isolation_level=None, check_same_thread=False)
+def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
+    """Open the database in autocommit mode (callers open their own transactions);
+    without `create`, a missing file is an error instead of a new empty database."""
+    target: Path | str = path if create else f"{path.resolve().as_uri()}?mode=rw"
+    conn = sqlite3.connect(
+        target, timeout=5.0, isolation_level=None, check_same_thread=False, uri=not create
+    )
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA synchronous = NORMAL")
@@ -197,24 +201,41 @@ def _current_fingerprint(conn: sqlite3.Connection) -> str | None:
     return str(row["value"]) if row else None
 
 
-def ensure_database(path: Path | str | None = None, seed_file: Path = SEED_FILE) -> Path:
-    """Create the database (or reload its reference tables if the seed changed); return its path.
+def _is_current(conn: sqlite3.Connection, fingerprint: str) -> bool:
+    (app_id,) = conn.execute("PRAGMA application_id").fetchone()
+    return app_id == LIBRARY.app_id and _current_fingerprint(conn) == fingerprint
 
-    Safe across threads and processes: the load runs in one `BEGIN IMMEDIATE`
-    transaction that checks the seed fingerprint again once it holds the lock.
+
+def ensure_database(path: Path | str | None = None, seed_file: Path = SEED_FILE) -> Path:
+    """Create the database (or reload its reference tables if the seed or schema changed,
+    migrating the audit log); return its path.
+
+    A file of another kind, not SQLite or damaged is refused with a one-line
+    `DatabaseFileError` before anything is written. Safe across threads and
+    processes: the load runs in one `BEGIN IMMEDIATE` transaction that checks
+    the fingerprint again once it holds the lock.
     """
-    target = Path(path) if path else default_db_path()
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target = check_file(path or default_db_path(), LIBRARY, create=True)
     seed_bytes = seed_file.read_bytes()
     fingerprint = _seed_fingerprint(seed_bytes)
+    try:
+        _load(target, seed_bytes, fingerprint)
+    except sqlite3.DatabaseError as error:
+        raise describe_error(target, LIBRARY, error) from None
+    return target
+
+
+def _load(target: Path, seed_bytes: bytes, fingerprint: str) -> None:
     conn = connect(target)
     try:
-        if _current_fingerprint(conn) == fingerprint:
-            return target
+        if _is_current(conn, fingerprint):
+            return
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("BEGIN IMMEDIATE")
-        if _current_fingerprint(conn) != fingerprint:
+        if not _is_current(conn, fingerprint):
+            claim(conn, LIBRARY)
             _run_statements(conn, HISTORY_SCHEMA)
+            ensure_audit_table(conn)
             for table in REFERENCE_TABLES:
                 conn.execute(f"DROP TABLE IF EXISTS {table}")
             _run_statements(conn, REFERENCE_SCHEMA)
@@ -227,12 +248,12 @@ def ensure_database(path: Path | str | None = None, seed_file: Path = SEED_FILE)
         raise
     finally:
         conn.close()
-    return target
 
 
 def reset_database(path: Path | str | None = None) -> Path:
-    """Delete the database (reservations and audit log included) and create it afresh."""
-    target = Path(path) if path else default_db_path()
+    """Delete the database (reservations and audit log included) and create it afresh;
+    a file that is not a library database is refused and kept."""
+    target = check_file(path or default_db_path(), LIBRARY, create=True)
     for suffix in ("", "-wal", "-shm"):
         Path(f"{target}{suffix}").unlink(missing_ok=True)
     return ensure_database(target)
@@ -260,23 +281,36 @@ def set_copy_status(
         raise KeyError(f"no copy {copy_id!r} in {path}")
 
 
-def _read_rows(path: Path | str, query: str) -> list[dict[str, Any]]:
-    target = Path(path)
+def _read(path: Path | str, query: Callable[[sqlite3.Connection], list[T]]) -> list[T]:
+    """Run a read on an existing library database; a missing file reads as empty and is
+    not created, a file of another kind is refused (`DatabaseFileError`)."""
+    target = Path(path).expanduser()
     if not target.exists():
         return []
-    conn = connect(target)
+    check_file(target, LIBRARY, create=False)
     try:
-        return [dict(row) for row in conn.execute(query)]
-    finally:
-        conn.close()
+        conn = connect(target, create=False)
+        try:
+            return query(conn)
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as error:
+        raise describe_error(target, LIBRARY, error) from None
 
 
-def audit_log(path: Path | str) -> list[dict[str, Any]]:
-    """Every audit row in order, `detail` decoded; empty if the file does not exist."""
-    rows = _read_rows(path, "SELECT * FROM audit_log ORDER BY audit_id")
-    return [{**row, "detail": json.loads(row["detail"])} for row in rows]
+def audit_log(path: Path | str, thread_id: str | None = None) -> list[dict[str, Any]]:
+    """The audit rows (of one thread, or all) in id order, `detail` decoded; empty if the
+    file does not exist."""
+    return _read(path, lambda conn: read_events(conn, thread_id))
 
 
 def reservations(path: Path | str) -> list[dict[str, Any]]:
-    """Every reservation in order; empty if the file does not exist."""
-    return _read_rows(path, "SELECT * FROM reservations ORDER BY reservation_id")
+    """Every reservation in order; empty if the file or its table does not exist."""
+
+    def query(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'reservations'").fetchone():
+            return []
+        rows = conn.execute("SELECT * FROM reservations ORDER BY reservation_id")
+        return [dict(row) for row in rows]
+
+    return _read(path, query)

@@ -279,6 +279,8 @@ class LibraryEnvironment:
                     iso(clock),
                     ctx.thread_id,
                     ctx.step_index,
+                    request_id=ctx.request_id,
+                    actor=ctx.actor,
                 ),
                 args["copy_id"],
                 settings.patron,
@@ -321,16 +323,19 @@ class LibraryEnvironment:
         return f"{answer.rstrip()} {answer_caveat(supporting or evidence, question)}"
 
     def record_audit(self, event: str, detail: Mapping[str, Any], ctx: ExecContext) -> None:
-        """Write a proposal/decision/execution row, once per (idempotency key, event)."""
+        """Append an audit row with the context's request, actor and idempotency key
+        (an exact replay of a row already written is not written again)."""
         settings = ctx.settings
-        self.backend(settings).record_audit(
-            ctx.idempotency_key,
+        self.backend(settings).record_event(
             event,
             thread_id=ctx.thread_id,
+            request_id=ctx.request_id,
             step_index=ctx.step_index,
+            actor=ctx.actor,
             patron=settings.patron,
             clock=iso(step_clock(settings, ctx.step_index)),
             detail=detail,
+            idempotency_key=ctx.idempotency_key,
         )
 
     def check_answer(

@@ -13,7 +13,8 @@ from datetime import date
 from typing import Any
 
 from tools.base import EvidenceDraft
-from tools.library.backend import (
+from tools.library.clock import show_time
+from tools.library.records import (
     CatalogueRecord,
     CopyStatus,
     Hours,
@@ -21,7 +22,6 @@ from tools.library.backend import (
     ReserveResult,
     SearchResult,
 )
-from tools.library.clock import show_time
 
 SEARCH_HEADER = (
     'Catalogue: {count} for "{query}"{shown} (holdings only; a copy\'s live status needs '

@@ -1,4 +1,4 @@
-"""Text folding shared by the library's search, aliases and completion check."""
+"""Text folding and title matching shared by the library's search, aliases and completion check."""
 
 from __future__ import annotations
 
@@ -34,3 +34,34 @@ def quoted_titles(text: str) -> list[str]:
         if found:
             return found
     return []
+
+
+def _bigrams(text: str) -> set[str]:
+    folded = fold(text)
+    return {folded[i : i + 2] for i in range(max(len(folded) - 1, 1))}
+
+
+def title_similarity(query: str, title: str, title_en: str) -> float:
+    """The largest share of the query's character bigrams found in either title."""
+    left = _bigrams(query)
+    return max(
+        (len(left & right) / len(left) if left and right else 0.0)
+        for right in (_bigrams(title), _bigrams(title_en))
+    )
+
+
+def title_matches(query: str, title: str, title_en: str) -> bool:
+    """Whether either title contains the query, or the English one all its words."""
+    folded = fold(query)
+    haystacks = (fold(title), fold(title_en))
+    if folded and any(folded in hay for hay in haystacks):
+        return True
+    words = [fold(word) for word in query.split()]
+    return len(words) > 1 and all(word and word in haystacks[1] for word in words)
+
+
+def title_rank(query: str, title: str, title_en: str) -> int:
+    """0 when a title is the query, 1 when one starts with it, else 2."""
+    folded = fold(query)
+    titles = (fold(title), fold(title_en))
+    return 0 if folded in titles else 1 if any(t.startswith(folded) for t in titles) else 2
