@@ -1,6 +1,7 @@
 """Graph overhead per step and checkpoint-file growth, with an instant scripted model.
 
 Usage: python benchmarks/bench_graph.py [--steps 40] [--repeat 5] [--plot FILE.png]
+(its checkpoint files live in a temporary directory, removed at exit)
 
 Prints, for episodes of N steps (N-1 Searches of distinct snapshot titles, then
 Finish): milliseconds per step with no checkpointer (baseline), with the
@@ -13,7 +14,9 @@ trajectory kept in `DeltaChannel`s (ours) and in plain `operator.add` lists.
 from __future__ import annotations
 
 import argparse
+import atexit
 import operator
+import shutil
 import statistics
 import sys
 import tempfile
@@ -141,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     shared_snapshot()
     timed_episode(None, 5)
     workdir = Path(tempfile.mkdtemp(prefix="bench-graph-"))
+    atexit.register(shutil.rmtree, workdir, ignore_errors=True)
     timings: dict[str, list[float]] = {"none": [], "memory": [], "sqlite": []}
     for round_ in range(args.repeat):
         timings["none"].append(timed_episode(None, args.steps)[0])

@@ -22,7 +22,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from graph.context import Context, LibraryContext, WikipediaContext
+from graph.context import CONTEXT_TYPES, Context
 from graph.nodes import AgentDeps, Nodes
 from graph.state import AgentState, InputState
 from graph.thread_guard import ThreadGuard
@@ -80,11 +80,11 @@ def library_environment(ctx: Context) -> Environment:
 
 ENVIRONMENTS: dict[str, tuple[type[Context], Any, tuple[str, ...]]] = {
     "wikipedia": (
-        WikipediaContext,
+        CONTEXT_TYPES["wikipedia"],
         wikipedia_environment,
         ("source", "lang", "wiki_api_url", "user_agent"),
     ),
-    "library": (LibraryContext, library_environment, ("library_db",)),
+    "library": (CONTEXT_TYPES["library"], library_environment, ("library_db",)),
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -126,3 +126,40 @@ def register(commands: Any) -> None:
     )
     audit.add_argument("--json", action="store_true", help="print one JSON list")
     audit.set_defaults(func=cmd_audit)
+
+
+def untruths(
+    rows: Sequence[Mapping[str, Any]], reservations: Sequence[Mapping[str, Any]]
+) -> list[str]:
+    """Where the audit log does not tell the truth about what ran.
+
+    Every reservation has exactly one `reserved` executed row, for a request
+    whose first decision approves it; no executed row belongs to a request
+    whose decision of record rejects or denies it, or that has none; a request
+    has one decision (its first) unless later ones only replay it.
+    """
+    problems = []
+    decisions: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        if row["event"] == "decision":
+            decisions.setdefault(row["request_id"], []).append(row["detail"])
+    for request_id, made in decisions.items():
+        if any(detail != made[0] for detail in made[1:]):
+            problems.append(f"request {request_id} has different decisions: {made}")
+    executed = [row for row in rows if row["event"] == "executed"]
+    for row in executed:
+        first = (decisions.get(row["request_id"]) or [{}])[0]
+        if first.get("type") not in ("approve", "edit"):
+            problems.append(f"executed row {row['audit_id']} without an approval: {first}")
+    for reservation in reservations:
+        rows_for = [
+            r
+            for r in executed
+            if r["detail"].get("reservation_id") == reservation["reservation_id"]
+            and r["detail"].get("outcome") == "reserved"
+        ]
+        if len(rows_for) != 1:
+            problems.append(
+                f"reservation {reservation['reservation_id']} has {len(rows_for)} executed rows"
+            )
+    return problems

@@ -142,11 +142,17 @@ class LibraryContext(Context):
     )
     now: str = field(
         default="2026-09-26T14:00",
-        metadata={"description": "The clock: local date and time the episode starts at."},
+        metadata={
+            "description": "The clock: the local date and time the episode starts at, "
+            "YYYY-MM-DDTHH:MM."
+        },
     )
     origin: str = field(
         default="East Campus",
-        metadata={"description": "Where the patron starts from (authorised coarse location)."},
+        metadata={
+            "description": "Where the patron starts from (authorised coarse location): a "
+            "campus place or a branch, e.g. 'East Campus' or '东校区'."
+        },
     )
     deadline: str = field(
         default="",
@@ -165,3 +171,9 @@ class LibraryContext(Context):
     tool_timeout_s: float = field(
         default=2.0, metadata={"description": "Seconds before a library call counts as timed out."}
     )
+
+
+CONTEXT_TYPES: dict[str, type[Context]] = {
+    "wikipedia": WikipediaContext,
+    "library": LibraryContext,
+}

@@ -1,17 +1,17 @@
 """The few errors the agent raises on purpose.
 
-Errors a user or an API client must read are `ValueError`s too: the LangGraph
-server passes the message of a `ValueError` on to its clients and masks most
-others as "An internal error occurred".
+Each is a `ValueError`, so the LangGraph server passes its message on to API
+clients (langgraph-api masks any other exception type as "An internal error
+occurred"); the CLI prints it in one line and exits with status 2.
 """
 
 
-class AgentError(Exception):
+class AgentError(ValueError):
     """Base of the agent's own errors; the CLI prints them in one line."""
 
 
 class ModelConfigError(AgentError):
-    """The chosen chat model cannot be loaded (bad spec, missing key)."""
+    """The chosen chat model cannot be loaded (bad spec, missing key, missing package)."""
 
 
 class ThreadNotFoundError(AgentError):
@@ -22,17 +22,17 @@ class DecisionError(AgentError):
     """A human's approval decision is malformed or not allowed."""
 
 
-class DatabaseError(AgentError, ValueError):
+class DatabaseError(AgentError):
     """The checkpoint database cannot be opened, or vanished while in use."""
 
 
-class LeaseHeldError(AgentError, ValueError):
+class LeaseHeldError(AgentError):
     """Another process drives this thread right now."""
 
 
-class RequestError(AgentError, ValueError):
+class RequestError(AgentError):
     """A decision names an approval request that is not pending (answered or superseded)."""
 
 
-class SettingsError(AgentError, ValueError):
+class SettingsChangeError(AgentError):
     """Settings that differ from the thread's stored ones, given without asking to change them."""

@@ -16,26 +16,43 @@ import importlib.util
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from graph.errors import ModelConfigError
 from graph.testing import load_script
 
-PROVIDER_KEYS = {
-    "groq": "GROQ_API_KEY",
-    "openai": "OPENAI_API_KEY",
-    "anthropic": "ANTHROPIC_API_KEY",
-    "google_genai": "GOOGLE_API_KEY",
-    "mistralai": "MISTRAL_API_KEY",
-    "together": "TOGETHER_API_KEY",
-    "fireworks": "FIREWORKS_API_KEY",
-}
 
+class Provider(NamedTuple):
+    """What a LangChain provider needs: its key variable, and the package that implements it."""
+
+    key_variable: str
+    module: str
+    package: str
+    extra: str = ""  # this project's extra that installs the package
+
+
+PROVIDERS = {
+    "groq": Provider("GROQ_API_KEY", "langchain_groq", "langchain-groq"),
+    "openai": Provider("OPENAI_API_KEY", "langchain_openai", "langchain-openai", "openai"),
+    "ollama": Provider("", "langchain_ollama", "langchain-ollama", "ollama"),
+    "anthropic": Provider("ANTHROPIC_API_KEY", "langchain_anthropic", "langchain-anthropic"),
+    "google_genai": Provider("GOOGLE_API_KEY", "langchain_google_genai", "langchain-google-genai"),
+    "mistralai": Provider("MISTRAL_API_KEY", "langchain_mistralai", "langchain-mistralai"),
+    "together": Provider("TOGETHER_API_KEY", "langchain_together", "langchain-together"),
+    "fireworks": Provider("FIREWORKS_API_KEY", "langchain_fireworks", "langchain-fireworks"),
+}
+MISSING_PACKAGE = (
+    "The model provider '{provider}' needs the package {package}, which is not installed: "
+    "{install}."
+)
+INSTALL_EXTRA = "pip install 'react-evidence-agent[{extra}]' (or pip install {package})"
+INSTALL_PACKAGE = "pip install {package}"
 MISSING_KEY = (
-    "No API key for the model provider '{provider}': set {variable} (for example in a .env "
-    "file or your shell), or choose another model with --model: 'provider:model' for any "
+    "No API key for the model provider '{provider}': set {variable} (in your shell, or in a "
+    ".env file in the working directory), or choose another model with --model: "
+    "'provider:model' for any "
     "LangChain chat model (groq, openai with OPENAI_BASE_URL for compatible servers, "
     "ollama for a local one, ...), 'path/to/file.py:factory' or 'package.module:factory' "
     "for your own chat model, or 'scripted:FILE' for scripted replies."
@@ -86,11 +103,28 @@ def _from_reference(spec: str) -> BaseChatModel:
     return model
 
 
+def _require_package(name: str, provider: Provider) -> None:
+    """Refuse a provider whose LangChain package is missing, saying how to install it."""
+    if importlib.util.find_spec(provider.module) is not None:
+        return
+    install = (
+        INSTALL_EXTRA.format(extra=provider.extra, package=provider.package)
+        if provider.extra
+        else INSTALL_PACKAGE.format(package=provider.package)
+    )
+    raise ModelConfigError(
+        MISSING_PACKAGE.format(provider=name, package=provider.package, install=install)
+    )
+
+
 def _from_provider(spec: str, temperature: float, max_tokens: int) -> BaseChatModel:
     provider, _, name = spec.partition(":")
     if not provider or not name:
         raise ModelConfigError(BAD_SPEC.format(spec=spec))
-    variable = PROVIDER_KEYS.get(provider)
+    known = PROVIDERS.get(provider)
+    if known is not None:
+        _require_package(provider, known)
+    variable = known.key_variable if known else ""
     if variable and not os.environ.get(variable):
         raise ModelConfigError(MISSING_KEY.format(provider=provider, variable=variable))
     options: dict[str, Any] = {"temperature": temperature, "max_tokens": max_tokens}

@@ -41,6 +41,7 @@ from graph.trajectory import (
     repeat_key,
     unverified_answer,
 )
+from graph.validation import validate_run
 from tools.base import ArgumentError, Environment, ExecContext, ToolOutcome
 
 __all__ = ["MODEL_BACKOFF_S", "AgentDeps", "Nodes"]
@@ -92,6 +93,7 @@ class Nodes:
 
     def reason(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Ask the model for the next Thought and Action, and parse them."""
+        validate_run(state.get("question"), runtime.context, naming="setting")
         started = time.monotonic()
         ctx = runtime.context
         env = self.deps.environment(ctx)

@@ -27,7 +27,7 @@ from langgraph.types import Command, StateSnapshot
 from graph.agent import RECURSION_LIMIT
 from graph.approval import parse_decision
 from graph.context import Context
-from graph.errors import AgentError, RequestError, SettingsError
+from graph.errors import AgentError, RequestError, SettingsChangeError
 from graph.runner import (
     Agent,
     EventHandler,
@@ -211,11 +211,11 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
     stored = stored_settings(agent, state)
     if stored.get("env", env_name) != env_name:
         other = OTHER_ENV.format(thread_id=thread_id, env=stored["env"], other=env_name)
-        raise SettingsError(other)
+        raise SettingsChangeError(other)
     wanted = settings_of(env_name, request.ctx or make_context(env_name, stored))
     changes = settings_changes(stored, wanted)
     if changes and not request.change_settings:
-        raise SettingsError(describe_changes(thread_id, changes))
+        raise SettingsChangeError(describe_changes(thread_id, changes))
     update = {"settings": wanted} if changes or not stored else None
     ctx = make_context(env_name, wanted)
     if changes:

@@ -27,7 +27,7 @@ from langgraph.types import StateSnapshot
 from graph.agent import ENVIRONMENTS, RECURSION_LIMIT
 from graph.context import Context
 from graph.errors import AgentError, DatabaseError, ThreadNotFoundError
-from graph.store.leases import SqliteThreadLease, holding, lease_of, new_owner
+from graph.store.leases import holding, lease_of, new_owner
 from graph.store.locations import checkpoint_path
 from graph.store.registry import registry_of
 
@@ -333,48 +333,3 @@ def list_threads(saver: SqliteSaver) -> Iterator[str]:
     ).fetchall()
     for (thread_id,) in rows:
         yield str(thread_id)
-
-
-def thread_rows(agent: Agent) -> list[dict[str, Any]]:
-    """Every episode as `thread_id`, `status`, `env`, `question`, `created_at`, `updated_at`:
-    from the thread registry, without loading states. A thread the registry says is
-    running while no live process holds its lease is `interrupted`; threads written
-    before the registry existed are read from their state."""
-    saver = agent.checkpointer
-    registry = registry_of(saver)
-    lease = lease_of(saver)
-    registered = registry.rows() if registry is not None else []
-    live = lease.live_holders() if isinstance(lease, SqliteThreadLease) else {}
-    rows: list[dict[str, Any]] = []
-    for row in registered:
-        status = row.status
-        if status == "running" and row.thread_id not in live:
-            status = "interrupted"
-        rows.append(
-            {
-                "thread_id": row.thread_id,
-                "status": status,
-                "env": row.env,
-                "question": row.question,
-                "created_at": row.created_at,
-                "updated_at": row.updated_at,
-            }
-        )
-    known = {row.thread_id for row in registered}
-    for thread_id in list_threads(saver) if isinstance(saver, SqliteSaver) else []:
-        if thread_id in known:
-            continue
-        state = snapshot(agent, thread_id)
-        result = episode_result(agent, thread_id)
-        settings = stored_settings(agent, state)
-        rows.append(
-            {
-                "thread_id": thread_id,
-                "status": result["status"],
-                "env": settings.get("env", ""),
-                "question": result["question"],
-                "created_at": None,
-                "updated_at": state.created_at,
-            }
-        )
-    return rows

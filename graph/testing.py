@@ -124,3 +124,14 @@ DEMO_REPLIES = [
 def demo_model() -> ScriptedReActModel:
     """A scripted model that answers `DEMO_QUESTION` (for the README's offline run)."""
     return ScriptedReActModel(responses=DEMO_REPLIES)
+
+
+def library_demo_model() -> PolicyReActModel:
+    """A scripted librarian for `--env library` (the README's offline approval round trip).
+
+    It reads the trajectory in the prompt and picks the next action
+    (`graph.library_demo.next_turn`), so it resumes in any process.
+    """
+    from graph.library_demo import next_turn
+
+    return PolicyReActModel(policy=next_turn)

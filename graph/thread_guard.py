@@ -29,7 +29,7 @@ from langgraph.errors import GraphInterrupt
 from langgraph.runtime import Runtime
 
 from graph.context import Context
-from graph.errors import SettingsError
+from graph.errors import SettingsChangeError
 from graph.state import AgentState
 from graph.store.leases import HEARTBEATS, ThreadLease, ensure, lease_of
 from graph.store.registry import registry_of
@@ -102,7 +102,7 @@ class ThreadGuard:
             return runtime.context
         env = settings.get("env")
         if env and env != self.env_name:
-            raise SettingsError(
+            raise SettingsChangeError(
                 WRONG_GRAPH.format(thread_id=thread_id, env=env, graph=self.env_name)
             )
         return stored_context(self.context_type, settings)

@@ -11,7 +11,6 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RESERVE_QUESTION = "请帮我预约《数据库入门图解》纸质版。"
@@ -74,38 +73,3 @@ def checkpoint_count(db: Path, thread_id: str) -> int:
         return 0
     finally:
         conn.close()
-
-
-def audit_problems(rows: list[dict[str, Any]], reservations: list[dict[str, Any]]) -> list[str]:
-    """Where the audit log does not tell the truth about what ran.
-
-    Every reservation has exactly one `reserved` executed row, for a request
-    whose first decision approves it; no executed row belongs to a request
-    whose decision of record rejects or denies it, or that has none; a request
-    has one decision (its first) unless later ones only replay it.
-    """
-    problems = []
-    decisions: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        if row["event"] == "decision":
-            decisions.setdefault(row["request_id"], []).append(row["detail"])
-    for request_id, made in decisions.items():
-        if any(detail != made[0] for detail in made[1:]):
-            problems.append(f"request {request_id} has different decisions: {made}")
-    executed = [row for row in rows if row["event"] == "executed"]
-    for row in executed:
-        first = (decisions.get(row["request_id"]) or [{}])[0]
-        if first.get("type") not in ("approve", "edit"):
-            problems.append(f"executed row {row['audit_id']} without an approval: {first}")
-    for reservation in reservations:
-        rows_for = [
-            r
-            for r in executed
-            if r["detail"].get("reservation_id") == reservation["reservation_id"]
-            and r["detail"].get("outcome") == "reserved"
-        ]
-        if len(rows_for) != 1:
-            problems.append(
-                f"reservation {reservation['reservation_id']} has {len(rows_for)} executed rows"
-            )
-    return problems

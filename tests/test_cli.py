@@ -166,7 +166,7 @@ def test_a_checkpoint_file_given_as_the_library_database_is_refused(
     )
     assert done.returncode == 2
     assert done.stderr == (
-        f"react-agent: {episodes} is a checkpoint database, not a library database\n"
+        f"react-agent: --library-db: {episodes} is a checkpoint database, not a library database\n"
     )
     assert episodes.read_bytes() == before
 

@@ -22,7 +22,6 @@ from cli_utils import run_cli
 from reliability_utils import (
     RESERVE_QUESTION,
     RESERVE_SCRIPT,
-    audit_problems,
     checkpoint_count,
     finish,
     start_cli,
@@ -30,6 +29,7 @@ from reliability_utils import (
     write_model,
 )
 
+from graph.audit import untruths
 from graph.cli import main
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
 from tools.library.db import audit_log, ensure_database, reservations
@@ -104,7 +104,7 @@ def test_1_approve_and_reject_at_once_only_one_decision_is_taken(
     assert len(loser_err.strip().splitlines()) == 1 and "Traceback" not in loser_err
     reserved = [r["copy_id"] for r in reservations(library)]
     assert reserved == (["W22"] if decisions == ["approve"] else [])
-    assert audit_problems(rows, reservations(library)) == []
+    assert untruths(rows, reservations(library)) == []
 
 
 def test_2_settings_survive_a_kill_before_the_first_step(
@@ -171,7 +171,7 @@ def test_3_the_audit_log_keeps_every_decision_across_a_fork(
     assert rows[4]["detail"]["edited_action"]["args"] == {"copy_id": "N30"}
     assert rows[5]["detail"]["outcome"] == "reserved" and rows[5]["detail"]["copy_id"] == "N30"
     assert [r["copy_id"] for r in reservations(library)] == ["N30"]
-    assert audit_problems(rows, reservations(library)) == []
+    assert untruths(rows, reservations(library)) == []
     printed = cli("audit", "forked", "--db", str(db_path))
     assert printed.returncode == 0 and printed.stdout.count("\n") == len(rows) + 1
 
@@ -193,7 +193,7 @@ def test_4_a_fork_at_the_approval_point_takes_the_new_decision(
     assert "Already done" not in again.stdout
     assert result["status"] != "verified"
     assert len(reservations(library)) == 1
-    assert audit_problems(audit_log(library), reservations(library)) == []
+    assert untruths(audit_log(library), reservations(library)) == []
     stale = cli("resume", "refork", "--db", str(db_path), "--from", at, "--request", "R1")
     assert stale.returncode == 2 and "--request cannot name a request with --from" in stale.stderr
 

@@ -43,6 +43,7 @@ from graph.runner import (
     run_episode,
 )
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
+from graph.validation import MAX_QUESTION_CHARS, SettingsError, validate_run
 from tools.library.db import audit_log, reservations
 
 pytestmark = pytest.mark.server
@@ -266,6 +267,50 @@ def test_episode_paused_in_the_server_resumes_from_the_cli(setup: Setup) -> None
     assert _values(client.threads.get_state(thread_id))["status"] == "verified"
     assert client.threads.get(thread_id)["status"] == "interrupted"
     assert [row["copy_id"] for row in reservations(context["library_db"])] == ["W22"]
+
+
+BAD_RUNS = [
+    ("library", LIBRARY_QUESTION, {"now": "yesterday"}),
+    ("library", LIBRARY_QUESTION, {"deadline": "noon"}),
+    ("library", LIBRARY_QUESTION, {"origin": "Mars"}),
+    ("library", LIBRARY_QUESTION, {"faults": "get_copy_status:W22"}),
+    ("wikipedia", DEMO_QUESTION, {"max_model_turns": 0}),
+    ("wikipedia", DEMO_QUESTION, {"temperature": "hot"}),
+    ("wikipedia", "   ", {}),
+    ("wikipedia", "x" * (MAX_QUESTION_CHARS + 1), {}),
+]
+
+
+@pytest.mark.parametrize(("graph_id", "question", "context"), BAD_RUNS)
+def test_a_run_with_bad_settings_gets_the_validation_message_back(
+    setup: Setup, graph_id: EnvName, question: str, context: dict[str, Any]
+) -> None:
+    settings = {"model": setup.wiki_model} | context
+    with pytest.raises(SettingsError) as expected:
+        validate_run(question, make_context(graph_id, settings), naming="setting")
+    thread_id = setup.client.threads.create()["thread_id"]
+    response = setup.client.runs.wait(
+        thread_id, graph_id, input={"question": question}, context=settings, raise_error=False
+    )
+    assert isinstance(response, dict)
+    assert response["__error__"] == {"error": "SettingsError", "message": str(expected.value)}
+    assert not _values(setup.client.threads.get_state(thread_id)).get("steps")
+
+
+def test_a_run_with_no_model_key_gets_the_missing_key_message_back(setup: Setup) -> None:
+    thread_id = setup.client.threads.create()["thread_id"]
+    response = setup.client.runs.wait(
+        thread_id,
+        "wikipedia",
+        input={"question": DEMO_QUESTION},
+        context={"model": "groq:qwen/qwen3.6-27b"},
+        raise_error=False,
+    )
+    assert isinstance(response, dict)
+    error = response["__error__"]
+    assert error["error"] == "ModelConfigError"
+    assert error["message"].startswith("No API key for the model provider 'groq': set GROQ_API_KEY")
+    assert "scripted:FILE" in error["message"]
 
 
 # The thread lease and approval requests through the server: its runs and the CLI's

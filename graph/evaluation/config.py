@@ -19,6 +19,7 @@ from typing import Any, Literal
 from graph.context import DEFAULT_MODEL
 from graph.errors import AgentError
 from graph.evaluation.methods import METHODS, RunSettings
+from graph.validation import RULES
 
 EPISODES_FILE = "episodes.jsonl"
 SUMMARY_FILE = "summary.json"
@@ -36,6 +37,13 @@ FIXED_KEYS = (
     "source",
     "prompts_sha256",
 )
+# bench options that become an agent setting, checked by the agent's own rules
+AGENT_SETTINGS = {
+    "model": "model",
+    "temperature": "temperature",
+    "max_tokens": "max_tokens",
+    "max_steps": "max_model_turns",
+}
 MISMATCH = (
     "{out} holds a run with different settings ({changes}); episodes from different "
     "settings must not be mixed: use another --out, or the same settings to resume it"
@@ -96,6 +104,10 @@ class BenchConfig:
             raise BenchError("--n must be at least 1")
         if self.source not in ("snapshot", "live"):
             raise BenchError(f"--source must be 'snapshot' or 'live', not {self.source!r}")
+        for option, setting in AGENT_SETTINGS.items():
+            problem = RULES[setting](getattr(self, option))
+            if problem:
+                raise BenchError(f"--{option.replace('_', '-')}: {problem}")
 
 
 def versions() -> dict[str, str | None]:
@@ -121,4 +133,6 @@ def save_record(out: Path, record: Mapping[str, Any]) -> None:
         ]
         if changes:
             raise BenchError(MISMATCH.format(out=out, changes="; ".join(changes)))
-    path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    draft = path.with_name(path.name + ".tmp")
+    draft.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    os.replace(draft, path)

@@ -7,15 +7,20 @@ interleaved by seed and question so that the methods share the conditions.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from graph.evaluation.config import (
+    CONFIG_FILE,
     EPISODES_FILE,
     REPORT_FILE,
     SUMMARY_FILE,
@@ -31,6 +36,10 @@ from graph.evaluation.questions import prompts_fingerprint, select_questions
 from graph.evaluation.report import markdown_report, steps_by_method, summarize
 from graph.evaluation.scheduler import Retry, run_all, with_retries
 
+NO_PLOTS = (
+    "bench qa: matplotlib is not installed, so no plots were drawn; "
+    "pip install 'react-evidence-agent[bench]' adds them"
+)
 SCRIPTED_BANNER = (
     "Scripted model ({kind}): these figures come from scripted replies, not from a "
     "language model; they show the report's format, not any model's accuracy."
@@ -46,6 +55,23 @@ def seeded(model: BaseChatModel, seed: int) -> tuple[BaseChatModel, bool]:
         extra = dict(getattr(model, "model_kwargs", None) or {}) | {"seed": seed}
         return model.model_copy(update={"model_kwargs": extra}), True
     return model, False
+
+
+def plots_available() -> bool:
+    """Whether matplotlib (the `[bench]` extra) is installed."""
+    return importlib.util.find_spec("matplotlib") is not None
+
+
+def _plots(
+    methods: Mapping[str, Any], steps: Mapping[str, list[int]], out: Path, subtitle: str
+) -> list[str]:
+    """Draw the plots, or say in one line why not (matplotlib is an extra)."""
+    if not plots_available():
+        print(NO_PLOTS, file=sys.stderr)
+        return []
+    from graph.evaluation.plots import write_plots
+
+    return write_plots(methods, steps, out, subtitle)
 
 
 class _DefaultModels:
@@ -165,6 +191,25 @@ class QABench:
         save_record(self.config.out, config)
         return config
 
+    @contextmanager
+    def output_kept_only_if_used(self) -> Iterator[None]:
+        """Remove what `prepare` created if the run fails before any episode is logged.
+
+        A directory or `config.json` that existed before is left as it was.
+        """
+        out = self.config.out
+        fresh_dir = not out.exists()
+        fresh_record = not (out / CONFIG_FILE).exists()
+        try:
+            yield
+        except BaseException:
+            if not self.log.path.exists():
+                if fresh_record:
+                    (out / CONFIG_FILE).unlink(missing_ok=True)
+                if fresh_dir and out.is_dir() and not any(out.iterdir()):
+                    out.rmdir()
+            raise
+
     def run_pending(self) -> int:
         """Run the episodes not yet recorded (or recorded as errors); returns how many."""
         recorded = self.log.load()
@@ -182,14 +227,13 @@ class QABench:
 
     def run(self) -> dict[str, Any]:
         """Run what is not done yet, then write the summary, report and plots."""
-        config = self.prepare()
-        self.run_pending()
+        with self.output_kept_only_if_used():
+            config = self.prepare()
+            self.run_pending()
         return self.write_outputs(config)
 
     def write_outputs(self, config: Mapping[str, Any]) -> dict[str, Any]:
-        """`summary.json`, `report.md` and the plots from the episodes on disk."""
-        from graph.evaluation.plots import write_plots
-
+        """`summary.json`, `report.md` and the plots (when matplotlib is installed)."""
         episodes = list(self.log.load().values())
         methods = self.summary_methods(episodes)
         scripted = self.scripted_kind()
@@ -197,7 +241,7 @@ class QABench:
         banner = " ".join(part for part in (banner, self.config.note) if part)
         subtitle = self.config.model + (" — SCRIPTED, not a real model" if scripted else "")
         steps = steps_by_method(episodes, self.config.methods, self.seeds, self.question_ids)
-        plots = write_plots(methods, steps, self.config.out, subtitle)
+        plots = _plots(methods, steps, self.config.out, subtitle)
         summary = {"config": dict(config), "methods": methods, "scripted": scripted}
         out = self.config.out
         (out / SUMMARY_FILE).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")

@@ -31,7 +31,7 @@ from graph.evaluation.config import (
     BenchConfig,
     BenchError,
 )
-from graph.evaluation.harness import QABench
+from graph.evaluation.harness import QABench, plots_available
 from graph.evaluation.methods import METHODS, ModelFactory
 
 __all__ = ["BenchConfig", "BenchError", "QABench", "main", "register", "run_qa_bench"]
@@ -70,7 +70,8 @@ def _command(args: argparse.Namespace) -> int:
     from graph.evaluation.report import markdown_table
 
     print(markdown_table(summary["methods"]))
-    print(f"\nwritten to {config.out}: {EPISODES_FILE}, {SUMMARY_FILE}, {REPORT_FILE} and plots")
+    written = f"{EPISODES_FILE}, {SUMMARY_FILE}, {REPORT_FILE}"
+    print(f"\nwritten to {config.out}: {written}" + (" and plots" if plots_available() else ""))
     return 0
 
 

@@ -1,4 +1,4 @@
-"""What `react-agent` prints: live steps, results, episodes and thread lists.
+"""How the CLI prints episodes: live steps, the outcome, `show` and `threads`.
 
 Everything that comes from outside the program (page text, catalogue
 records, messages, model output, questions) goes through `graph.terminal`
@@ -8,11 +8,10 @@ first, so no control or escape sequence reaches the terminal.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from graph import terminal
-from graph.runner import EXIT_CODES
 
 STATUS_LABELS = {
     "verified": "verified",
@@ -20,12 +19,19 @@ STATUS_LABELS = {
     "budget_exhausted": "budget exhausted",
     "error": "error",
 }
-COUNTERS = ("steps", "model_calls", "tool_calls", "invalid_actions", "repeats")
+COUNTERS = (
+    "steps",
+    "model_calls",
+    "tool_calls",
+    "invalid_actions",
+    "repeats",
+    "verifier_rejections",
+)
 QUESTION_CHARS = 60
 
 
 def print_event(event: Mapping[str, Any]) -> None:
-    """One finished step, as it streams."""
+    """One finished step as Thought / Action / Observation lines (other events are skipped)."""
     if event.get("event") != "step":
         return
     step = event["step"]
@@ -34,8 +40,8 @@ def print_event(event: Mapping[str, Any]) -> None:
         print(f"Thought {index}: {terminal.line(step['thought'])}")
     print(f"Action {index}: {terminal.line(step.get('action_text', ''))}")
     observation = terminal.block(step.get("observation", ""))
-    for number, text in enumerate(observation.splitlines() or [""]):
-        print(f"Observation {index}: {text}" if number == 0 else f"  {text}")
+    for number, line in enumerate(observation.splitlines() or [""]):
+        print(f"Observation {index}: {line}" if number == 0 else f"  {line}")
     print(flush=True)
 
 
@@ -48,37 +54,42 @@ def resume_hint(thread_id: str, request_id: str = "", db: str | None = None) -> 
     )
 
 
+def _print_pending(result: Mapping[str, Any], db: str | None) -> None:
+    request_id = ""
+    for pending in result.get("pending", []):
+        request_id = str(pending["value"].get("request_id") or "")
+        label = f" (request {request_id})" if request_id else ""
+        for request in pending["value"].get("action_requests", []):
+            arguments = terminal.line(json.dumps(request["args"], ensure_ascii=False))
+            print(f"Awaiting approval{label}: {terminal.line(request['name'])} {arguments}")
+            print(f"  {terminal.line(request.get('description', ''))}")
+    print(f"Resume with: {resume_hint(result['thread_id'], request_id, db)}")
+
+
 def print_result(result: Mapping[str, Any], db: str | None = None) -> None:
-    """The outcome: the pending request, or the answer with its evidence."""
+    """The outcome: the pending approval, or the answer with its evidence."""
     status = result["status"]
     if status == "awaiting_approval":
-        request_id = ""
-        for pending in result.get("pending", []):
-            request_id = str(pending["value"].get("request_id") or "")
-            for request in pending["value"].get("action_requests", []):
-                arguments = terminal.line(json.dumps(request["args"], ensure_ascii=False))
-                label = f" (request {request_id})" if request_id else ""
-                print(f"Awaiting approval{label}: {terminal.line(request['name'])} {arguments}")
-                print(f"  {terminal.line(request.get('description', ''))}")
-        print(f"Resume with: {resume_hint(result['thread_id'], request_id, db)}")
+        _print_pending(result, db)
     else:
-        label = STATUS_LABELS.get(status, status)
-        print(f"Answer ({label}): {terminal.block(result['answer'])}")
+        answer = terminal.block(result["answer"])
+        print(f"Answer ({STATUS_LABELS.get(status, status)}): {answer}")
         if status != "verified" and result.get("stop_reason"):
             print(f"Stopped: {terminal.line(result['stop_reason'])}")
         if result["evidence"]:
             print("Evidence:")
             for row in result["evidence"]:
-                where = terminal.line(row["title"]) + (
-                    f" #{row['sentence_index']}" if row["sentence_index"] is not None else ""
-                )
+                index = row["sentence_index"]
+                where = terminal.line(row["title"]) + (f" #{index}" if index is not None else "")
                 text = terminal.line(row["text"])
                 print(f"  [{row['id']}] {where} (retrieved {row['retrieved_at']}): {text}")
     print(f"Thread: {result['thread_id']}")
 
 
-def emit_result(result: Mapping[str, Any], as_json: bool, db: str | None = None) -> int:
-    """Print a result (text or one JSON object); returns its exit status."""
+def emit(result: Mapping[str, Any], as_json: bool, db: str | None = None) -> int:
+    """Print the outcome (text or one JSON object); returns its exit status."""
+    from graph.runner import EXIT_CODES
+
     if as_json:
         print(terminal.dumps(result, default=str))
     else:
@@ -92,15 +103,11 @@ def print_episode(result: Mapping[str, Any]) -> None:
     for step in result["trajectory"]:
         print_event({"event": "step", "step": step})
     print_result(result)
-    counts = {key: result[key] for key in COUNTERS} | {
-        "verifier_rejections": result["verifier_rejections"]
-    }
-    print("Counters: " + ", ".join(f"{k}={v}" for k, v in counts.items()))
+    print("Counters: " + ", ".join(f"{key}={result[key]}" for key in COUNTERS))
 
 
-def print_threads(rows: Sequence[Mapping[str, Any]]) -> None:
-    """`threads`: one line per episode."""
+def print_threads(rows: Iterable[Mapping[str, Any]]) -> None:
+    """`threads`: one line per episode (status from the thread registry)."""
     for row in rows:
         question = terminal.line(str(row["question"])[:QUESTION_CHARS])
-        steps = "" if row.get("steps") is None else f"{row['steps']:>3} steps  "
-        print(f"{row['thread_id']}  {row['status']:<17} {steps}{question}")
+        print(f"{row['thread_id']}  {row['status']:<17} {row['env']:<9} {question}")

@@ -1,0 +1,180 @@
+"""`ask` and `resume`: start an episode, or continue one (with a human's decision).
+
+Both hold the thread's lease for the whole command, taken before the state
+they act on is read (`graph.command_guard.holding_thread`); Ctrl-C leaves the
+thread marked `interrupted` and prints the command that resumes it (exit 130).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import uuid
+from typing import TYPE_CHECKING, Any
+
+from graph.cli.output import emit, print_event
+from graph.cli.settings import chosen_settings, read_question, settings_of
+from graph.command_guard import (
+    INTERRUPTED_EXIT,
+    damage_reported,
+    holding_thread,
+    prepare_environment,
+)
+from graph.context import Context
+from graph.errors import AgentError
+from graph.validation import validate_run, validate_settings
+
+if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
+
+
+def open_agent(
+    env_name: str | None,
+    db: str | None,
+    model: BaseChatModel | None = None,
+    *,
+    create: bool = True,
+) -> Any:
+    """The environment's agent on the checkpoint file `db` (default: the shared one);
+    without `create`, a missing file is an error (read-only commands never make one)."""
+    from graph.agent import build_agent
+    from graph.runner import open_checkpointer
+    from graph.store.locations import checkpoint_path
+
+    saver = open_checkpointer(checkpoint_path(db), create=create)
+    return build_agent(env_name or "wikipedia", saver, model=model), saver  # type: ignore[arg-type]
+
+
+def cli_actor() -> str:
+    """Who decides from this command line: `cli:user@host`."""
+    from graph.runner import local_actor
+
+    return local_actor("cli")
+
+
+@damage_reported
+def cmd_ask(args: argparse.Namespace) -> int:
+    """Answer a question in a new episode (a thread id that exists is refused)."""
+    env_name = args.env or "wikipedia"
+    ctx = settings_of(env_name, chosen_settings(args))
+    question = validate_run(read_question(args.question), ctx)
+    from graph.models import load_chat_model
+    from graph.runner import run_episode
+
+    model = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
+    prepare_environment(env_name, ctx)
+    agent, saver = open_agent(env_name, args.db, model)
+    thread_id = args.thread_id or str(uuid.uuid4())
+    handler = None if args.json else print_event
+    with holding_thread(saver, thread_id, args.db) as hold:
+        result = run_episode(
+            agent,
+            question,
+            ctx,
+            thread_id=thread_id,
+            on_event=handler,
+            owner=hold.owner,
+            actor=cli_actor(),
+        )
+    if hold.interrupted:
+        return INTERRUPTED_EXIT
+    return emit(result, args.json, args.db)
+
+
+def _decision(args: argparse.Namespace, pending_name: str) -> dict[str, Any] | None:
+    """The HITL response the flags describe, validated; None when no flag was given."""
+    from graph.approval import parse_decision
+
+    value: Any = None
+    if args.approve:
+        value = {"type": "approve"}
+    elif args.reject is not None:
+        value = {"type": "reject", "message": args.reject}
+    elif args.edit is not None:
+        try:
+            edited = json.loads(args.edit)
+        except json.JSONDecodeError as error:
+            raise AgentError(f"--edit takes a JSON object of arguments: {error}") from None
+        if not isinstance(edited, dict):
+            raise AgentError('--edit takes a JSON object, e.g. \'{"copy_id": "W22"}\'')
+        name = args.edit_action or pending_name
+        value = {"type": "edit", "edited_action": {"name": name, "args": edited}}
+    elif args.decision is not None:
+        try:
+            value = json.loads(args.decision)
+        except json.JSONDecodeError as error:
+            raise AgentError(f"--decision takes JSON: {error}") from None
+    if value is None:
+        return None
+    parsed = parse_decision(value)
+    return {"decisions": [parsed.as_dict()]}
+
+
+def _check_edit(env_name: str, ctx: Context, decision: dict[str, Any] | None) -> None:
+    """Validate edited arguments before resuming, so a bad edit changes nothing."""
+    from graph.agent import ENVIRONMENTS
+    from tools.base import ArgumentError
+
+    if not decision or decision["decisions"][0]["type"] != "edit":
+        return
+    edited = decision["decisions"][0]["edited_action"]
+    env = ENVIRONMENTS[env_name][1](ctx)
+    specs = {name.casefold(): spec for name, spec in env.specs().items()}
+    spec = specs.get(str(edited["name"]).casefold())
+    if spec is None or spec.name == env.finish_action:
+        raise AgentError(f"cannot edit into {edited['name']!r}: not an action of {env_name}")
+    try:
+        env.parse_args(spec.name, json.dumps(edited["args"], ensure_ascii=False))
+    except ArgumentError as error:
+        raise AgentError(f"the edited action is invalid: {error}") from None
+
+
+@damage_reported
+def cmd_resume(args: argparse.Namespace) -> int:
+    """Continue an episode that stopped (killed, failed, paused for approval).
+
+    The thread's lease is taken before its state is read; a decision binds to
+    the request pending then (or to `--request`); settings flags that differ
+    from the stored ones need `--change-settings`.
+    """
+    from graph.agent import build_agent
+    from graph.runner import resume_episode, snapshot, stored_settings
+
+    agent, saver = open_agent(args.env, args.db, create=False)
+    with holding_thread(saver, args.thread_id, args.db) as hold:
+        state = snapshot(agent, args.thread_id, args.from_checkpoint)
+        stored = stored_settings(agent, state)
+        env_name = stored.get("env") or args.env or "wikipedia"
+        if args.env and args.env != env_name:
+            raise AgentError(f"thread {args.thread_id} is a {env_name} episode, not {args.env}")
+        if env_name != agent.name.removesuffix("-agent"):
+            agent = build_agent(env_name, saver)  # type: ignore[arg-type]
+        chosen = chosen_settings(args)
+        ctx = settings_of(env_name, chosen, stored)
+        validate_settings(ctx)
+        pending = state.interrupts[0].value["action_requests"][0] if state.interrupts else {}
+        decision = _decision(args, pending.get("name", ""))
+        _check_edit(env_name, ctx, decision)
+        checkpoint_id = args.from_checkpoint
+        if args.edit_state is not None:
+            from graph.history import edit_state
+
+            if decision is not None:
+                raise AgentError("--edit-state replaces the pending action: give it no decision")
+            fork = edit_state(agent, args.thread_id, checkpoint_id, args.edit_state, ctx)
+            checkpoint_id = fork["configurable"]["checkpoint_id"]
+        result = resume_episode(
+            agent,
+            args.thread_id,
+            ctx if chosen or not stored else None,
+            decision=decision,
+            checkpoint_id=checkpoint_id,
+            on_event=None if args.json else print_event,
+            request_id=args.request,
+            change_settings=args.change_settings,
+            owner=hold.owner,
+            actor=cli_actor(),
+        )
+    if hold.interrupted:
+        return INTERRUPTED_EXIT
+    return emit(result, args.json, args.db)

@@ -1,0 +1,40 @@
+"""`react-agent library reset`: the demo library database, afresh."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from graph.validation import SettingsError, check_library_db
+
+RESET = "Reset the library database {path}: the seed's catalogue, no reservations, no audit rows."
+
+
+def cmd_library_reset(args: argparse.Namespace) -> int:
+    """Delete the library database (reservations and audit log too) and load the seed again."""
+    from tools.library.db import default_db_path, reset_database
+
+    problem = check_library_db(args.library_db or "")
+    if problem:
+        raise SettingsError(f"--library-db: {problem}")
+    path = reset_database(Path(args.library_db) if args.library_db else default_db_path())
+    print(RESET.format(path=path))
+    return 0
+
+
+def register(commands: Any) -> None:
+    """Add `react-agent library reset [--library-db FILE]` to the CLI's subcommands."""
+    library = commands.add_parser("library", help="the campus-library demo database")
+    actions = library.add_subparsers(dest="library_command", required=True)
+    reset = actions.add_parser(
+        "reset",
+        help="recreate the demo library database from the seed (drops reservations and the "
+        "audit log)",
+    )
+    reset.add_argument(
+        "--library-db",
+        metavar="FILE",
+        help="library database file (default: library.sqlite3 under the user's state directory)",
+    )
+    reset.set_defaults(func=cmd_library_reset)

@@ -1,0 +1,83 @@
+"""Run settings as flags (one per `Context` field) and the question as given.
+
+The flags only parse; `graph.validation` judges the values, for the CLI and
+the server alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import MISSING, fields
+from typing import Any, Literal, get_args, get_origin, get_type_hints
+
+from graph.context import CONTEXT_TYPES, Context
+from graph.validation import MAX_QUESTION_CHARS, refuse_foreign
+
+STDIN = "-"
+
+
+def setting_fields() -> dict[str, tuple[Any, str, Any]]:
+    """Every run setting: name -> (type, description, default)."""
+    found: dict[str, tuple[Any, str, Any]] = {}
+    for context_type in CONTEXT_TYPES.values():
+        hints = get_type_hints(context_type)
+        for item in fields(context_type):
+            default = item.default if item.default is not MISSING else None
+            found.setdefault(
+                item.name, (hints[item.name], item.metadata.get("description", ""), default)
+            )
+    return found
+
+
+def add_setting_flags(parser: argparse.ArgumentParser) -> None:
+    """One flag per run setting, named after the Context field, default unset."""
+    group = parser.add_argument_group("run settings (Studio shows the same ones)")
+    for name, (kind, description, default) in setting_fields().items():
+        choices = list(get_args(kind)) if get_origin(kind) is Literal else None
+        converter = kind if kind in (int, float) else str
+        help_text = description + (f" (default: {default})" if default not in (None, "") else "")
+        group.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=name,
+            default=None,
+            type=converter,
+            choices=choices,
+            help=help_text,
+        )
+
+
+def chosen_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings flags the user gave."""
+    return {
+        name: getattr(args, name)
+        for name in setting_fields()
+        if getattr(args, name, None) is not None
+    }
+
+
+def settings_of(
+    env_name: str, changes: dict[str, Any], stored: dict[str, Any] | None = None
+) -> Context:
+    """The run's settings: `stored` ones (a resumed thread's) with the flags' `changes`.
+
+    A flag of the other environment is refused; stored keys it does not know are ignored.
+    """
+    context_type = CONTEXT_TYPES[env_name]
+    refuse_foreign(env_name, context_type, changes)
+    known = {item.name for item in fields(context_type)}
+    merged = {key: value for key, value in (stored or {}).items() if key in known} | changes
+    return context_type(**merged)
+
+
+def read_question(value: str) -> str:
+    """The question argument, or standard input when it is `-`.
+
+    Standard input is read only up to the bytes that could still make an
+    acceptable question (UTF-8 takes at most 4 per character) plus one, so an
+    endless stream cannot hang the command; validation refuses what is over.
+    """
+    if value != STDIN:
+        return value
+    data = sys.stdin.buffer.read(4 * MAX_QUESTION_CHARS + 1)
+    return data.decode("utf-8", errors="replace")

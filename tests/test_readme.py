@@ -1,0 +1,42 @@
+"""The README's terminal transcripts (```console blocks) match real runs, offline.
+
+They are the demo near the top and the library approval round trip; each runs
+in a fresh working directory and state directory, so it starts as a newcomer's
+would. See `transcripts.py` for the format and what is normalised.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from transcripts import Session, Step, transcripts
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+TRANSCRIPTS = transcripts(README.read_text(encoding="utf-8"))
+UNSET = ("REACT_AGENT_DB", "REACT_AGENT_MODEL", "GROQ_API_KEY", "OPENAI_API_KEY")
+
+
+def _commands(steps: list[Step]) -> str:
+    return " ".join(step.command for step in steps)
+
+
+def test_the_readme_shows_the_demo_and_every_decision() -> None:
+    everything = " ".join(_commands(steps) for steps in TRANSCRIPTS)
+    assert "--model graph.testing:demo_model" in _commands(TRANSCRIPTS[0])
+    for decision in ("--approve", "--reject", "--edit"):
+        assert f" {decision} " in everything + " "
+    assert "--model graph.testing:library_demo_model" in everything
+
+
+@pytest.mark.parametrize("steps", TRANSCRIPTS, ids=[f"block{n}" for n in range(len(TRANSCRIPTS))])
+def test_readme_transcript_matches_a_real_run(steps: list[Step], tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in UNSET} | {"XDG_STATE_HOME": str(state)}
+    session = Session(work, env, str(state))
+    for step in steps:
+        problem = session.check(step, session.run(step))
+        assert not problem, problem
