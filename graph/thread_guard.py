@@ -17,6 +17,8 @@
 
 from __future__ import annotations
 
+import os
+import socket
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import fields
@@ -45,7 +47,6 @@ class NodeFunction(Protocol):
         ...
 
 
-LOCAL_OWNER = "local"
 API_ACTOR = "api"
 WRONG_GRAPH = "thread {thread_id} is a {env} episode: run it with the {env} graph, not {graph}"
 
@@ -126,13 +127,14 @@ class ThreadGuard:
         lease = lease_of(checkpointer) if thread_id else None
         registry = registry_of(checkpointer) if thread_id else None
         caller_owner = configurable(config).get("lease_owner")
-        owner = str(caller_owner or (info.run_id if info is not None else "") or LOCAL_OWNER)
+        run_id = info.run_id if info is not None else None
+        owner = str(caller_owner or run_id or f"local:{socket.gethostname()}:{os.getpid()}")
         taken = ensure(lease, thread_id, owner) if lease is not None else False
         managed = lease is not None and not caller_owner
         heartbeat = HEARTBEATS.add(lease, thread_id, owner) if managed and lease else None
-        runtime = runtime.override(context=self.context(state, runtime, thread_id))
         try:
-            update = node(state, runtime=runtime)
+            bound = runtime.override(context=self.context(state, runtime, thread_id))
+            update = node(state, runtime=bound)
         except GraphInterrupt:
             if registry is not None:
                 _record(lease, thread_id, registry.set_status, thread_id, "awaiting_approval")
