@@ -17,7 +17,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -218,27 +218,34 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
         raise SettingsChangeError(describe_changes(thread_id, changes))
     update = {"settings": wanted} if changes or not stored else None
     ctx = make_context(env_name, wanted)
-    if changes:
-        from graph.audit import record_thread_event
-
-        detail = {"changes": {k: {"from": old, "to": new} for k, (old, new) in changes.items()}}
-        record_thread_event(agent, ctx, thread_id, "settings_changed", detail, request.actor)
     run = (ctx, owner, request.actor, on_event)
+
+    def record_change() -> None:
+        """Record a settings change, once nothing stands in the way of the run."""
+        if changes:
+            from graph.audit import record_thread_event
+
+            detail = {"changes": {k: {"from": a, "to": b} for k, (a, b) in changes.items()}}
+            record_thread_event(agent, ctx, thread_id, "settings_changed", detail, request.actor)
+
     if request.checkpoint_id:
-        _fork(agent, request, state, update, run)
+        _fork(agent, request, state, update, run, record_change)
         return
     pending = pending_request(state)
     if request.request_id and (pending is None or pending.request_id != request.request_id):
         raise not_pending(state, thread_id, request.request_id)
     if pending is not None:
         decision = _decision_of_record(agent, ctx, thread_id, pending, request.decision)
+        record_change()
         _answer(agent, state, pending, decision, update, run)
     elif request.decision is not None:
         raise RequestError(NOT_AWAITING.format(last=_last_answered(state)))
     elif state.next or state.values.get("status", "running") == "running":
+        record_change()
         value: Command[Any] | None = Command(update=update) if update else None
         _stream(agent, value, _latest(thread_id, owner, request.actor), ctx, on_event)
     elif state.values.get("status") == "error":
+        record_change()
         restart = {"status": "running", "stop_reason": ""} | (update or {})
         agent.update_state(thread_config(thread_id), restart, as_node="observe")
         _stream(agent, None, _latest(thread_id, owner, request.actor), ctx, on_event)
@@ -252,6 +259,7 @@ def _fork(
     state: StateSnapshot,
     update: dict[str, Any] | None,
     run: tuple[Context, str, str, EventHandler | None],
+    record_change: Callable[[], None],
 ) -> None:
     """Replay from the chosen checkpoint on a new branch; answer its new request if asked."""
     ctx, owner, actor, on_event = run
@@ -266,6 +274,7 @@ def _fork(
 
     detail = {"from_checkpoint": request.checkpoint_id}
     record_thread_event(agent, ctx, thread_id, "fork", detail, actor)
+    record_change()
     value: Command[Any] | None = Command(update=update) if update else None
     _stream(agent, value, _config(state.config, owner, actor), ctx, on_event)
     if request.decision is None:
