@@ -165,3 +165,17 @@ def test_a_saver_carries_its_lease_and_registry(db_path: Path) -> None:
     registry.register(THREAD, "", "", "running")
     row = registry.get(THREAD)
     assert row is not None and (row.env, row.question, row.status) == ("library", "Q?", "running")
+
+
+def test_a_lease_lost_while_held_is_noticed_by_the_next_check(db_path: Path) -> None:
+    open_checkpointer(db_path)
+    short = SqliteThreadLease(db_path, ttl_s=0.9)
+    with holding(short, THREAD, "slow"):
+        assert ensure(short, THREAD, "slow") is False
+        short._conn().execute(
+            "UPDATE thread_leases SET owner = 'thief', host = 'elsewhere', expires_at = ?",
+            (time.time() + 60,),
+        )
+        time.sleep(1.0)
+        with pytest.raises(LeaseHeldError):
+            ensure(short, THREAD, "slow")

@@ -196,34 +196,28 @@ class SqliteThreadLease:
         return {h.thread_id: h for h in holders if holder_alive(h)}
 
 
-def ensure(lease: ThreadLease, thread_id: str, owner: str) -> bool:
-    """Make sure `owner` holds the lease: a read when it does and is not near expiry,
-    else a compare-and-set. True when it was newly taken. Raises `LeaseHeldError`."""
-    lease.check_file(thread_id)
-    current = lease.holder(thread_id)
-    if (
-        current is not None
-        and current.owner == owner
-        and current.expires_at - time.time() > lease.ttl_s / 2
-    ):
-        return False
-    return lease.acquire(thread_id, owner)
-
-
 class Heartbeats:
-    """One daemon thread per process that renews every lease this process holds."""
+    """One daemon thread per process that renews every lease this process holds.
+
+    It also remembers when each renewal last succeeded, so a node of a run
+    whose lease this process renews checks it without reading the database;
+    a renewal that finds the lease gone marks it lost, and the next check
+    reads the database again (and refuses).
+    """
 
     def __init__(self) -> None:
         self._held: dict[tuple[int, str, str], ThreadLease] = {}
+        self._renewed: dict[tuple[int, str, str], float] = {}
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
 
     def add(self, lease: ThreadLease, thread_id: str, owner: str) -> tuple[int, str, str]:
-        """Renew this lease until `remove`; returns the key to remove it by."""
+        """Renew this lease (just taken) until `remove`; returns the key to remove it by."""
         key = (id(lease), thread_id, owner)
         with self._lock:
             self._held[key] = lease
+            self._renewed[key] = time.monotonic()
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(
                     target=self._run, name="lease-heartbeat", daemon=True
@@ -236,27 +230,57 @@ class Heartbeats:
         """Stop renewing one lease."""
         with self._lock:
             self._held.pop(key, None)
+            self._renewed.pop(key, None)
 
-    def holds(self, thread_id: str, owner: str) -> bool:
-        """Whether this process renews `owner`'s lease on `thread_id`."""
+    def fresh(self, lease: ThreadLease, thread_id: str, owner: str) -> bool:
+        """Whether this process renewed `owner`'s lease within the last half time to live."""
         with self._lock:
-            return any(k[1:] == (thread_id, owner) for k in self._held)
+            renewed = self._renewed.get((id(lease), thread_id, owner))
+        return renewed is not None and time.monotonic() - renewed < lease.ttl_s / 2
 
     def _run(self) -> None:
         while True:
             with self._lock:
                 held = list(self._held.items())
             period = min((lease.ttl_s for _, lease in held), default=LEASE_TTL_S) / 3
-            for (_, thread_id, owner), lease in held:
+            for key, lease in held:
+                started = time.monotonic()
                 try:
-                    lease.renew(thread_id, owner)
+                    kept = lease.renew(key[1], key[2])
                 except sqlite3.Error:
-                    continue  # the next node's check says what is wrong
+                    kept = False  # the next node's check reads the database and says why
+                with self._lock:
+                    if key in self._held:
+                        if kept:
+                            self._renewed[key] = started
+                        else:
+                            self._renewed.pop(key, None)
             self._wake.wait(period)
             self._wake.clear()
 
 
 HEARTBEATS = Heartbeats()
+
+
+def ensure(lease: ThreadLease, thread_id: str, owner: str) -> bool:
+    """Make sure `owner` holds the lease; True when it was newly taken.
+
+    No read at all when this process renewed it lately (`Heartbeats.fresh`),
+    a read when it is held and not near expiry, else a compare-and-set, which
+    raises `LeaseHeldError` when another live owner holds it. The database
+    file's identity is checked every time (a stat).
+    """
+    lease.check_file(thread_id)
+    if HEARTBEATS.fresh(lease, thread_id, owner):
+        return False
+    current = lease.holder(thread_id)
+    if (
+        current is not None
+        and current.owner == owner
+        and current.expires_at - time.time() > lease.ttl_s / 2
+    ):
+        return False
+    return lease.acquire(thread_id, owner)
 
 
 @contextmanager

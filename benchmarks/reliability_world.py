@@ -1,0 +1,347 @@
+"""The world `bench_reliability.py` attacks: scenarios, processes, and what is checked.
+
+Each scenario is an episode with settings that differ from the defaults; an
+unkilled run of it (`reference`) is what every trial of it must end up as:
+the same trajectory and number of checkpoints, the same holds, the same audit
+log (ids and times aside), and the settings it was asked with.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+MODEL = f"{Path(__file__).resolve().with_name('reliability_model.py')}:slow_model"
+LIBRARY_QUESTION = "请帮我预约《数据库入门图解》纸质版。"
+WIKI_QUESTION = "In what year was the director of the film The Prestige born?"
+LIBRARY_REPLIES = [
+    "Thought: find it\nAction: search_catalog[数据库入门图解]",
+    "Thought: check\nAction: get_copy_status[W22]",
+    "Thought: the patron asked to reserve it\nAction: reserve_copy[W22]",
+    "Thought: done\nAction: Finish[Copy W22 at West Library, shelf B-12 is reserved for you.]",
+]
+WIKI_REPLIES = [
+    "Thought: I need the director of The Prestige first.\nAction: Search[The Prestige (film)]",
+    "Thought: The first sentence names the director.\nAction: Lookup[directed]",
+    "Thought: The director is Christopher Nolan.\nAction: Search[Christopher Nolan]",
+    "Thought: He was born on 30 July 1970.\nAction: Finish[1970]",
+]
+DECISIONS = {
+    "approve": ["--approve"],
+    "reject": ["--reject", "not today"],
+    "edit": ["--edit", '{"copy_id": "N30"}'],
+}
+LOST_RACE = "is being run by another process since"
+KINDS = ("lost settings", "lost or duplicated steps", "reservations not matching", "audit rows")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One kind of episode: its environment, settings flags and (library) decision."""
+
+    name: str
+    env: str
+    replies: list[str]
+    flags: dict[str, str]
+    decision: str = ""
+
+    @property
+    def question(self) -> str:
+        """The question the episode answers."""
+        return LIBRARY_QUESTION if self.env == "library" else WIKI_QUESTION
+
+
+SCENARIOS = [
+    Scenario("wikipedia", "wikipedia", WIKI_REPLIES, {"max-tool-calls": "11", "max-repeats": "3"}),
+    *(
+        Scenario(
+            f"library-{decision}",
+            "library",
+            LIBRARY_REPLIES,
+            {"patron": "P1003", "max-model-turns": "9", "approvals": "ask"},
+            decision,
+        )
+        for decision in DECISIONS
+    ),
+    Scenario("library-auto", "library", LIBRARY_REPLIES, {"patron": "P1003", "approvals": "auto"}),
+    Scenario("library-deny", "library", LIBRARY_REPLIES, {"patron": "P1003", "approvals": "deny"}),
+]
+
+
+@dataclass
+class Bench:
+    """The temporary world every process of the bench shares."""
+
+    root: Path
+    delay_s: float
+    counts: Counter[str] = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    references: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def env(self, scenario: Scenario, delay_s: float, write_delay_s: float) -> dict[str, str]:
+        """The environment of one process: its own state and cache, the trial's model."""
+        script = self.root / f"{scenario.env}.json"
+        if not script.exists():
+            script.write_text(json.dumps(scenario.replies, ensure_ascii=False), encoding="utf-8")
+        keep = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+        return keep | {
+            "XDG_STATE_HOME": str(self.root / "state"),
+            "XDG_CACHE_HOME": str(self.root / "cache"),
+            "REL_BENCH_SCRIPT": str(script),
+            "REL_BENCH_DELAY_S": str(delay_s),
+            "REL_BENCH_WRITE_DELAY_S": str(write_delay_s),
+            "LANGSMITH_TRACING": "false",
+        }
+
+    def count(self, kind: str, note: str) -> None:
+        """Record one inconsistency."""
+        with self.lock:
+            self.counts[kind] += 1
+            self.notes.append(f"{kind}: {note}")
+
+
+def start(args: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
+    """`python -m graph.cli ARGS` in the background."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "graph.cli", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def run(args: list[str], env: dict[str, str]) -> tuple[int, str, str]:
+    """`python -m graph.cli ARGS` to the end: exit status, stdout, stderr."""
+    process = start(args, env)
+    out, err = process.communicate(timeout=600)
+    return process.returncode, out, err
+
+
+def checkpoints(db: Path, thread_id: str) -> int:
+    """How many checkpoints a thread has (0 before the file or table exists)."""
+    try:
+        conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+    except sqlite3.Error:
+        return 0
+    try:
+        query = "SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?"
+        return int(conn.execute(query, (thread_id,)).fetchone()[0])
+    except sqlite3.Error:
+        return 0
+    finally:
+        conn.close()
+
+
+def wait_until(condition: Callable[[], bool], process: subprocess.Popen[str], limit: float) -> bool:
+    """Poll until `condition` holds (True) or the process ends or time runs out (False)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline and process.poll() is None:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
+
+
+def kill_after(process: subprocess.Popen[str], seconds: float) -> None:
+    """SIGKILL `process` after `seconds` unless it ended before."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.01)
+    if process.poll() is None:
+        process.send_signal(signal.SIGKILL)
+    process.communicate()
+
+
+def episode_args(scenario: Scenario, db: Path, library: Path, thread_id: str) -> list[str]:
+    """The `ask` command line of a scenario's episode."""
+    flags = [item for key, value in scenario.flags.items() for item in (f"--{key}", value)]
+    if scenario.env == "library":
+        flags += ["--library-db", str(library)]
+    return [
+        "ask", scenario.question, "--env", scenario.env, "--model", MODEL, "--db", str(db),
+        "--thread-id", thread_id, *flags,
+    ]  # fmt: skip
+
+
+def finish_episode(bench: Bench, scenario: Scenario, db: Path, thread_id: str) -> list[str]:
+    """Resume until the episode ends (deciding as the scenario does); crashes noted."""
+    env = bench.env(scenario, 0.0, 0.0)
+    problems = []
+    for _ in range(6):
+        state = read_state(db, thread_id)
+        if state is None or state["status"] not in ("running", "awaiting_approval"):
+            break
+        args = ["resume", thread_id, "--db", str(db)]
+        if state["status"] == "awaiting_approval":
+            args += DECISIONS[scenario.decision]
+        code, _, err = run(args, env)
+        if code not in (0, 2, 3, 4, 5) or "Traceback" in err:
+            problems.append(f"resume exited {code}: {err.strip()[-300:]}")
+    return problems
+
+
+def read_state(db: Path, thread_id: str) -> dict[str, Any] | None:
+    """The thread's result, settings and checkpoint count, read in this process."""
+    from graph.agent import build_agent
+    from graph.errors import AgentError
+    from graph.runner import episode_result, open_checkpointer, snapshot, stored_settings
+
+    if not db.exists():
+        return None
+    saver = open_checkpointer(db, create=False)
+    try:
+        agent = build_agent("wikipedia", saver)
+        try:
+            result = episode_result(agent, thread_id)
+        except AgentError:
+            return None
+        result["settings"] = stored_settings(agent, snapshot(agent, thread_id))
+        result["checkpoints"] = checkpoints(db, thread_id)
+        return result
+    finally:
+        saver.conn.close()
+
+
+REPLAYED = re.compile(
+    r"^Already done: this request reserved copy (\w+) for patron (\w+) before "
+    r"\(reservation #(\d+), made ([\d:]+)\); nothing new was reserved\.$"
+)
+RESERVED = re.compile(
+    r"^Reserved: copy (\w+) is now ON HOLD for patron (\w+) \(reservation #(\d+), "
+    r"made ([\d:]+)\); .*$"
+)
+
+
+def replayed_write(step: dict[str, Any]) -> bool:
+    """Whether a step is a write that a kill interrupted after it was committed: its re-run
+    found the request's reservation and said so ("Already done ... nothing new")."""
+    return bool(REPLAYED.match(str(step.get("observation", ""))))
+
+
+def comparable(result: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """What two runs of one scenario must share: each step's index, action, kind and
+    observation, a write's observation as the reservation it reports (so a write re-run
+    after a kill inside it, reporting the same reservation as already made, compares equal
+    to the write an unkilled run made)."""
+    rows = []
+    for step in result["trajectory"]:
+        observation = str(step.get("observation", ""))
+        found = REPLAYED.match(observation) or RESERVED.match(observation)
+        shown = ("reservation", *found.groups()) if found else observation
+        rows.append((step.get("index"), step.get("action_text"), step.get("kind"), shown))
+    return rows
+
+
+def library_rows(library: Path, thread_id: str) -> tuple[list[Any], list[Any]]:
+    """The thread's audit rows and the database's reservations."""
+    from tools.library.db import audit_log, reservations
+
+    return audit_log(library, thread_id=thread_id), reservations(library)
+
+
+def audit_shape(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """The audit log of one thread without what differs between runs (ids, times)."""
+    return [
+        (row["event"], row["actor"].split(":")[0], json.dumps(row["detail"], sort_keys=True))
+        for row in rows
+    ]
+
+
+def reference(bench: Bench, scenario: Scenario) -> dict[str, Any]:
+    """An unkilled run of the scenario, in files of its own."""
+    db, library = (
+        bench.root / f"ref-{scenario.name}.sqlite3",
+        bench.root / f"ref-{scenario.name}-lib.sqlite3",
+    )
+    env = bench.env(scenario, 0.0, 0.0)
+    code, _, err = run(episode_args(scenario, db, library, "reference"), env)
+    if code == 5:
+        code, _, err = run(
+            ["resume", "reference", "--db", str(db), *DECISIONS[scenario.decision]], env
+        )
+    state = read_state(db, "reference")
+    if state is None or code not in (0, 3, 4):
+        raise RuntimeError(f"the reference run of {scenario.name} failed ({code}): {err}")
+    if scenario.env == "library":
+        rows, held = library_rows(library, "reference")
+        state["audit"] = audit_shape(rows)
+        state["holds"] = [(r["copy_id"], r["patron_id"]) for r in held]
+    return state
+
+
+def check_episode(bench: Bench, scenario: Scenario, db: Path, library: Path, label: str) -> None:
+    """Count what a finished trial's thread, library and audit log get wrong."""
+    from graph.audit import untruths
+    from tools.library.db import reservations
+
+    expected = bench.references[scenario.name]
+    state = read_state(db, "trial")
+    if state is None:
+        bench.count("lost or duplicated steps", f"{label}: no episode")
+        return
+    if any(replayed_write(step) for step in state["trajectory"]):
+        with bench.lock:
+            bench.counts["replayed writes"] += 1
+    wanted = {key.replace("-", "_"): value for key, value in scenario.flags.items()}
+    wanted |= {"env": scenario.env, "model": MODEL}
+    if scenario.env == "library":
+        wanted["library_db"] = str(library)
+    stored = {key: str(state["settings"].get(key)) for key in wanted}
+    if stored != wanted:
+        bench.count("lost settings", f"{label}: stored {stored}, asked {wanted}")
+    if comparable(state) != comparable(expected) or state["status"] != expected["status"]:
+        bench.count("lost or duplicated steps", f"{label}: trajectory differs ({state['status']})")
+    elif state["checkpoints"] != expected["checkpoints"]:
+        bench.count(
+            "lost or duplicated steps",
+            f"{label}: {state['checkpoints']} checkpoints, not {expected['checkpoints']}",
+        )
+    if scenario.env != "library":
+        return
+    default = bench.root / "state" / "react-evidence-agent" / "library.sqlite3"
+    if reservations(default):
+        bench.count("lost settings", f"{label}: a hold in the default library database")
+    rows, held = library_rows(library, "trial")
+    if [(r["copy_id"], r["patron_id"]) for r in held] != expected["holds"]:
+        bench.count("reservations not matching", f"{label}: holds {held}")
+    if untruths(rows, held) or audit_shape(rows) != expected["audit"]:
+        bench.count("audit rows", f"{label}: {audit_shape(rows)} {untruths(rows, held)}")
+
+
+def leased(db: Path, thread_id: str) -> bool:
+    """Whether a process holds the thread's lease (it is driving the thread)."""
+    return _one(db, "SELECT 1 FROM thread_leases WHERE thread_id = ?", (thread_id,))
+
+
+def _one(path: Path, query: str, params: tuple[Any, ...]) -> bool:
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+    except sqlite3.Error:
+        return False
+    try:
+        return conn.execute(query, params).fetchone() is not None
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()
+
+
+def audit_has(library: Path, event: str) -> bool:
+    """Whether the library's audit log holds an `event` row yet."""
+    return _one(library, "SELECT 1 FROM audit_log WHERE event = ?", (event,))
