@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from platformdirs import user_state_dir
-from sqlalchemy import URL, Connection, delete, func, insert, inspect, select, update
+from sqlalchemy import URL, Connection, delete, func, insert, inspect, select, text, update
 from sqlalchemy import exc as sa_exc
 
 from tools.dbfiles import (
@@ -58,6 +58,7 @@ from tools.library.schema import (
     KIND,
     REFERENCE_TABLES,
     SCHEMA_VERSION,
+    SETUP_LOCK_ORDER,
     copies,
     meta,
     metadata,
@@ -205,6 +206,8 @@ def _build(
         return
     if conn.dialect.name == "sqlite":
         claim(cast(sqlite3.Connection, conn.connection.driver_connection), LIBRARY)
+    else:
+        _lock_tables(conn, found.tables)
     if reset:
         metadata.drop_all(conn, tables=list(HISTORY_TABLES))
     meta.create(conn, checkfirst=True)
@@ -218,6 +221,14 @@ def _build(
     rows = {"kind": KIND, "schema_version": SCHEMA_VERSION, "seed": fingerprint}
     conn.execute(delete(meta).where(meta.c.key.in_(rows)))
     conn.execute(insert(meta), [{"key": key, "value": value} for key, value in rows.items()])
+
+
+def _lock_tables(conn: Connection, present: frozenset[str]) -> None:
+    """Lock the project's existing tables before changing them, in `SETUP_LOCK_ORDER`
+    (queries that started earlier finish first; later ones wait for the commit)."""
+    names = [table.name for table in SETUP_LOCK_ORDER if table.name in present]
+    if names:
+        conn.execute(text(f"LOCK TABLE {', '.join(names)} IN ACCESS EXCLUSIVE MODE"))
 
 
 def set_copy_status(

@@ -184,3 +184,19 @@ HISTORY_INDEXES = (
     Index("reservations_by_patron", reservations.c.patron_id, reservations.c.status),
     Index("audit_log_by_thread", audit_log.c.thread_id, audit_log.c.audit_id),
 )
+SETUP_LOCK_ORDER = (
+    patrons,
+    copies,
+    reservations,
+    catalogue,
+    places,
+    branches,
+    place_aliases,
+    audit_log,
+    walk_times,
+    opening_hours,
+    status_cache,
+)
+"""The order in which a reservation's transaction first touches the tables (its other
+statements touch one table, or join in this order); setting the database up on PostgreSQL
+locks them in the same order, so the two never wait for each other in a cycle."""
