@@ -140,7 +140,9 @@ def _reported(location: Location) -> Iterator[None]:
         ) from None
 
 
-def _located(path: Path | str | URL | None, *, create: bool) -> Location:
+def check_location(path: Path | str | URL | None, *, create: bool = True) -> Location:
+    """The library database a value names (empty: the default file), checked without
+    connecting: a file by `check_file`, a URL by its scheme (`DatabaseFileError` if not)."""
     location = parse_location(path or default_db_path())
     if isinstance(location, Path):
         return check_file(location, LIBRARY, create=create)
@@ -155,7 +157,7 @@ def ensure_database(path: Path | str | URL | None = None, seed_file: Path = SEED
     A file or database of another kind, not SQLite or damaged, or a server that cannot
     be reached is refused with a one-line `DatabaseFileError` before anything is written.
     """
-    location = _located(path, create=True)
+    location = check_location(path)
     _set_up(location, seed_file.read_bytes(), reset=False)
     return location
 
@@ -164,7 +166,7 @@ def reset_database(path: Path | str | URL | None = None) -> Location:
     """Drop this project's tables (reservations and audit log included) and create them
     afresh from the seed; a file or database that is not a library database is refused
     and kept. Other tables of a PostgreSQL database are never touched."""
-    location = _located(path, create=True)
+    location = check_location(path)
     _set_up(location, SEED_FILE.read_bytes(), reset=True)
     return location
 
