@@ -132,8 +132,9 @@ class LibraryContext(Context):
     library_db: str = field(
         default="",
         metadata={
-            "description": "Library database file; empty uses the default under the "
-            "user's state directory (created from the seed data on first use)."
+            "description": "Library database: an SQLite file, or a postgresql://user@host:port/db "
+            "URL; empty uses the default file under the user's state directory (created "
+            "from the seed data on first use)."
         },
     )
     patron: str = field(

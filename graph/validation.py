@@ -46,7 +46,6 @@ NOT_A_DEADLINE = (
 NO_TIME_ZONE = "{value!r} has a time zone; give the library's local time, without one"
 UNKNOWN_PLACE = "{value!r} is not a known place; use one of: {places}"
 UNKNOWN_PATRON = "{value!r} is not a patron of the demo library; use one of: {patrons}"
-A_URL = "{value!r} is a URL; only an SQLite file path is supported"
 FOREIGN = "{flags}: not a setting of the {env} environment"
 
 
@@ -206,7 +205,13 @@ def check_library_db(value: Any) -> str | None:
     if problem:
         return problem
     if "://" in value:
-        return A_URL.format(value=value)
+        from tools.library.db import check_location
+
+        try:
+            check_location(value)
+        except DatabaseFileError as error:
+            return str(error)
+        return None
     path = Path(value).expanduser() if value.strip() else default_db_path()
     signature = _file_signature(path)
     if signature is not None and _checked_files.get(path) == signature:
