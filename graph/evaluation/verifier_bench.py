@@ -1,16 +1,10 @@
-"""Benchmark of the verifier on HotpotQA's gold supporting facts.
+"""Benchmark of the verifier on HotpotQA questions, easy and hard cases.
 
-Each question gives up to three cases, evidence taken from the offline snapshot:
-
-- `positive`: the gold answer with the gold supporting sentences;
-- `distractor`: the gold answer with only the distractor paragraphs' sentences,
-  built only when the answer occurs in none of them (nor in their titles);
-- `wrong_answer`: another question's answer of the same type (chosen with a
-  fixed seed) with the gold sentences.
-
-The figures are precision, recall and F1 of `supported`, overall and per
-question type, and verifications per second (time spent inside
-`verify_answer` only).
+The cases are described in `graph.evaluation.verifier_cases`. Figures:
+precision, recall and F1 of `supported` on the easy cases (overall and per
+question type), the recall on an episode's evidence, the acceptance of hard
+negatives (wrong spans from the right pages, swapped yes/no) by case kind and
+by answer kind, and the time spent inside `verify_answer` (mean and median).
 """
 
 from __future__ import annotations
@@ -18,146 +12,47 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
+import statistics
 import sys
 import time
-import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from graph.evaluation.hotpot import load_questions, normalize_answer
+from graph.evaluation.hotpot import load_questions
+from graph.evaluation.spans import ANSWER_KINDS
+from graph.evaluation.verifier_cases import (
+    CASE_KINDS,
+    EASY_KINDS,
+    HARD_NEGATIVE_KINDS,
+    SEED,
+    build_cases,
+    load_pages,
+)
 from graph.verifier import verify_answer
-from tools.base import Evidence
-from tools.wikipedia.snapshot import SNAPSHOT_FILE, iter_snapshot, normalize_title
 
-SEED = 13
-RETRIEVED_AT = "2017-10-01T00:00:00Z"
-CASE_KINDS = ("positive", "distractor", "wrong_answer")
 QUESTION_TYPES = ("bridge", "comparison")
 DEFAULT_OUT = Path("verifier_bench.jsonl")
 
 SUMMARY_LINE = (
     "{label:<12} precision {precision:.3f}  recall {recall:.3f}  f1 {f1:.3f}  ({cases} cases)"
 )
-SPEED_LINE = "{per_second:,.0f} verifications per second ({ms:.3f} ms each) over {cases} cases"
+SPEED_LINE = (
+    "{per_second:,.0f} verifications per second ({ms:.3f} ms mean, {median:.3f} ms median)"
+    " over {cases} cases"
+)
+CASE_LINE = "{kind:<17} {accepted:>5}/{cases:<5} accepted ({rate:.3f})"
+KIND_LINE = (
+    "{kind:<8} hard negatives accepted {accepted:>4}/{cases:<4} ({rate:.3f})"
+    "   gold recall {recall:.3f} ({positives})"
+)
 ERROR_LINE = (
     "- [{type}/{case}] expected {expected}, got {got}: Q: {question} | A: {answer}\n  {reason}"
 )
 
-_NON_WORD = re.compile(r"[\W_]+")
-_ARTICLES = frozenset({"a", "an", "the"})
 
-Pages = dict[str, tuple[str, list[str]]]
-
-
-def _load_pages(titles: Iterable[str], snapshot: Path = SNAPSHOT_FILE) -> Pages:
-    """The snapshot pages with these titles, keyed by normalised title."""
-    wanted = {normalize_title(title) for title in titles}
-    pages: Pages = {}
-    for title, sentences in iter_snapshot(snapshot):
-        key = normalize_title(title)
-        if key in wanted and key not in pages:
-            pages[key] = (title, [sentence.strip() for sentence in sentences])
-    return pages
-
-
-def _evidence(facts: Iterable[tuple[str, int, str]]) -> list[Evidence]:
-    return [
-        Evidence(
-            id=f"e{number}",
-            text=text,
-            tool="Search",
-            source={"title": title, "sentence_index": index},
-            facts={},
-            retrieved_at=RETRIEVED_AT,
-        )
-        for number, (title, index, text) in enumerate(facts, start=1)
-    ]
-
-
-def _gold_facts(question: dict[str, Any], pages: Pages) -> list[tuple[str, int, str]]:
-    facts: list[tuple[str, int, str]] = []
-    for title, index in question["supporting_facts"]:
-        page = pages.get(normalize_title(title))
-        if page is not None and 0 <= index < len(page[1]):
-            facts.append((page[0], index, page[1][index]))
-    return facts
-
-
-def _distractor_facts(question: dict[str, Any], pages: Pages) -> list[tuple[str, int, str]]:
-    gold = {normalize_title(title) for title, _ in question["supporting_facts"]}
-    facts: list[tuple[str, int, str]] = []
-    for title in question.get("context_titles", []):
-        key = normalize_title(title)
-        if key in gold or key not in pages:
-            continue
-        page_title, sentences = pages[key]
-        facts.extend((page_title, index, text) for index, text in enumerate(sentences))
-    return facts
-
-
-def _plain(text: str) -> str:
-    """Case, accents, articles and non-alphanumeric characters folded away, words kept apart."""
-    text = unicodedata.normalize("NFKD", text.casefold())
-    text = "".join(char for char in text if not unicodedata.combining(char))
-    return " ".join(word for word in _NON_WORD.sub(" ", text).split() if word not in _ARTICLES)
-
-
-def _occurs(answer: str, texts: Iterable[str]) -> bool:
-    """Whether the answer occurs, as whole words, in any of the texts."""
-    needle = f" {_plain(answer)} "
-    return needle != "  " and any(needle in f" {_plain(text)} " for text in texts)
-
-
-def _wrong_answers(questions: list[dict[str, Any]]) -> dict[str, str]:
-    """For each question, another question's answer of the same type (fixed seed)."""
-    rng = random.Random(SEED)
-    normalised = [normalize_answer(question["answer"]) for question in questions]
-    chosen: dict[str, str] = {}
-    for question, gold in zip(questions, normalised, strict=True):
-        others = [
-            other["answer"]
-            for other, answer in zip(questions, normalised, strict=True)
-            if other["type"] == question["type"] and answer != gold
-        ]
-        if others:
-            chosen[question["_id"]] = rng.choice(others)
-    return chosen
-
-
-def build_cases(questions: list[dict[str, Any]], pages: Pages) -> Iterator[dict[str, Any]]:
-    """Every benchmark case: question, answer, evidence and the expected label."""
-    wrong = _wrong_answers(questions)
-    for question in questions:
-        gold = _gold_facts(question, pages)
-        base = {"id": question["_id"], "type": question["type"], "question": question["question"]}
-        if gold:
-            yield {
-                **base,
-                "case": "positive",
-                "answer": question["answer"],
-                "evidence": _evidence(gold),
-                "label": True,
-            }
-        distractors = _distractor_facts(question, pages)
-        texts = [text for _, _, text in distractors] + [title for title, _, _ in distractors]
-        if distractors and not _occurs(question["answer"], texts):
-            yield {
-                **base,
-                "case": "distractor",
-                "answer": question["answer"],
-                "evidence": _evidence(distractors),
-                "label": False,
-            }
-        if gold and question["_id"] in wrong:
-            yield {
-                **base,
-                "case": "wrong_answer",
-                "answer": wrong[question["_id"]],
-                "evidence": _evidence(gold),
-                "label": False,
-            }
+def _rate(part: int, whole: int) -> float:
+    return round(part / whole, 4) if whole else 0.0
 
 
 def _scores(results: Iterable[dict[str, Any]]) -> dict[str, float | int]:
@@ -182,6 +77,34 @@ def _scores(results: Iterable[dict[str, Any]]) -> dict[str, float | int]:
     }
 
 
+def _acceptance(results: list[dict[str, Any]]) -> dict[str, Any]:
+    accepted = sum(bool(r["supported"]) for r in results)
+    wrong = sum(r["supported"] != r["label"] for r in results)
+    return {
+        "cases": len(results),
+        "accepted": accepted,
+        "acceptance": _rate(accepted, len(results)),
+        "wrong": wrong,
+    }
+
+
+def _by_answer_kind(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Hard-negative acceptance and gold recall (gold sentences) for each answer kind."""
+    table: dict[str, dict[str, Any]] = {}
+    for kind in ANSWER_KINDS:
+        hard = [r for r in results if r["case"] in HARD_NEGATIVE_KINDS and r["answer_kind"] == kind]
+        gold = [r for r in results if r["case"] == "positive" and r["answer_kind"] == kind]
+        recalled = sum(bool(r["supported"]) for r in gold)
+        table[kind] = {
+            "hard_negatives": len(hard),
+            "accepted": sum(bool(r["supported"]) for r in hard),
+            "acceptance": _rate(sum(bool(r["supported"]) for r in hard), len(hard)),
+            "positives": len(gold),
+            "recall": _rate(recalled, len(gold)),
+        }
+    return table
+
+
 def _progress(items: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
     try:
         from tqdm import tqdm
@@ -194,6 +117,45 @@ def _progress(items: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
         file=sys.stderr,
         disable=len(items) < 200 or not sys.stderr.isatty(),
     )
+
+
+def _write(out: Path, results: list[dict[str, Any]]) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", encoding="utf-8") as handle:
+        for result in results:
+            handle.write(json.dumps(result, ensure_ascii=False) + "\n")
+
+
+def summarise(
+    results: list[dict[str, Any]], timings: list[float], sample_errors: int = 10
+) -> dict[str, Any]:
+    """The benchmark's figures from per-case results and the seconds each check took."""
+    easy = [r for r in results if r["case"] in EASY_KINDS]
+    hard = [r for r in results if r["case"] in HARD_NEGATIVE_KINDS]
+    overall = _scores(easy)
+    wrong = [r for r in results if r["supported"] != r["label"]]
+    elapsed = sum(timings)
+    return {
+        **{key: overall[key] for key in ("precision", "recall", "f1")},
+        "episode_recall": _acceptance([r for r in results if r["case"] == "episode_positive"])[
+            "acceptance"
+        ],
+        "hard_negative_acceptance": _acceptance(hard)["acceptance"],
+        "by_type": {
+            kind: _scores(r for r in easy if r["type"] == kind)
+            for kind in sorted({r["type"] for r in easy} | set(QUESTION_TYPES))
+        },
+        "by_case": {
+            kind: _acceptance([r for r in results if r["case"] == kind]) for kind in CASE_KINDS
+        },
+        "by_answer_kind": _by_answer_kind(results),
+        "counts": {key: overall[key] for key in ("tp", "fp", "fn", "tn")},
+        "per_second": round(len(timings) / elapsed, 1) if elapsed else 0.0,
+        "ms_per_verification": round(1000 * elapsed / len(timings), 4) if timings else 0.0,
+        "ms_median": round(1000 * statistics.median(timings), 4) if timings else 0.0,
+        "cases": len(results),
+        "errors": random.Random(SEED).sample(wrong, min(sample_errors, len(wrong))),
+    }
 
 
 def run_verifier_bench(
@@ -213,9 +175,9 @@ def run_verifier_bench(
     questions = load_questions(data)
     titles = {title for q in questions for title in q.get("context_titles", [])}
     titles |= {title for q in questions for title, _ in q["supporting_facts"]}
-    cases = list(build_cases(questions, _load_pages(titles)))
+    cases = list(build_cases(questions, load_pages(titles)))
     results: list[dict[str, Any]] = []
-    elapsed = 0.0
+    timings: list[float] = []
     for case in _progress(cases):
         started = time.perf_counter()
         verdict = verify_answer(
@@ -224,62 +186,56 @@ def run_verifier_bench(
             case["evidence"],
             question_type=case["type"] if with_type else None,
         )
-        elapsed += time.perf_counter() - started
+        timings.append(time.perf_counter() - started)
+        kept = ("id", "type", "case", "answer_kind", "question", "answer", "label")
         results.append(
-            {key: case[key] for key in ("id", "type", "case", "question", "answer", "label")}
-            | {"n_evidence": len(case["evidence"]), **verdict}
+            {key: case[key] for key in kept} | {"n_evidence": len(case["evidence"]), **verdict}
         )
     if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with out.open("w", encoding="utf-8") as handle:
-            for result in results:
-                handle.write(json.dumps(result, ensure_ascii=False) + "\n")
-    overall = _scores(results)
-    wrong = [r for r in results if r["supported"] != r["label"]]
-    return {
-        **{key: overall[key] for key in ("precision", "recall", "f1")},
-        "by_type": {
-            kind: _scores(r for r in results if r["type"] == kind)
-            for kind in sorted({r["type"] for r in results} | set(QUESTION_TYPES))
-        },
-        "by_case": {
-            kind: {
-                "cases": sum(r["case"] == kind for r in results),
-                "wrong": sum(r["case"] == kind for r in wrong),
-            }
-            for kind in CASE_KINDS
-        },
-        "counts": {key: overall[key] for key in ("tp", "fp", "fn", "tn")},
-        "per_second": round(len(results) / elapsed, 1) if elapsed else 0.0,
-        "ms_per_verification": round(1000 * elapsed / len(results), 4) if results else 0.0,
-        "cases": len(results),
-        "with_type": with_type,
-        "errors": random.Random(SEED).sample(wrong, min(sample_errors, len(wrong))),
-    }
+        _write(out, results)
+    return summarise(results, timings, sample_errors) | {"with_type": with_type}
 
 
 def format_summary(summary: dict[str, Any]) -> str:
     """The summary as a few lines of text, with the sample of wrong cases."""
     lines = [
         SUMMARY_LINE.format(
-            label="overall",
-            cases=summary["cases"],
+            label="easy cases",
+            cases=sum(summary["by_type"][kind]["cases"] for kind in summary["by_type"]),
             **{key: summary[key] for key in ("precision", "recall", "f1")},
         )
     ]
     for kind, scores in summary["by_type"].items():
         lines.append(SUMMARY_LINE.format(label=kind, **scores))
     lines.append(
+        f"hard negatives accepted {summary['hard_negative_acceptance']:.3f};"
+        f" gold recall on an episode's evidence {summary['episode_recall']:.3f}"
+    )
+    for kind, row in summary["by_case"].items():
+        lines.append(
+            CASE_LINE.format(
+                kind=kind, accepted=row["accepted"], cases=row["cases"], rate=row["acceptance"]
+            )
+        )
+    for kind, row in summary["by_answer_kind"].items():
+        lines.append(
+            KIND_LINE.format(
+                kind=kind,
+                accepted=row["accepted"],
+                cases=row["hard_negatives"],
+                rate=row["acceptance"],
+                recall=row["recall"],
+                positives=row["positives"],
+            )
+        )
+    lines.append(
         SPEED_LINE.format(
             per_second=summary["per_second"],
             ms=summary["ms_per_verification"],
+            median=summary["ms_median"],
             cases=summary["cases"],
         )
     )
-    by_case = ", ".join(
-        f"{kind} {v['wrong']}/{v['cases']} wrong" for kind, v in summary["by_case"].items()
-    )
-    lines.append(f"by case: {by_case}")
     if summary["errors"]:
         lines.append(f"sample of wrong cases ({len(summary['errors'])}):")
         lines.extend(
@@ -311,7 +267,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the `verifier` subcommand; it sets `func(args) -> int` as the handler."""
     parser = subparsers.add_parser(
         "verifier",
-        help="Measure the answer verifier on HotpotQA gold supporting facts.",
+        help="Measure the answer verifier on HotpotQA gold supporting facts and hard negatives.",
         description=__doc__.splitlines()[0] if __doc__ else None,
     )
     parser.add_argument(
