@@ -103,6 +103,7 @@ def test_bench_counts_and_scores_on_a_fixture(data_file: Path, tmp_path: Path) -
         "episode_positive": 5,
         "span_swap": 4,
         "yes_no_swap": 2,
+        "choice_swap": 0,
     }
     assert summary["counts"] == {"tp": 4, "fp": 2, "fn": 1, "tn": 8}
     assert (summary["precision"], summary["recall"], summary["f1"]) == (0.6667, 0.8, 0.7273)
@@ -146,6 +147,12 @@ def test_text_output_lists_scores_and_wrong_cases(
     assert "bridge" in text and "comparison" in text and "verifications per second" in text
     assert "What position did Hope Solo play in soccer?" in text
     assert str(out) in text
+
+
+def test_folds_select_questions_by_a_stable_hash(data_file: Path) -> None:
+    everything = run_verifier_bench(data_file)["cases"]
+    parts = [run_verifier_bench(data_file, folds=(2, [k]))["cases"] for k in (0, 1)]
+    assert sum(parts) == everything and all(parts)
 
 
 @pytest.mark.parametrize(("distractor", "cases"), [("Hope Solo", 1), ("Peter Best (composer)", 0)])

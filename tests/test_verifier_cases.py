@@ -7,7 +7,7 @@ import random
 import pytest
 
 from graph.evaluation.spans import NAME, NUMBER, OTHER, YEAR, YES_NO, answer_kind, spans
-from graph.evaluation.verifier_cases import build_cases, load_pages, span_swaps
+from graph.evaluation.verifier_cases import build_cases, choice_swap, load_pages, span_swaps
 
 NOLAN = (
     "Christopher Edward Nolan ( ; born 30 July 1970) is an English-American film director,"
@@ -76,3 +76,15 @@ def test_cases_use_an_episode_evidence_for_hard_negatives() -> None:
     episode = cases["episode_positive"]["evidence"]
     assert len(episode) > 2 and episode is cases["yes_no_swap"]["evidence"]
     assert [e["source"]["sentence_index"] for e in episode[:2]] == [0, 1]
+
+
+def test_a_choice_swap_is_the_other_gold_page() -> None:
+    question = {
+        "question": "Which composer was born first, Antonín Dvořák or Giuseppe Verdi?",
+        "answer": "Giuseppe Fortunino Francesco Verdi",
+        "type": "comparison",
+        "supporting_facts": [["Antonín Dvořák", 0], ["Giuseppe Verdi", 0]],
+    }
+    assert choice_swap(question) == "Antonín Dvořák"
+    question["question"] = "Are Antonín Dvořák and Giuseppe Verdi both composers?"
+    assert choice_swap(question) is None

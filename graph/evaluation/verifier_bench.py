@@ -15,7 +15,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +27,14 @@ from graph.evaluation.verifier_cases import (
     HARD_NEGATIVE_KINDS,
     SEED,
     build_cases,
+    fold_of,
     load_pages,
 )
 from graph.verifier import verify_answer
 
 QUESTION_TYPES = ("bridge", "comparison")
 DEFAULT_OUT = Path("verifier_bench.jsonl")
+RESULT_KEYS = ("id", "type", "case", "answer_kind", "question", "answer", "label")
 
 SUMMARY_LINE = (
     "{label:<12} precision {precision:.3f}  recall {recall:.3f}  f1 {f1:.3f}  ({cases} cases)"
@@ -164,15 +166,20 @@ def run_verifier_bench(
     sample_errors: int = 10,
     *,
     with_type: bool = False,
+    folds: tuple[int, Sequence[int]] | None = None,
 ) -> dict[str, Any]:
     """Run every case through `verify_answer` and summarise the outcome.
 
     `data` is a HotpotQA JSONL(.gz) file (default: the built-in sample); `out`,
     when given, receives one JSON line per case. With `with_type` the verifier
     is told each question's HotpotQA type; by default it must detect
-    comparisons itself, as it does inside the agent.
+    comparisons itself, as it does inside the agent. `folds` = (N, [K, ...])
+    keeps only the questions of folds K out of N (see `fold_of`).
     """
     questions = load_questions(data)
+    if folds is not None:
+        count, chosen = folds
+        questions = [q for q in questions if fold_of(q["_id"], count) in chosen]
     titles = {title for q in questions for title in q.get("context_titles", [])}
     titles |= {title for q in questions for title, _ in q["supporting_facts"]}
     cases = list(build_cases(questions, load_pages(titles)))
@@ -187,9 +194,9 @@ def run_verifier_bench(
             question_type=case["type"] if with_type else None,
         )
         timings.append(time.perf_counter() - started)
-        kept = ("id", "type", "case", "answer_kind", "question", "answer", "label")
         results.append(
-            {key: case[key] for key in kept} | {"n_evidence": len(case["evidence"]), **verdict}
+            {key: case[key] for key in RESULT_KEYS}
+            | {"n_evidence": len(case["evidence"]), **verdict}
         )
     if out is not None:
         _write(out, results)
@@ -253,8 +260,21 @@ def format_summary(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _folds(text: str) -> tuple[int, list[int]]:
+    kept, _, count = text.partition("/")
+    try:
+        folds = (int(count), [int(k) for k in kept.split(",")])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected K[,K...]/N, got {text!r}") from None
+    if folds[0] < 1 or not all(0 <= k < folds[0] for k in folds[1]):
+        raise argparse.ArgumentTypeError(f"folds must lie in 0..N-1, got {text!r}")
+    return folds
+
+
 def _command(args: argparse.Namespace) -> int:
-    summary = run_verifier_bench(args.data, args.out, args.sample_errors, with_type=args.with_type)
+    summary = run_verifier_bench(
+        args.data, args.out, args.sample_errors, with_type=args.with_type, folds=args.folds
+    )
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
@@ -288,6 +308,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--with-type", action="store_true", help="Tell the verifier each question's HotpotQA type."
+    )
+    parser.add_argument(
+        "--folds",
+        type=_folds,
+        default=None,
+        metavar="K[,K...]/N",
+        help="Only the questions of folds K out of N (stable hash of the question id).",
     )
     parser.set_defaults(func=_command)
 

@@ -15,12 +15,17 @@ Hard cases, on the evidence an episode stores after searching the gold pages
 - `span_swap`: a span of the gold answer's kind (year or date, number, name)
   taken from that very evidence, sharing no word with the gold answer and not
   named in the question (up to `SWAPS_PER_QUESTION`, chosen with a fixed seed);
-- `yes_no_swap`: the opposite yes/no of a comparison question.
+- `yes_no_swap`: the opposite yes/no of a comparison question;
+- `choice_swap`: the other alternative of an either/or comparison question (the
+  title of the other gold page), reported on its own: it is not one of the
+  two hard-negative kinds the headline figure counts.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -36,7 +41,9 @@ SEARCH_SENTENCES = 5
 SWAPS_PER_QUESTION = 2
 EASY_KINDS = ("positive", "distractor", "wrong_answer")
 HARD_NEGATIVE_KINDS = ("span_swap", "yes_no_swap")
-CASE_KINDS = (*EASY_KINDS, "episode_positive", *HARD_NEGATIVE_KINDS)
+CASE_KINDS = (*EASY_KINDS, "episode_positive", *HARD_NEGATIVE_KINDS, "choice_swap")
+
+_PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
 
 Pages = dict[str, tuple[str, list[str]]]
 Fact = tuple[str, int, str]
@@ -137,6 +144,25 @@ def span_swaps(question: dict[str, Any], facts: list[Fact], rng: random.Random) 
     return rng.sample(candidates, min(SWAPS_PER_QUESTION, len(candidates)))
 
 
+def fold_of(question_id: str, folds: int) -> int:
+    """A question's fold out of `folds`, stable across runs and machines."""
+    return int(hashlib.sha1(question_id.encode("utf-8")).hexdigest(), 16) % folds
+
+
+def choice_swap(question: dict[str, Any]) -> str | None:
+    """The other alternative of an either/or comparison: the title of the gold page
+    that the gold answer does not name."""
+    titles = list(dict.fromkeys(title for title, _ in question["supporting_facts"]))
+    if question["type"] != "comparison" or " or " not in question["question"] or len(titles) != 2:
+        return None
+    names = [_PARENTHETICAL.sub("", title) for title in titles]
+    gold = set(fold(question["answer"]))
+    shared = [bool(gold & set(fold(name))) for name in names]
+    if shared.count(True) != 1:
+        return None
+    return names[shared.index(False)]
+
+
 def build_cases(questions: list[dict[str, Any]], pages: Pages) -> Iterator[dict[str, Any]]:
     """Every benchmark case: question, answer, answer kind, evidence and the expected label."""
     wrong = _wrong_answers(questions)
@@ -183,6 +209,14 @@ def build_cases(questions: list[dict[str, Any]], pages: Pages) -> Iterator[dict[
         )
         for swap in span_swaps(question, episode, rng):
             yield base | {"case": "span_swap", "answer": swap, "evidence": evidence, "label": False}
+        other = choice_swap(question)
+        if other is not None:
+            yield base | {
+                "case": "choice_swap",
+                "answer": other,
+                "evidence": evidence,
+                "label": False,
+            }
         if question["type"] == "comparison" and base["answer_kind"] == YES_NO:
             opposite = "no" if question["answer"].strip().casefold() == "yes" else "yes"
             yield base | {
