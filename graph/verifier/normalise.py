@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
+from graph.verifier.clean import clean
+
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _ABBREVIATION = re.compile(r"\b(?:[^\W\d_]\.){2,}")
 _APOSTROPHE = re.compile(r"(?<=\w)['’](?:s\b|(?=\w))")
@@ -190,7 +192,7 @@ def _unabbreviate(match: re.Match[str]) -> str:
 @lru_cache(maxsize=65536)
 def analyse(text: str) -> Text:
     """Fold `text` for matching (cached: stored sentences recur across checks)."""
-    folded = text.casefold()
+    folded = clean(text).casefold()
     if not folded.isascii():
         folded = _COMBINING.sub("", unicodedata.normalize("NFKD", folded))
     if "-" in folded and _DIGIT.search(folded):
