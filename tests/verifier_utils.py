@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from graph.verifier import GROUNDING_NONE, verify_answer
+from graph.verifier.lexicon import snapshot_lexicon
 from tools.base import Evidence, Verdict
 from tools.wikipedia.snapshot import SnapshotSource, shared_snapshot
 
@@ -46,8 +47,22 @@ class Store:
         return evidence_id
 
 
-def check(store: Store, question: str, answer: str, question_type: str | None = None) -> Verdict:
-    verdict = verify_answer(question, answer, store.evidence, question_type=question_type)
+def check(
+    store: Store,
+    question: str,
+    answer: str,
+    question_type: str | None = None,
+    *,
+    lexicon: bool = True,
+) -> Verdict:
+    """The verdict, with the snapshot's leads as the type lexicon unless `lexicon` is off."""
+    verdict = verify_answer(
+        question,
+        answer,
+        store.evidence,
+        question_type=question_type,
+        lexicon=snapshot_lexicon() if lexicon else None,
+    )
     assert set(verdict) == set(Verdict.__annotations__)
     assert verdict["reason"].strip()
     return verdict

@@ -5,6 +5,7 @@ precision, recall and F1 of `supported` on the easy cases (overall and per
 question type), the recall on an episode's evidence, the acceptance of hard
 negatives (wrong spans from the right pages, swapped yes/no) by case kind and
 by answer kind, and the time spent inside `verify_answer` (mean and median).
+The verifier gets the snapshot's type lexicon, as the agent does.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from graph.evaluation.verifier_cases import (
     load_pages,
 )
 from graph.verifier import verify_answer
+from graph.verifier.lexicon import snapshot_lexicon
 
 QUESTION_TYPES = ("bridge", "comparison")
 DEFAULT_OUT = Path("verifier_bench.jsonl")
@@ -183,6 +185,7 @@ def run_verifier_bench(
     titles = {title for q in questions for title in q.get("context_titles", [])}
     titles |= {title for q in questions for title, _ in q["supporting_facts"]}
     cases = list(build_cases(questions, load_pages(titles)))
+    lexicon = snapshot_lexicon()
     results: list[dict[str, Any]] = []
     timings: list[float] = []
     for case in _progress(cases):
@@ -192,6 +195,7 @@ def run_verifier_bench(
             case["answer"],
             case["evidence"],
             question_type=case["type"] if with_type else None,
+            lexicon=lexicon,
         )
         timings.append(time.perf_counter() - started)
         results.append(

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from graph.verifier.answer_types import NameLexicon, expected_class
+from graph.verifier.classes import Classified, classify
 from graph.verifier.matching import (
     Item,
     contains,
@@ -20,6 +22,8 @@ from graph.verifier.matching import (
 )
 from graph.verifier.normalise import Text, analyse
 from graph.verifier.question import analyse_question, named_entities
+from graph.verifier.reading import Reader, Reading
+from graph.verifier.relation import cue_stem, question_cues
 from graph.verifier.verdicts import GROUNDING_CONTAINED, GROUNDING_PARAPHRASE, unique
 
 _ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
@@ -37,11 +41,16 @@ class Found:
 class Check:
     """One verification: the question, the stored sentences and the answer, analysed."""
 
-    def __init__(self, question: str, answer: str, items: list[Item]) -> None:
+    def __init__(
+        self, question: str, answer: str, items: list[Item], lexicon: NameLexicon | None = None
+    ) -> None:
+        self.question = question
         self.q = analyse_question(question)
         self.answer = answer
         self.folded = analyse(answer)
         self.items = items
+        self.lexicon = lexicon
+        self.expected = expected_class(question)
         self.plain = answer.islower()
         answer_stems = stems(self.folded.padded)
         self.wanted = stems(self.q.text.padded) - answer_stems
@@ -143,6 +152,42 @@ class Check:
             return None, missing
         ids = tuple(unique(i for _, where in located if where is not None for i in where.ids))
         return Found(ids, GROUNDING_PARAPHRASE), []
+
+    def stating_items(self) -> list[Item]:
+        """The trusted, related sentences that state the whole answer (not denied)."""
+        needle = self.folded
+        return [
+            item
+            for item in self.stating(needle)
+            if (contains(item.text, needle) or near(item.text, needle))
+            and not negated(item.text, needle)
+            and self.related(item)
+        ]
+
+    def classify(self, raw: str, stating: list[Item]) -> Classified:
+        """What a span is (see `graph.verifier.classes`)."""
+        return classify(analyse(raw), raw, self.items, stating, self.lexicon)
+
+    @cached_property
+    def reader(self) -> Reader:
+        names = frozenset(
+            cue_stem(token)
+            for name in (*self.q.pair, *named_entities(list(self.q.words)))
+            for token in name.tokens
+        )
+        return Reader(
+            [item for item in self.items if item.trusted and self.related(item)],
+            question_cues(self.question),
+            self.q.text,
+            names,
+            self.expected.noun,
+            lambda tokens: self.classify(" ".join(tokens), []).fits(self.expected) is not False,
+        )
+
+    def read(self) -> Reading:
+        """How the evidence ties the answer to the question."""
+        stating = self.stating_items()
+        return self.reader.read(self.answer, stating, self.classify(self.answer, stating))
 
     def coverage(self, *, mentions: bool) -> tuple[list[str], list[str]]:
         """Evidence ids about each compared entity, and the entities with none.

@@ -50,6 +50,7 @@ class Item:
     title: str
     raw: str
     title_text: Text
+    index: int = -1
 
     @property
     def page(self) -> str:
@@ -68,8 +69,8 @@ class Item:
         return probe is None or probe in plain(self.raw)
 
 
-def _item(evidence_id: str, title: str, text: str) -> Item:
-    return Item(evidence_id, title, text, analyse(_PARENTHETICAL.sub("", title)))
+def _item(evidence_id: str, title: str, text: str, index: int = -1) -> Item:
+    return Item(evidence_id, title, text, analyse(_PARENTHETICAL.sub("", title)), index)
 
 
 def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
@@ -78,12 +79,14 @@ def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
     for record in evidence:
         source = record.get("source") or {}
         title = str(source.get("title") or "")
-        items.append(_item(str(record["id"]), title, str(record["text"])))
+        index = source.get("sentence_index")
+        position = index if isinstance(index, int) else -1
+        items.append(_item(str(record["id"]), title, str(record["text"]), position))
     return items
 
 
 @lru_cache(maxsize=65536)
-def _stem(token: str) -> str:
+def stem(token: str) -> str:
     """A crude stem for topical overlap; empty for stopwords."""
     return "" if token in STOPWORDS else singular(token)[:5]
 
@@ -91,7 +94,7 @@ def _stem(token: str) -> str:
 @lru_cache(maxsize=65536)
 def stems(padded: str) -> frozenset[str]:
     """The content-word stems of a padded folded text."""
-    return frozenset(map(_stem, padded.split())) - {""}
+    return frozenset(map(stem, padded.split())) - {""}
 
 
 def probe_of(needle: Text) -> str | None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from graph.verifier.answer_types import NameLexicon
 from graph.verifier.answers import explain_missing, supported
 from graph.verifier.check import Check
 from graph.verifier.comparison import alternative, compare, names_same
 from graph.verifier.matching import stored_items
 from graph.verifier.normalise import MONTH_NAMES, analyse, is_number
+from graph.verifier.ties import class_problem
 from graph.verifier.verdicts import reject
 from tools.base import Evidence, Verdict
 
@@ -29,18 +31,20 @@ def verify_answer(
     evidence: Sequence[Evidence],
     *,
     question_type: str | None = None,
+    lexicon: NameLexicon | None = None,
 ) -> Verdict:
     """Judge `answer` to `question` against the stored `evidence`.
 
     `question_type` is HotpotQA's `bridge` or `comparison` when known; without
     it, a yes/no answer, or a choice between two named alternatives ("X or
-    Y?"), is checked as a comparison.
+    Y?"), is checked as a comparison. `lexicon` says what names are (see
+    `NameLexicon`); without it only the stored evidence does.
     """
     if not analyse(answer).tokens:
         return reject(REASON_EMPTY, [])
     if not evidence:
         return reject(REASON_NO_EVIDENCE.format(answer=answer), [answer.strip()])
-    check = Check(question, answer, stored_items(evidence))
+    check = Check(question, answer, stored_items(evidence), lexicon)
     q, folded = check.q, check.folded
     yes_no = folded.tokens in (("yes",), ("no",))
     if q.strict_yes_no and not yes_no and q.pair_kind != "or":
@@ -73,4 +77,8 @@ def verify_answer(
     found, missing = check.locate()
     if found is None:
         return explain_missing(check, missing)
+    reading = check.read()
+    problem = class_problem(check, found, reading)
+    if problem is not None:
+        return problem
     return supported(check, found)
