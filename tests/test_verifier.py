@@ -8,7 +8,7 @@ import pytest
 from verifier_utils import Store, check, rejected, supported
 
 from graph.verifier import (
-    GROUNDING_COMPARISON,
+    GROUNDING_COMPUTED,
     GROUNDING_CONTAINED,
     GROUNDING_PARAPHRASE,
 )
@@ -123,13 +123,14 @@ DIRECTORS = "Are King Vidor and Géza von Cziffra both film directors?"
 
 
 @pytest.mark.parametrize("question_type", [None, "comparison"])
-def test_yes_no_is_grounded_by_evidence_about_each_entity(
+def test_yes_no_is_computed_from_evidence_about_each_entity(
     store: Store, question_type: str | None
 ) -> None:
     ids = store.add("King Vidor", 0) + store.add("Géza von Cziffra", 0)
     verdict = check(store, DIRECTORS, "yes", question_type=question_type)
-    supported(verdict, GROUNDING_COMPARISON, ids)
-    assert "not entailed" in verdict["reason"]
+    supported(verdict, GROUNDING_COMPUTED, ids)
+    assert "Computed from the stored evidence" in verdict["reason"]
+    rejected(check(store, DIRECTORS, "no", question_type=question_type), "contradicts")
 
 
 def test_yes_no_without_evidence_about_one_entity_names_it(store: Store) -> None:
@@ -150,8 +151,8 @@ def test_a_choice_between_named_alternatives_is_detected_without_a_type(store: S
     ids = store.add("Antonín Dvořák", 0) + store.add("Giuseppe Verdi", 0)
     question = "Which composer was born first, Antonín Dvořák or Giuseppe Verdi?"
     verdict = check(store, question, "Giuseppe Fortunino Francesco Verdi")
-    supported(verdict, GROUNDING_COMPARISON, ids)
-    assert "not entailed" in verdict["reason"]
+    supported(verdict, GROUNDING_COMPUTED, ids)
+    assert "1813" in verdict["reason"] and "1841" in verdict["reason"]
 
 
 def test_an_answer_outside_the_alternatives_is_rejected(store: Store) -> None:

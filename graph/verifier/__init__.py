@@ -14,6 +14,7 @@ that read like instructions to the agent never count as evidence.
 
 from graph.verifier.verdicts import (
     GROUNDING_COMPARISON,
+    GROUNDING_COMPUTED,
     GROUNDING_CONTAINED,
     GROUNDING_NONE,
     GROUNDING_PARAPHRASE,
@@ -22,6 +23,7 @@ from graph.verifier.verify import verify_answer
 
 __all__ = [
     "GROUNDING_COMPARISON",
+    "GROUNDING_COMPUTED",
     "GROUNDING_CONTAINED",
     "GROUNDING_NONE",
     "GROUNDING_PARAPHRASE",

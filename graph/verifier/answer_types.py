@@ -45,7 +45,7 @@ class NameLexicon(Protocol):
         ...
 
 
-_WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+|[,;:()\"“”]")
+_WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+|[,;:()\"“”?]")
 _COPULA = frozenset(split_words("is was are were"))
 _DETERMINERS = frozenset(split_words("a an the one of any"))
 _PHRASE_STOPS = frozenset(
@@ -69,14 +69,11 @@ _QUESTION_STOPS = frozenset(
 )
 _SKIP_AFTER_WH = frozenset(split_words("type kind sort form genre"))
 # "who" asking, not relating: opening a clause, after a preposition, or closing the question.
-_WHO = re.compile(
-    r"(?:^|[,;:]\s*|\b(?:by|with|to|for|from|of|than|and|about)\s+)\W*(?:who|whom|whose)\b"
-    r"|\b(?:who|whom)\s*\W*$",
-    re.IGNORECASE,
-)
-_WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)
+_WH_WORDS = frozenset(split_words("which what when where how why"))
+_RELATING = frozenset(split_words("who whom whose where when"))
+# A "who" asks at the start, after a preposition, or at the end ("created by who?").
+_ASKING_BEFORE = frozenset(split_words("by with to for from of than about in on at"))
 _NATIONALITY = re.compile(r"\b(?:nationality|citizenship|ethnicity)\b", re.IGNORECASE)
-_WHICH = re.compile(r"\b(?:which|what)\b", re.IGNORECASE)
 _BORN = re.compile(r"\(\s*(?:born|b\.)\s|\(\s*[^()]*\d{3,4}\s*[-–—]\s*[^()]*\d{3,4}\s*\)")
 _PARENTHESIS = re.compile(r"\(([^()]*)\)\s*$")
 _BRACKETS = re.compile(r"\([^()]*\)")
@@ -99,10 +96,12 @@ def class_of(word: str) -> frozenset[str]:
 
 @dataclass(frozen=True, slots=True)
 class Expected:
-    """What a question asks for: acceptable classes (empty: any) and the noun that said so."""
+    """What a question asks for: acceptable classes (empty: any), the noun that said so,
+    and whether that noun is part of a name ("which World Cup")."""
 
     classes: frozenset[str] = frozenset()
     noun: str = ""
+    proper: bool = False
 
 
 NOTHING_EXPECTED = Expected()
@@ -127,26 +126,50 @@ def _head_after(words: list[str], start: int) -> tuple[str, frozenset[str]]:
     return head, kinds
 
 
+def _asking(words: list[str], index: int) -> bool:
+    """Whether the wh-word at `index` asks: "which"/"what" unless after a comma; "who",
+    "where" and "when" at the start, after a preposition or at the end (not "the city
+    where she was born")."""
+    word = words[index]
+    before = words[index - 1] if index else ""
+    if word in ("which", "what"):
+        return before != ","
+    if word not in _RELATING:
+        return word in _WH_WORDS
+    after = words[index + 1 : index + 3]
+    return not before or before in _ASKING_BEFORE or not any(w[0].isalnum() for w in after)
+
+
 @lru_cache(maxsize=4096)
 def expected_class(question: str) -> Expected:
-    """The classes of answer the question accepts (nothing when it does not say)."""
+    """The classes of answer the question's first asking wh-word accepts (nothing when it
+    does not say: when, how, or a which/what without a category noun)."""
     words = [word.casefold() for word in _WORD.findall(question)]
-    for index, word in enumerate(words):
-        named = word == "name" and index + 1 < len(words) and words[index + 1] == "of"
-        if word not in ("which", "what") and not named:
-            continue
-        head, kinds = _head_after(words, index + (2 if named else 1))
-        if kinds:
-            return Expected(kinds, head)
-        following = words[index + 1 : index + 3]
-        if len(following) == 2 and following[0] in DEMONYMS and following[1] in _QUESTION_STOPS:
-            return Expected(frozenset({PERSON}), following[0])
     if _NATIONALITY.search(question):
         return Expected(frozenset({NATIONALITY, PLACE}), "nationality")
-    if _WHO.search(question):
-        return Expected(WHO_CLASSES, "who")
-    if _WHERE.search(question) and not _WHICH.search(question):
-        return Expected(WHERE_CLASSES, "where")
+    for index, word in enumerate(words):
+        named = word == "name" and words[index + 1 : index + 2] == ["of"]
+        if named:
+            head, kinds = _head_after(words, index + 2)
+            if kinds:
+                return Expected(kinds, head)
+        if not _asking(words, index):
+            continue
+        if word in ("which", "what"):
+            head, kinds = _head_after(words, index + 1)
+            if kinds:
+                return Expected(
+                    kinds, head, re.search(rf"\b{head.title()}\b", question) is not None
+                )
+            following = words[index + 1 : index + 3]
+            if len(following) == 2 and following[0] in DEMONYMS and following[1] in _QUESTION_STOPS:
+                return Expected(frozenset({PERSON}), following[0])
+            continue
+        if word in ("who", "whom", "whose"):
+            return Expected(WHO_CLASSES, "who")
+        if word == "where":
+            return Expected(WHERE_CLASSES, "where")
+        return NOTHING_EXPECTED
     return NOTHING_EXPECTED
 
 

@@ -45,7 +45,8 @@ def answer_kind(answer: Text, raw: str) -> str | None:
         for word in capitalised
     ):
         return YEAR
-    if tokens and is_number(tokens[0]) and not any(ch.isupper() for ch in raw):
+    words = [token for token in tokens if not is_number(token)]
+    if tokens and is_number(tokens[0]) and not capitalised and len(words) <= 1:
         return NUMBER
     if capitalised:
         return NAME

@@ -184,6 +184,7 @@ HYPERNYMS: dict[str, frozenset[str]] = {
         "band": "group",
         "group": "band",
         "magazine": "periodical journal",
+        "publication": "magazine newspaper journal periodical book novel zine",
         "film": "movie",
         "movie": "film",
     }.items()

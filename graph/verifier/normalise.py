@@ -114,6 +114,8 @@ def is_number(token: str) -> bool:
 def singular(token: str) -> str:
     if len(token) > 4 and token.endswith("ies"):
         return token[:-3] + "y"
+    if len(token) > 4 and token.endswith(("sses", "xes", "ches", "shes", "zzes")):
+        return token[:-2]
     if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
         return token[:-1]
     return token

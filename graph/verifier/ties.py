@@ -4,6 +4,7 @@ what the question asks."""
 from __future__ import annotations
 
 from graph.verifier.candidates import NAME, NUMBER, YEAR
+from graph.verifier.categories import EVENT
 from graph.verifier.check import Check, Found
 from graph.verifier.reading import Reading
 from graph.verifier.verdicts import citation, reject
@@ -31,10 +32,13 @@ def _wanted(check: Check) -> str:
 
 def class_problem(check: Check, found: Found, reading: Reading) -> Verdict | None:
     """An answer of a class the question does not ask for: an actor for "released by what
-    label?", a year for "what sports event?"."""
+    label?", a year for "what sports event?" (though a named event may go by its year:
+    "which World Cup?" -> 1982)."""
     if not check.expected.classes:
         return None
-    if reading.kind in (YEAR, NUMBER):
+    expected = check.expected
+    event_year = reading.kind == YEAR and EVENT in expected.classes and expected.proper
+    if reading.kind == NUMBER or (reading.kind == YEAR and not event_year):
         what = f"{with_article(reading.kind)}, not a name"
     elif reading.kind == NAME and reading.classified.fits(check.expected) is False:
         what = reading.classified.why()

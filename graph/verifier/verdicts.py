@@ -9,6 +9,7 @@ from tools.base import Verdict
 GROUNDING_CONTAINED = "contained"
 GROUNDING_PARAPHRASE = "paraphrase"
 GROUNDING_COMPARISON = "comparison-grounded"
+GROUNDING_COMPUTED = "computed"
 GROUNDING_NONE = "none"
 
 

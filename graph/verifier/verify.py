@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from graph.verifier.answer_types import NameLexicon
 from graph.verifier.answers import explain_missing, supported
 from graph.verifier.check import Check
-from graph.verifier.comparison import alternative, compare, names_same
+from graph.verifier.comparison import alternative, computed, names_same, stated_comparison
 from graph.verifier.matching import stored_items
 from graph.verifier.normalise import MONTH_NAMES, analyse, is_number
 from graph.verifier.ties import class_problem
@@ -72,8 +72,10 @@ def verify_answer(
         alternatives = " or ".join(repr(" ".join(name.tokens)) for name in q.pair)
         return reject(REASON_NOT_ALTERNATIVE.format(alternatives=alternatives, answer=answer), [])
     choice = chosen is not None and (choice_question or comparison)
-    if yes_no or choice or comparison:
-        return compare(check, stated=not (yes_no or choice))
+    if yes_no or choice:
+        return computed(check, yes_no=yes_no, chosen=chosen)
+    if comparison:
+        return stated_comparison(check)
     found, missing = check.locate()
     if found is None:
         return explain_missing(check, missing)
