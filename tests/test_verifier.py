@@ -9,8 +9,7 @@ from verifier_utils import Store, check, rejected, supported
 
 from graph.verifier import (
     GROUNDING_COMPUTED,
-    GROUNDING_CONTAINED,
-    GROUNDING_PARAPHRASE,
+    GROUNDING_STATED,
 )
 
 
@@ -26,14 +25,14 @@ def test_case_punctuation_and_articles_do_not_matter(store: Store) -> None:
     ids = store.add("Crocodile Dundee", 0)
     question = "What film did Peter Best make in 1986 that was set in the Australian Outback?"
     verdict = check(store, question, "the CROCODILE Dundee!")
-    supported(verdict, GROUNDING_CONTAINED, ids)
+    supported(verdict, GROUNDING_STATED, ids)
     assert "is stated in stored sentence" in verdict["reason"]
 
 
 def test_the_page_title_is_the_subject_of_a_pronoun_sentence(store: Store) -> None:
     ids = store.add("Aqeel Ahmed (cricketer)", 2)  # "He was born in Faisalabad, Punjab."
     verdict = check(store, "Which Pakistani cricketer was born in Faisalabad?", "Aqeel Ahmed")
-    supported(verdict, GROUNDING_CONTAINED, ids)
+    supported(verdict, GROUNDING_STATED, ids)
     assert "Aqeel Ahmed (cricketer)" in verdict["reason"]
 
 
@@ -52,7 +51,7 @@ def test_an_answer_no_sentence_states_names_what_is_missing(store: Store) -> Non
 )
 def test_dates_compare_in_any_common_form(store: Store, answer: str) -> None:
     ids = store.add("Christopher Nolan", 0)  # "... born 30 July 1970) is ..."
-    supported(check(store, "When was Christopher Nolan born?", answer), GROUNDING_CONTAINED, ids)
+    supported(check(store, "When was Christopher Nolan born?", answer), GROUNDING_STATED, ids)
 
 
 def test_a_different_date_is_rejected_with_the_stored_value(store: Store) -> None:
@@ -64,16 +63,16 @@ def test_a_different_date_is_rejected_with_the_stored_value(store: Store) -> Non
 def test_scaled_numbers_equal_their_digits(store: Store) -> None:
     ids = store.add("AdSense", 4)  # "Google earned US $3.4 billion"
     question = "How much did Google earn through AdSense in Q1 2014?"
-    supported(check(store, question, "$3,400,000,000"), GROUNDING_CONTAINED, ids)
+    supported(check(store, question, "$3,400,000,000"), GROUNDING_STATED, ids)
     penn = store.add("15 Penn Plaza", 1)  # "2,050,000 square feet"
     question = "How many square feet of floor space would 15 Penn Plaza have?"
-    supported(check(store, question, "2.05 million square feet"), GROUNDING_CONTAINED, penn)
+    supported(check(store, question, "2.05 million square feet"), GROUNDING_STATED, penn)
 
 
 def test_units_compare_by_their_abbreviations(store: Store) -> None:
     ids = store.add("Aba Tenna Dejazmach Yilma International Airport", 0, 1)  # "5 km northwest"
     question = "How far from the city center is Dire Dawa International Airport?"
-    supported(check(store, question, "5 kilometres"), GROUNDING_CONTAINED, ids[1:])
+    supported(check(store, question, "5 kilometres"), GROUNDING_STATED, ids[1:])
 
 
 # Paraphrased spans and multi-part answers
@@ -82,20 +81,20 @@ def test_units_compare_by_their_abbreviations(store: Store) -> None:
 def test_a_span_of_a_longer_place_name_is_contained(store: Store) -> None:
     ids = store.add("Allister Brimble", 0)  # "born 1970 in Westminster, London"
     question = "Where was the video game composer Allister Brimble born?"
-    supported(check(store, question, "Westminster, London"), GROUNDING_CONTAINED, ids)
+    supported(check(store, question, "Westminster, London"), GROUNDING_STATED, ids)
 
 
 def test_reordered_words_of_a_close_span_are_a_paraphrase(store: Store) -> None:
     ids = store.add("Allister Brimble", 0)
     question = "Where was the video game composer Allister Brimble born?"
-    supported(check(store, question, "London, Westminster"), GROUNDING_PARAPHRASE, ids)
+    supported(check(store, question, "London, Westminster"), GROUNDING_STATED, ids)
 
 
 def test_each_part_of_an_answer_may_come_from_its_own_sentence(store: Store) -> None:
     ids = store.add("Crocodile Dundee", 0, 1, 2)
     question = "Which actor and actress star in the film Crocodile Dundee?"
     verdict = check(store, question, "Paul Hogan and Linda Kozlowski")
-    supported(verdict, GROUNDING_PARAPHRASE, ids[1:])
+    supported(verdict, GROUNDING_STATED, ids[1:])
     assert "Every part" in verdict["reason"]
 
 
@@ -113,7 +112,7 @@ def test_a_plural_common_noun_matches_its_singular(store: Store) -> None:
     question = "Antonín Dvořák and Giuseppe Verdi were both what?"
     verdict = check(store, question, "composers", question_type="comparison")
     assert verdict["supported"], verdict["reason"]
-    assert verdict["grounding"] == GROUNDING_PARAPHRASE
+    assert verdict["grounding"] == GROUNDING_STATED
 
 
 # Yes/no and comparison questions
@@ -198,7 +197,7 @@ def test_a_denied_or_ill_formed_answer_is_rejected_and_the_stated_one_accepted(
 ) -> None:
     ids = store.add(title, 0)
     rejected(check(store, question, wrong), reason_word)
-    supported(check(store, question, right), GROUNDING_CONTAINED, ids)
+    supported(check(store, question, right), GROUNDING_STATED, ids)
 
 
 def test_a_year_question_needs_a_year(store: Store) -> None:
@@ -221,7 +220,7 @@ def test_a_number_in_an_unrelated_sentence_does_not_support(store: Store) -> Non
     rejected(check(store, question, "1970"), "unrelated")
     ids = store.add("Christopher Nolan", 0)
     verdict = check(store, question, "1970")
-    supported(verdict, GROUNDING_CONTAINED, ids)
+    supported(verdict, GROUNDING_STATED, ids)
     assert verdict["evidence_ids"] == ids
 
 
@@ -230,7 +229,7 @@ def test_a_name_inside_a_longer_name_is_not_stated(store: Store) -> None:
     question = "Which English singer released the album Brides in 1987?"
     rejected(check(store, question, "Ann"))
     rejected(check(store, question, "Ann Lamb"))
-    supported(check(store, question, "Annabel Lamb"), GROUNDING_CONTAINED, ids)
+    supported(check(store, question, "Annabel Lamb"), GROUNDING_STATED, ids)
 
 
 @pytest.mark.parametrize("answer", ["", "   ", "the", "?!"])

@@ -35,10 +35,10 @@ def question(
 
 
 # Real snapshot pages. Expected outcomes: every positive is supported except the
-# synonym no rule covers ("goalie" for "goalkeeper"); every distractor and
-# wrong-answer case is rejected except the two yes/no swaps, which comparison
-# grounding cannot tell apart (grounded, not entailed); every hard negative (a
-# name from the right page, a swapped yes/no) is accepted.
+# synonym no rule covers ("goalie" for "goalkeeper"); every distractor,
+# wrong-answer and hard negative (a name from the right page, a swapped yes/no)
+# is rejected: the yes/no answers are computed from the pages ("film director"
+# on both; "film director" against "actress").
 QUESTIONS = [
     question(
         "b1",
@@ -105,12 +105,12 @@ def test_bench_counts_and_scores_on_a_fixture(data_file: Path, tmp_path: Path) -
         "yes_no_swap": 2,
         "choice_swap": 0,
     }
-    assert summary["counts"] == {"tp": 4, "fp": 2, "fn": 1, "tn": 8}
-    assert (summary["precision"], summary["recall"], summary["f1"]) == (0.6667, 0.8, 0.7273)
+    assert summary["counts"] == {"tp": 4, "fp": 0, "fn": 1, "tn": 10}
+    assert (summary["precision"], summary["recall"], summary["f1"]) == (1.0, 0.8, 0.8889)
     bridge, comparison = summary["by_type"]["bridge"], summary["by_type"]["comparison"]
     assert (bridge["precision"], bridge["recall"], bridge["cases"]) == (1.0, 0.6667, 9)
-    assert (comparison["precision"], comparison["recall"], comparison["cases"]) == (0.5, 1.0, 6)
-    assert summary["hard_negative_acceptance"] == 1.0
+    assert (comparison["precision"], comparison["recall"], comparison["cases"]) == (1.0, 1.0, 6)
+    assert summary["hard_negative_acceptance"] == 0.0
     assert summary["by_answer_kind"]["name"]["hard_negatives"] == 4
     assert summary["by_answer_kind"]["yes/no"]["hard_negatives"] == 2
     assert summary["per_second"] > 0 and summary["ms_median"] > 0

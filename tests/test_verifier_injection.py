@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from verifier_utils import Store, check, rejected, supported
 
-from graph.verifier import GROUNDING_CONTAINED
+from graph.verifier import GROUNDING_STATED
 from graph.verifier.clean import clean
 from graph.verifier.instructions import is_trusted
 from tools.wikipedia.snapshot import iter_snapshot
@@ -57,7 +57,7 @@ def store() -> Store:
 
 def test_the_plain_fact_verifies(store: Store) -> None:
     fact = store.add_text("Freedonia", FACT)
-    supported(check(store, QUESTION, "Paris"), GROUNDING_CONTAINED, [fact])
+    supported(check(store, QUESTION, "Paris"), GROUNDING_STATED, [fact])
 
 
 @pytest.mark.parametrize("text", INJECTIONS)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from verifier_utils import Store, check, rejected, supported
 
-from graph.verifier import GROUNDING_CONTAINED
+from graph.verifier import GROUNDING_STATED
 
 LABEL = "Both Never Cry Wolf and Big Hero 6 films were released by what label?"
 SCREENPLAY = "Which screenplay was written by Vladimir Nabokov and produced by Ray Stark?"
@@ -28,14 +28,14 @@ def test_a_name_from_the_same_page_of_the_wrong_class_is_rejected(store: Store) 
     rejected(verdict, "a label (an organisation)", "a person")
     assert verdict["missing"] == ["a label (an organisation) that a stored sentence states"]
     rejected(check(store, LABEL, "Don Hall"), "lexicon")  # "... is an American film director"
-    supported(check(store, LABEL, "Walt Disney Pictures"), GROUNDING_CONTAINED, ["e1"])
+    supported(check(store, LABEL, "Walt Disney Pictures"), GROUNDING_STATED, ["e1"])
 
 
 def test_the_words_around_a_name_say_what_it_is(store: Store) -> None:
     store.add("Lolita (1962 film)", 0, 1)  # "... film directed by Stanley Kubrick."
     store.add("Ray Stark", 0, 1)
     rejected(check(store, SCREENPLAY, "Stanley Kubrick", lexicon=False), "directed by")
-    supported(check(store, SCREENPLAY, "Lolita"), GROUNDING_CONTAINED, ["e1"])
+    supported(check(store, SCREENPLAY, "Lolita"), GROUNDING_STATED, ["e1"])
 
 
 def test_a_year_does_not_name_an_event(store: Store) -> None:

@@ -32,6 +32,9 @@ _FUNCTION_WORDS = frozenset(
 )
 
 
+_MONTHS = frozenset(MONTH_NAMES.values())
+
+
 def is_year(token: str) -> bool:
     return len(token) == 4 and token.isdigit() and 1000 <= int(token) <= 2099
 
@@ -92,7 +95,12 @@ def spans_in(raw: str, kind: str) -> tuple[tuple[Span, tuple[str, ...]], ...]:
     tokens = analyse(raw).tokens
     found: dict[Span, tuple[str, ...]] = {}
     if kind == YEAR:
-        found = {(i, i + 1): (t,) for i, t in enumerate(tokens) if is_year(t)}
+        for i, token in enumerate(tokens):
+            if is_year(token):
+                start = i - 1 if i >= 1 and tokens[i - 1] in _MONTHS else i
+                if i >= 2 and tokens[i - 2] in _MONTHS and tokens[i - 1].isdigit():
+                    start = i - 2
+                found[(start, i + 1)] = tokens[start : i + 1]
     elif kind == NUMBER:
         found = {(i, i + 1): (t,) for i, t in enumerate(tokens) if is_number(t) and not is_year(t)}
     elif kind == NAME:

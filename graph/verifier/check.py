@@ -24,7 +24,7 @@ from graph.verifier.normalise import Text, analyse
 from graph.verifier.question import analyse_question, named_entities
 from graph.verifier.reading import Reader, Reading
 from graph.verifier.relation import cue_stem, question_cues
-from graph.verifier.verdicts import GROUNDING_CONTAINED, GROUNDING_PARAPHRASE, unique
+from graph.verifier.verdicts import MATCH_PARAPHRASE, MATCH_VERBATIM, unique
 
 _ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
 
@@ -34,7 +34,7 @@ class Found:
     """Where an answer (or one part of it) is stated."""
 
     ids: tuple[str, ...]
-    grounding: str
+    match: str
     title: str = ""
 
 
@@ -120,14 +120,14 @@ class Check:
                 and not negated(item.text, needle)
                 and self.related(item)
             ):
-                return Found((item.id,), GROUNDING_CONTAINED)
+                return Found((item.id,), MATCH_VERBATIM)
         for item in candidates:
             if (
                 (near(item.text, needle) or (self.plain and contains_singular(item.text, needle)))
                 and not negated(item.text, needle)
                 and self.related(item)
             ):
-                return Found((item.id,), GROUNDING_PARAPHRASE)
+                return Found((item.id,), MATCH_PARAPHRASE)
         for item in self.items:
             if (
                 contains(item.title_text, needle)
@@ -135,7 +135,7 @@ class Check:
                 and not negated(item.text, needle)
                 and self.related(item)
             ):
-                return Found((item.id,), GROUNDING_CONTAINED, item.title)
+                return Found((item.id,), MATCH_VERBATIM, item.title)
         return None
 
     def locate(self) -> tuple[Found | None, list[str]]:
@@ -151,7 +151,7 @@ class Check:
         if missing:
             return None, missing
         ids = tuple(unique(i for _, where in located if where is not None for i in where.ids))
-        return Found(ids, GROUNDING_PARAPHRASE), []
+        return Found(ids, MATCH_PARAPHRASE), []
 
     def stating_items(self) -> list[Item]:
         """The trusted, related sentences that state the whole answer (not denied)."""

@@ -25,7 +25,14 @@ from graph.verifier.compute import (
 from graph.verifier.matching import STOPWORDS, Item, is_about
 from graph.verifier.normalise import Text
 from graph.verifier.relation import cue_stem, question_cues
-from graph.verifier.verdicts import GROUNDING_COMPUTED, citation, reject, unique, verdict
+from graph.verifier.verdicts import (
+    GROUNDING_COMPUTED,
+    GROUNDING_STATED,
+    citation,
+    reject,
+    unique,
+    verdict,
+)
 from tools.base import Verdict
 
 REASON_COMPUTED = "Computed from the stored evidence: {facts}; so {conclusion}."
@@ -242,4 +249,4 @@ def stated_comparison(check: Check) -> Verdict:
     reason = REASON_COMPARISON_STATED.format(
         cite=citation(found.ids), answer=check.answer, entities=names
     )
-    return verdict(True, [*found.ids, *ids], reason, [], found.grounding)
+    return verdict(True, [*found.ids, *ids], reason, [], GROUNDING_STATED)

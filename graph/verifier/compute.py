@@ -20,6 +20,7 @@ accepted then.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from graph.verifier.answer_types import class_of
@@ -66,7 +67,8 @@ _MEASURES = {
     for comparative in split_words(comparatives)
 }
 NEAR_ENOUGH = 6
-NEXT_TO = 2
+_LOWER_WORD = re.compile(r"\b[a-z][a-z-]+\b")
+NEXT_TO = 1
 _MONTH_NUMBERS = {
     month: number for number, month in enumerate(dict.fromkeys(MONTH_NAMES.values()), start=1)
 }
@@ -198,11 +200,11 @@ def _related(noun: str, other: str) -> bool:
 def covered(items: list[Item], words: frozenset[str]) -> frozenset[str]:
     """The attribute words the entity's page states (a broader word by a narrower one)."""
     stems = _page_stems(items)
-    tokens = {token for item in items for token in item.text.tokens}
+    tokens = {singular(token) for item in items for token in item.text.tokens}
     return frozenset(
         word
         for word in words
-        if cue_stem(word) in stems or any(_related(word, token) for token in tokens)
+        if cue_stem(word) in stems or not tokens.isdisjoint(HYPERNYMS.get(singular(word), ()))
     )
 
 
@@ -214,7 +216,7 @@ def conflict(items: list[Item], core: frozenset[str]) -> str:
         return ""
     tokens = [token for item in leads for token in item.text.tokens]
     demonyms = {token for token in tokens if token in DEMONYMS}
-    nouns = {token for token in tokens if class_of(token)}
+    nouns = {word for item in leads for word in _LOWER_WORD.findall(item.raw) if class_of(word)}
     for word in sorted(core):
         if word in DEMONYMS and demonyms and word not in demonyms:
             return f"{leads[0].id} gives {', '.join(sorted(demonyms))}, not {word}"

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from graph.verifier.candidates import Span, answer_kind, spans_in
+from graph.verifier.candidates import YEAR, Span, answer_kind, spans_in
 from graph.verifier.classes import Classified
 from graph.verifier.matching import Item
 from graph.verifier.normalise import Text, analyse
@@ -31,11 +31,20 @@ from graph.verifier.relation import (
     listed,
     locate,
     placements,
+    reading,
     title_core,
     token_stems,
 )
 
 HEAD_BEFORE = 3
+# A date follows its relation word ("born 1920 - died 2003"): a word after it counts twice.
+DATE_FOLLOWING_COST = 2
+
+
+def _following_cost(kind: str | None) -> int:
+    return DATE_FOLLOWING_COST if kind == YEAR else 1
+
+
 HEAD_AFTER = 6
 
 
@@ -48,6 +57,7 @@ class Placement:
     sentence_cues: frozenset[str]
     near_cues: frozenset[str]
     relation_distance: int
+    relation_word: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +71,7 @@ class Reading:
     head_adjacent: bool | None
     names_question: bool
     rival_cues: int
+    rival_distance: int
     classified: Classified
     cue_count: int
 
@@ -129,8 +140,12 @@ class Reader:
         in_sentence = self._sentence_cues(item, cues, span)
         near = (self._neighbour_stems(item) & cues.stems) - in_sentence
         skipped = listed(item.raw, kind) if kind else frozenset()
-        relation = distance(cue_positions(item.raw, cues.relation), span, skipped)
-        return Placement(item, span, in_sentence, near, relation)
+        positions = cue_positions(item.raw, cues.relation)
+        relation = distance(positions, span, skipped, _following_cost(kind))
+        words = analyse(reading(item.raw)).tokens
+        nearest = min(positions, key=lambda p: abs(p[0] - span[0]), default=None)
+        word = words[nearest[0]] if nearest is not None else ""
+        return Placement(item, span, in_sentence, near, relation, word)
 
     def _is_rival(self, tokens: tuple[str, ...], answer: Text) -> bool:
         """Another answer of the same kind: shares no word with the answer, is not named in
@@ -146,11 +161,26 @@ class Reader:
             return False
         positions = cue_positions(nearest.item.raw, cues.relation)
         skipped = listed(nearest.item.raw, kind)
+        cost = _following_cost(kind)
         return not any(
-            distance(positions, span, skipped) < nearest.relation_distance
+            distance(positions, span, skipped, cost) < nearest.relation_distance
             for span, tokens in placements(nearest.item.raw, kind)
             if self._is_rival(tokens, answer)
         )
+
+    def _rival_distance(self, kind: str, answer: Text, cues: Cues) -> int:
+        """How near the question's relation word the nearest rival span sits, anywhere."""
+        best = FAR
+        cost = _following_cost(kind)
+        for item in self.items:
+            positions = cue_positions(item.raw, cues.relation)
+            if not positions:
+                continue
+            skipped = listed(item.raw, kind)
+            for span, tokens in placements(item.raw, kind):
+                if self._is_rival(tokens, answer):
+                    best = min(best, distance(positions, span, skipped, cost))
+        return best
 
     def _rival_cues(self, kind: str, answer: Text, cues: Cues) -> int:
         best = 0
@@ -198,6 +228,7 @@ class Reader:
             head_adjacent=head_adjacent,
             names_question=bool(content) and 2 * named >= len(content),
             rival_cues=self._rival_cues(kind, answer, cues) if kind else 0,
+            rival_distance=self._rival_distance(kind, answer, cues) if kind else FAR,
             classified=classified,
             cue_count=len(cues.stems),
         )

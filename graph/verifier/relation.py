@@ -47,10 +47,23 @@ _IRREGULAR = {
     **dict.fromkeys(split_words("sold sells selling"), "sell"),
     **dict.fromkeys(split_words("bought buys buying"), "buy"),
     **dict.fromkeys(split_words("starred starring stars"), "star"),
-    **dict.fromkeys(split_words("formed forming forms formation"), "form"),
+    **dict.fromkeys(
+        split_words(
+            "found founded founding founds foundation form formed forming forms formation"
+            " establish established establishment"
+        ),
+        "found",
+    ),
     **dict.fromkeys(split_words("located location locations"), "locat"),
     **dict.fromkeys(split_words("lived lives living"), "live"),
 }
+_PREPOSITIONS = frozenset(
+    split_words(
+        "through via across along within without among amongst toward towards upon against"
+        " despite per beside besides beyond near inside outside throughout"
+    )
+)
+_SHORT_VERB = 5
 # Words that say what kind of answer is wanted rather than what it is about.
 _TITLE_TAIL = re.compile(r"\s*(?:\([^)]*\)|,.*)\s*$")
 _NOT_CUES = frozenset(split_words("year years name named date number many much type kind"))
@@ -60,9 +73,16 @@ _LIFE_SPAN = re.compile(
 )
 
 
+@lru_cache(maxsize=65536)
 def cue_stem(token: str) -> str:
-    """A token's stem for cue matching ("" for stopwords), irregular forms brought together."""
-    return stem(_IRREGULAR.get(token, token))
+    """A token's stem for cue matching ("" for stopwords and prepositions), irregular forms
+    brought together and -ed/-ing dropped ("earned" ~ "earn")."""
+    if token in _PREPOSITIONS:
+        return ""
+    token = _IRREGULAR.get(token, token)
+    if len(token) > _SHORT_VERB and token.endswith(("ed", "ing")) and token not in _IRREGULAR:
+        token = token[: -2 if token.endswith("ed") else -3]
+    return stem(token)
 
 
 @lru_cache(maxsize=65536)
@@ -111,17 +131,23 @@ def cue_positions(raw: str, wanted: frozenset[str]) -> tuple[tuple[int, str], ..
 
 
 def distance(
-    positions: tuple[tuple[int, str], ...], span: Span, skipped: frozenset[int] = frozenset()
+    positions: tuple[tuple[int, str], ...],
+    span: Span,
+    skipped: frozenset[int] = frozenset(),
+    following_cost: int = 1,
 ) -> int:
     """Tokens from the span to the nearest of `positions` outside it (`FAR` if none), not
-    counting the `skipped` tokens between (the other members of a list it belongs to)."""
+    counting the `skipped` tokens between (the other members of a list it belongs to); a
+    word after the span counts `following_cost` times (a date follows its relation word:
+    "born 1920 - died 2003")."""
     start, end = span
     best = FAR
     for i, _ in positions:
         if start <= i < end:
             continue
         between = range(i + 1, start) if i < start else range(end, i)
-        best = min(best, 1 + sum(1 for j in between if j not in skipped))
+        gap = 1 + sum(1 for j in between if j not in skipped)
+        best = min(best, gap if i < start else gap * following_cost)
     return best
 
 

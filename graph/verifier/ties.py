@@ -1,5 +1,14 @@
 """Whether a stated answer answers this question: the right class of thing, tied to
-what the question asks."""
+what the question asks.
+
+A year or a number must be the one of its kind nearest the question's relation
+word in its sentence ("born 1970", not the 1989 of "games in 1989"); with no
+relation word in its own sentence, it loses to another one stated next to it.
+A name must be tied by one of: the relation word next to it, being the subject
+of a stored page that shares the question's words, the question's category
+noun next to it ("the film Lolita"), or a sentence sharing two or more of the
+question's words.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +16,33 @@ from graph.verifier.candidates import NAME, NUMBER, YEAR
 from graph.verifier.categories import EVENT
 from graph.verifier.check import Check, Found
 from graph.verifier.reading import Reading
+from graph.verifier.relation import FAR, cue_stem
 from graph.verifier.verdicts import citation, reject
 from tools.base import Verdict
+
+SLOT_DISTANCE = 6
+RIVAL_DISTANCE = 4
+NAME_SENTENCE_CUES = 2
+SUBJECT_CUES = 2
 
 REASON_WRONG_CLASS = (
     "{answer!r} is stated in stored {cite}, but the question asks for {wanted},"
     " and {answer!r} is {what}."
 )
 MISSING_CLASS = "{wanted} that a stored sentence states"
+REASON_NOT_NEAREST = (
+    "{answer!r} is stated in stored {cite}, but another {kind} there sits nearer to"
+    " {word!r}, what the question asks about."
+)
+REASON_RIVAL_TIED = (
+    "{answer!r} is stated in stored {cite}, which does not say {relation}; another stored"
+    " {kind} is stated next to it."
+)
+REASON_UNTIED = (
+    "{answer!r} is stated in stored {cite}, but nothing there ties it to what the question"
+    " asks ({relation})."
+)
+MISSING_TIE = "a stored sentence that ties {answer!r} to {relation}"
 _ASKED_BY = {"who": "someone", "where": "somewhere"}
 
 
@@ -22,7 +50,7 @@ def with_article(word: str) -> str:
     return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
-def _wanted(check: Check) -> str:
+def wanted(check: Check) -> str:
     """What the question asks for: "a label (an organisation)"."""
     noun = check.expected.noun
     classes = " or ".join(with_article(kind) for kind in sorted(check.expected.classes))
@@ -30,22 +58,61 @@ def _wanted(check: Check) -> str:
     return f"{asked} ({classes})"
 
 
+def relation_words(check: Check) -> str:
+    """The question's relation words as it writes them: "'born', 'director'"."""
+    relation = check.reader.cues.relation - {cue_stem(t) for t in check.folded.tokens}
+    words = [token for token in check.q.text.tokens if cue_stem(token) in relation]
+    return ", ".join(repr(word) for word in dict.fromkeys(words)) or "its words"
+
+
 def class_problem(check: Check, found: Found, reading: Reading) -> Verdict | None:
     """An answer of a class the question does not ask for: an actor for "released by what
     label?", a year for "what sports event?" (though a named event may go by its year:
     "which World Cup?" -> 1982)."""
-    if not check.expected.classes:
-        return None
     expected = check.expected
+    if not expected.classes:
+        return None
     event_year = reading.kind == YEAR and EVENT in expected.classes and expected.proper
     if reading.kind == NUMBER or (reading.kind == YEAR and not event_year):
         what = f"{with_article(reading.kind)}, not a name"
-    elif reading.kind == NAME and reading.classified.fits(check.expected) is False:
+    elif reading.kind == NAME and reading.classified.fits(expected) is False:
         what = reading.classified.why()
     else:
         return None
-    wanted = _wanted(check)
+    asked = wanted(check)
     reason = REASON_WRONG_CLASS.format(
-        answer=check.answer, cite=citation(found.ids), wanted=wanted, what=what
+        answer=check.answer, cite=citation(found.ids), wanted=asked, what=what
     )
-    return reject(reason, [MISSING_CLASS.format(wanted=wanted)])
+    return reject(reason, [MISSING_CLASS.format(wanted=asked)])
+
+
+def tie_problem(check: Check, found: Found, reading: Reading) -> Verdict | None:
+    """A stated answer that nothing ties to what the question asks, or that another span of
+    its kind fills better."""
+    kind, answer = reading.kind, check.answer
+    if kind is None or not reading.placements:
+        return None
+    relation = relation_words(check)
+    missing = [MISSING_TIE.format(answer=answer, relation=relation)]
+    cite = citation(found.ids)
+    if kind in (YEAR, NUMBER):
+        if reading.relation_distance < FAR:
+            if reading.slot and reading.relation_distance <= SLOT_DISTANCE:
+                return None
+            nearest = min(reading.placements, key=lambda p: p.relation_distance)
+            reason = REASON_NOT_NEAREST.format(
+                answer=answer, cite=cite, kind=kind, word=nearest.relation_word
+            )
+            return reject(reason, missing)
+        if reading.sentence_cues >= 1 and reading.rival_distance > RIVAL_DISTANCE:
+            return None
+        reason = REASON_RIVAL_TIED.format(answer=answer, cite=cite, relation=relation, kind=kind)
+        return reject(reason, missing)
+    if (
+        (reading.slot and reading.relation_distance <= SLOT_DISTANCE)
+        or reading.subject_cues >= SUBJECT_CUES
+        or reading.head_adjacent
+        or reading.sentence_cues >= NAME_SENTENCE_CUES
+    ):
+        return None
+    return reject(REASON_UNTIED.format(answer=answer, cite=cite, relation=relation), missing)

@@ -11,7 +11,7 @@ from graph.verifier.check import Check
 from graph.verifier.comparison import alternative, computed, names_same, stated_comparison
 from graph.verifier.matching import stored_items
 from graph.verifier.normalise import MONTH_NAMES, analyse, is_number
-from graph.verifier.ties import class_problem
+from graph.verifier.ties import class_problem, tie_problem
 from graph.verifier.verdicts import reject
 from tools.base import Evidence, Verdict
 
@@ -80,7 +80,7 @@ def verify_answer(
     if found is None:
         return explain_missing(check, missing)
     reading = check.read()
-    problem = class_problem(check, found, reading)
+    problem = class_problem(check, found, reading) or tie_problem(check, found, reading)
     if problem is not None:
         return problem
-    return supported(check, found)
+    return supported(check, found, reading)
