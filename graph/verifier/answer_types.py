@@ -44,6 +44,10 @@ class NameLexicon(Protocol):
         given name), or None."""
         ...
 
+    def __hash__(self) -> int:
+        """Lexicons are hashable (the verifier caches what they say per name)."""
+        ...
+
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+|[,;:()\"“”?]")
 _COPULA = frozenset(split_words("is was are were"))

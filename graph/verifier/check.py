@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from graph.verifier.answer_types import NameLexicon, expected_class
-from graph.verifier.classes import Classified, classify
+from graph.verifier.classes import Classified, classify, name_fits
 from graph.verifier.matching import (
     Item,
     contains,
@@ -23,10 +23,18 @@ from graph.verifier.matching import (
 from graph.verifier.normalise import Text, analyse
 from graph.verifier.question import analyse_question, named_entities
 from graph.verifier.reading import Reader, Reading
-from graph.verifier.relation import cue_stem, question_cues
+from graph.verifier.relation import question_cues
 from graph.verifier.verdicts import MATCH_PARAPHRASE, MATCH_VERBATIM, unique
 
 _ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
+
+
+@lru_cache(maxsize=16384)
+def _page_stems(sentences: tuple[str, ...], title: str) -> frozenset[str]:
+    """The content-word stems of a page's stored sentences and its (padded, folded) title."""
+    return frozenset().union(
+        *(stems(analyse(sentence).padded) for sentence in sentences), stems(title)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,11 +79,10 @@ class Check:
         question mentions, or two other content words (the answer's own words aside)."""
         if page not in self._direct:
             sentences = self.pages.get(page, [])
-            page_stems = frozenset().union(
-                *(stems(item.text.padded) for item in sentences),
-                *(stems(item.title_text.padded) for item in sentences[:1]),
+            shared = self.wanted & _page_stems(
+                tuple(item.raw for item in sentences),
+                sentences[0].title_text.padded if sentences else "",
             )
-            shared = self.wanted & page_stems
             self._direct[page] = len(shared) > 1 or not self.names.isdisjoint(shared)
         return self._direct[page]
 
@@ -170,18 +177,14 @@ class Check:
 
     @cached_property
     def reader(self) -> Reader:
-        names = frozenset(
-            cue_stem(token)
-            for name in (*self.q.pair, *named_entities(list(self.q.words)))
-            for token in name.tokens
-        )
+        names = question_cues(self.question).all_names
         return Reader(
             [item for item in self.items if item.trusted and self.related(item)],
             question_cues(self.question),
             self.q.text,
             names,
             self.expected.noun,
-            lambda tokens: self.classify(" ".join(tokens), []).fits(self.expected) is not False,
+            lambda tokens: name_fits(tokens, self.expected, self.lexicon),
         )
 
     def read(self) -> Reading:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from graph.verifier.answer_types import (
     Expected,
@@ -116,3 +117,11 @@ def classify(
             for kind, words in local_classes(sentence, span).items():
                 found.setdefault(kind, (FROM_CONTEXT, words))
     return Classified(found)
+
+
+@lru_cache(maxsize=65536)
+def name_fits(tokens: tuple[str, ...], expected: Expected, lexicon: NameLexicon | None) -> bool:
+    """Whether a name (folded tokens) may be of a class the question asks for: False only
+    when the lexicon or the name itself says it is of another class."""
+    text = Text(tokens, f" {' '.join(tokens)} ")
+    return classify(text, " ".join(tokens), (), (), lexicon).fits(expected) is not False

@@ -33,6 +33,7 @@ _NON_WORD = re.compile(r"[\W_]+")
 _LEADING_ARTICLE = re.compile(r"^(?:the|a|an)\s+")
 
 
+@lru_cache(maxsize=65536)
 def name_key(name: str) -> str:
     """A name folded for lookup: parenthesis, case, accents, punctuation, a leading article."""
     text = _PARENTHESIS.sub("", name.replace("&amp;", "&"))

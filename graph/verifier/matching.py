@@ -69,8 +69,13 @@ class Item:
         return probe is None or probe in plain(self.raw)
 
 
+@lru_cache(maxsize=16384)
+def _title_text(title: str) -> Text:
+    return analyse(_PARENTHETICAL.sub("", title))
+
+
 def _item(evidence_id: str, title: str, text: str, index: int = -1) -> Item:
-    return Item(evidence_id, title, text, analyse(_PARENTHETICAL.sub("", title)), index)
+    return Item(evidence_id, title, text, _title_text(title), index)
 
 
 def stored_items(evidence: Sequence[Evidence]) -> list[Item]:

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
-from graph.verifier.candidates import YEAR, Span, answer_kind, spans_in
+from graph.verifier.candidates import YEAR, Span, answer_kind
 from graph.verifier.classes import Classified
 from graph.verifier.matching import Item
 from graph.verifier.normalise import Text, analyse
@@ -60,22 +61,27 @@ class Placement:
     relation_word: str
 
 
-@dataclass(frozen=True, slots=True)
 class Reading:
-    """The measurements of one stated answer."""
+    """The measurements of one stated answer, each taken when first asked for (the rules
+    stop at the first tie they find)."""
 
-    kind: str | None
-    placements: tuple[Placement, ...]
-    slot: bool
-    subject_cues: int
-    head_adjacent: bool | None
-    names_question: bool
-    rival_cues: int
-    rival_distance: int
-    classified: Classified
-    cue_count: int
+    def __init__(
+        self,
+        reader: Reader,
+        answer: Text,
+        cues: Cues,
+        kind: str | None,
+        placements: tuple[Placement, ...],
+        classified: Classified,
+    ) -> None:
+        self.reader = reader
+        self.answer = answer
+        self.cues = cues
+        self.kind = kind
+        self.placements = placements
+        self.classified = classified
 
-    @property
+    @cached_property
     def best(self) -> Placement | None:
         """The placement with the most cues around it (nearest relation word on a tie)."""
         return max(
@@ -95,6 +101,56 @@ class Reading:
     @property
     def near_cues(self) -> int:
         return len(self.best.near_cues) if self.best else 0
+
+    @property
+    def cue_count(self) -> int:
+        return len(self.cues.stems)
+
+    @cached_property
+    def slot(self) -> bool:
+        """The answer is the span of its kind nearest a relation word in its sentence."""
+        if self.kind is None:
+            return False
+        return self.reader.slot(list(self.placements), self.kind, self.answer, self.cues)
+
+    @cached_property
+    def subject_cues(self) -> int:
+        """The cues on the stored page whose subject the answer is (-1: no such page)."""
+        return self.reader.subject_cues(self.answer, self.cues)
+
+    @cached_property
+    def head_adjacent(self) -> bool | None:
+        """The question's category noun next to the answer (None: the question has none)."""
+        head = self.reader.head
+        if not head:
+            return None
+        return any(
+            head in token_stems(p.item.raw)[max(0, p.span[0] - HEAD_BEFORE) : p.span[0]]
+            or head in token_stems(p.item.raw)[p.span[1] : p.span[1] + HEAD_AFTER]
+            for p in self.placements
+        )
+
+    @cached_property
+    def names_question(self) -> bool:
+        """Most of the answer's words are words of names the question gives."""
+        content = [token for token in self.answer.tokens if cue_stem(token)]
+        named = sum(cue_stem(token) in self.reader.question_names for token in content)
+        return bool(content) and 2 * named >= len(content)
+
+    @cached_property
+    def rivals(self) -> tuple[int, int]:
+        """(most cues of a sentence stating a rival span, nearest rival to a relation word)."""
+        if self.kind is None:
+            return (0, FAR)
+        return self.reader.rivals(self.kind, self.answer, self.cues)
+
+    @property
+    def rival_cues(self) -> int:
+        return self.rivals[0]
+
+    @property
+    def rival_distance(self) -> int:
+        return self.rivals[1]
 
 
 class Reader:
@@ -154,7 +210,7 @@ class Reader:
             return False
         return f" {' '.join(tokens)} " not in self.question.padded and self.rival_fits(tokens)
 
-    def _slot(self, placed: list[Placement], kind: str, answer: Text, cues: Cues) -> bool:
+    def slot(self, placed: list[Placement], kind: str, answer: Text, cues: Cues) -> bool:
         """The answer is the span of its kind nearest to a relation word in its sentence."""
         nearest = min(placed, key=lambda p: p.relation_distance, default=None)
         if nearest is None or nearest.relation_distance >= FAR:
@@ -168,28 +224,29 @@ class Reader:
             if self._is_rival(tokens, answer)
         )
 
-    def _rival_distance(self, kind: str, answer: Text, cues: Cues) -> int:
-        """How near the question's relation word the nearest rival span sits, anywhere."""
-        best = FAR
+    def rivals(self, kind: str, answer: Text, cues: Cues) -> tuple[int, int]:
+        """The most question cues in a sentence stating a rival span, and how near the
+        question's relation word the nearest rival sits (anywhere in the evidence)."""
+        most, nearest = 0, FAR
         cost = _following_cost(kind)
         for item in self.items:
-            positions = cue_positions(item.raw, cues.relation)
-            if not positions:
+            rivals = [
+                span
+                for span, tokens in placements(item.raw, kind)
+                if self._is_rival(tokens, answer)
+            ]
+            if not rivals:
                 continue
-            skipped = listed(item.raw, kind)
-            for span, tokens in placements(item.raw, kind):
-                if self._is_rival(tokens, answer):
-                    best = min(best, distance(positions, span, skipped, cost))
-        return best
+            most = max(most, len(self._sentence_cues(item, cues, None)))
+            positions = cue_positions(item.raw, cues.relation)
+            if positions:
+                skipped = listed(item.raw, kind)
+                nearest = min(
+                    nearest, *(distance(positions, span, skipped, cost) for span in rivals)
+                )
+        return most, nearest
 
-    def _rival_cues(self, kind: str, answer: Text, cues: Cues) -> int:
-        best = 0
-        for item in self.items:
-            if any(self._is_rival(tokens, answer) for _, tokens in spans_in(item.raw, kind)):
-                best = max(best, len(self._sentence_cues(item, cues, None)))
-        return best
-
-    def _subject_cues(self, answer: Text, cues: Cues) -> int:
+    def subject_cues(self, answer: Text, cues: Cues) -> int:
         """The cues on the stored page whose subject the answer is (-1: no such page)."""
         words = set(answer.tokens)
         own: set[str] = set()
@@ -206,29 +263,9 @@ class Reader:
         own = frozenset(cue_stem(token) for token in answer.tokens)
         cues = self.cues.without(own)
         kind = answer_kind(answer, raw_answer)
-        placed = [
+        placed = tuple(
             self.place(item, span, cues, kind)
             for item in stating
             for span in locate(item.raw, answer.tokens)
-        ]
-        head_adjacent = None
-        if self.head:
-            head_adjacent = any(
-                self.head in token_stems(p.item.raw)[max(0, p.span[0] - HEAD_BEFORE) : p.span[0]]
-                or self.head in token_stems(p.item.raw)[p.span[1] : p.span[1] + HEAD_AFTER]
-                for p in placed
-            )
-        content = [token for token in answer.tokens if cue_stem(token)]
-        named = sum(cue_stem(token) in self.question_names for token in content)
-        return Reading(
-            kind=kind,
-            placements=tuple(placed),
-            slot=kind is not None and self._slot(placed, kind, answer, cues),
-            subject_cues=self._subject_cues(answer, cues),
-            head_adjacent=head_adjacent,
-            names_question=bool(content) and 2 * named >= len(content),
-            rival_cues=self._rival_cues(kind, answer, cues) if kind else 0,
-            rival_distance=self._rival_distance(kind, answer, cues) if kind else FAR,
-            classified=classified,
-            cue_count=len(cues.stems),
         )
+        return Reading(self, answer, cues, kind, placed, classified)

@@ -100,15 +100,17 @@ def token_stems(raw: str) -> tuple[str, ...]:
 @dataclass(frozen=True, slots=True)
 class Cues:
     """What the question asks about: all its cue stems, those of the names it mentions,
-    and its relation words (neither names nor the category noun of the answer)."""
+    and its relation words (neither names nor the category noun of the answer);
+    `all_names` keeps the names' stems that are not cues (stopwords aside)."""
 
     stems: frozenset[str]
     names: frozenset[str]
     relation: frozenset[str]
+    all_names: frozenset[str] = frozenset()
 
     def without(self, own: frozenset[str]) -> Cues:
         """The cues less the answer's own words (which can never tie the answer)."""
-        return Cues(self.stems - own, self.names - own, self.relation - own)
+        return Cues(self.stems - own, self.names - own, self.relation - own, self.all_names)
 
 
 @lru_cache(maxsize=4096)
@@ -121,7 +123,7 @@ def question_cues(question: str) -> Cues:
         for token in name.tokens
     )
     head = expected_class(question).noun
-    return Cues(stems, names & stems, stems - names - {cue_stem(head)})
+    return Cues(stems, names & stems, stems - names - {cue_stem(head)}, names)
 
 
 @lru_cache(maxsize=65536)

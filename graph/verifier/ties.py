@@ -97,7 +97,7 @@ def tie_problem(check: Check, found: Found, reading: Reading) -> Verdict | None:
     cite = citation(found.ids)
     if kind in (YEAR, NUMBER):
         if reading.relation_distance < FAR:
-            if reading.slot and reading.relation_distance <= SLOT_DISTANCE:
+            if reading.relation_distance <= SLOT_DISTANCE and reading.slot:
                 return None
             nearest = min(reading.placements, key=lambda p: p.relation_distance)
             reason = REASON_NOT_NEAREST.format(
@@ -109,10 +109,10 @@ def tie_problem(check: Check, found: Found, reading: Reading) -> Verdict | None:
         reason = REASON_RIVAL_TIED.format(answer=answer, cite=cite, relation=relation, kind=kind)
         return reject(reason, missing)
     if (
-        (reading.slot and reading.relation_distance <= SLOT_DISTANCE)
-        or reading.subject_cues >= SUBJECT_CUES
+        reading.sentence_cues >= NAME_SENTENCE_CUES
         or reading.head_adjacent
-        or reading.sentence_cues >= NAME_SENTENCE_CUES
+        or reading.subject_cues >= SUBJECT_CUES
+        or (reading.relation_distance <= SLOT_DISTANCE and reading.slot)
     ):
         return None
     return reject(REASON_UNTIED.format(answer=answer, cite=cite, relation=relation), missing)
