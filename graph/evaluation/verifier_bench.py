@@ -12,101 +12,26 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
-import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from graph.evaluation.hotpot import load_questions
-from graph.evaluation.spans import ANSWER_KINDS
-from graph.evaluation.verifier_cases import (
-    CASE_KINDS,
-    EASY_KINDS,
-    HARD_NEGATIVE_KINDS,
-    SEED,
-    build_cases,
-    fold_of,
-    load_pages,
-)
-from graph.verifier import verify_answer
-from graph.verifier.lexicon import snapshot_lexicon
+from langchain_core.language_models.chat_models import BaseChatModel
 
-QUESTION_TYPES = ("bridge", "comparison")
+from graph.evaluation.hotpot import load_questions
+from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages
+from graph.evaluation.verifier_summary import format_summary, summarise
+from graph.models import load_chat_model
+from graph.verifier import verify_answer
+from graph.verifier.judge import JUDGE_MAX_TOKENS, judge
+from graph.verifier.lexicon import snapshot_lexicon
+from tools.base import Verdict
+
 DEFAULT_OUT = Path("verifier_bench.jsonl")
 RESULT_KEYS = ("id", "type", "case", "answer_kind", "question", "answer", "label")
-
-SUMMARY_LINE = (
-    "{label:<12} precision {precision:.3f}  recall {recall:.3f}  f1 {f1:.3f}  ({cases} cases)"
-)
-SPEED_LINE = (
-    "{per_second:,.0f} verifications per second ({ms:.3f} ms mean, {median:.3f} ms median)"
-    " over {cases} cases"
-)
-CASE_LINE = "{kind:<17} {accepted:>5}/{cases:<5} accepted ({rate:.3f})"
-KIND_LINE = (
-    "{kind:<8} hard negatives accepted {accepted:>4}/{cases:<4} ({rate:.3f})"
-    "   gold recall {recall:.3f} ({positives})"
-)
-ERROR_LINE = (
-    "- [{type}/{case}] expected {expected}, got {got}: Q: {question} | A: {answer}\n  {reason}"
-)
-
-
-def _rate(part: int, whole: int) -> float:
-    return round(part / whole, 4) if whole else 0.0
-
-
-def _scores(results: Iterable[dict[str, Any]]) -> dict[str, float | int]:
-    tp = fp = fn = tn = 0
-    for result in results:
-        if result["supported"]:
-            tp, fp = (tp + 1, fp) if result["label"] else (tp, fp + 1)
-        else:
-            fn, tn = (fn + 1, tn) if result["label"] else (fn, tn + 1)
-    precision = tp / (tp + fp) if tp + fp else 0.0
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {
-        "precision": round(precision, 4),
-        "recall": round(recall, 4),
-        "f1": round(f1, 4),
-        "cases": tp + fp + fn + tn,
-        "tp": tp,
-        "fp": fp,
-        "fn": fn,
-        "tn": tn,
-    }
-
-
-def _acceptance(results: list[dict[str, Any]]) -> dict[str, Any]:
-    accepted = sum(bool(r["supported"]) for r in results)
-    wrong = sum(r["supported"] != r["label"] for r in results)
-    return {
-        "cases": len(results),
-        "accepted": accepted,
-        "acceptance": _rate(accepted, len(results)),
-        "wrong": wrong,
-    }
-
-
-def _by_answer_kind(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Hard-negative acceptance and gold recall (gold sentences) for each answer kind."""
-    table: dict[str, dict[str, Any]] = {}
-    for kind in ANSWER_KINDS:
-        hard = [r for r in results if r["case"] in HARD_NEGATIVE_KINDS and r["answer_kind"] == kind]
-        gold = [r for r in results if r["case"] == "positive" and r["answer_kind"] == kind]
-        recalled = sum(bool(r["supported"]) for r in gold)
-        table[kind] = {
-            "hard_negatives": len(hard),
-            "accepted": sum(bool(r["supported"]) for r in hard),
-            "acceptance": _rate(sum(bool(r["supported"]) for r in hard), len(hard)),
-            "positives": len(gold),
-            "recall": _rate(recalled, len(gold)),
-        }
-    return table
 
 
 def _progress(items: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
@@ -130,36 +55,17 @@ def _write(out: Path, results: list[dict[str, Any]]) -> None:
             handle.write(json.dumps(result, ensure_ascii=False) + "\n")
 
 
-def summarise(
-    results: list[dict[str, Any]], timings: list[float], sample_errors: int = 10
-) -> dict[str, Any]:
-    """The benchmark's figures from per-case results and the seconds each check took."""
-    easy = [r for r in results if r["case"] in EASY_KINDS]
-    hard = [r for r in results if r["case"] in HARD_NEGATIVE_KINDS]
-    overall = _scores(easy)
-    wrong = [r for r in results if r["supported"] != r["label"]]
-    elapsed = sum(timings)
-    return {
-        **{key: overall[key] for key in ("precision", "recall", "f1")},
-        "episode_recall": _acceptance([r for r in results if r["case"] == "episode_positive"])[
-            "acceptance"
-        ],
-        "hard_negative_acceptance": _acceptance(hard)["acceptance"],
-        "by_type": {
-            kind: _scores(r for r in easy if r["type"] == kind)
-            for kind in sorted({r["type"] for r in easy} | set(QUESTION_TYPES))
-        },
-        "by_case": {
-            kind: _acceptance([r for r in results if r["case"] == kind]) for kind in CASE_KINDS
-        },
-        "by_answer_kind": _by_answer_kind(results),
-        "counts": {key: overall[key] for key in ("tp", "fp", "fn", "tn")},
-        "per_second": round(len(timings) / elapsed, 1) if elapsed else 0.0,
-        "ms_per_verification": round(1000 * elapsed / len(timings), 4) if timings else 0.0,
-        "ms_median": round(1000 * statistics.median(timings), 4) if timings else 0.0,
-        "cases": len(results),
-        "errors": random.Random(SEED).sample(wrong, min(sample_errors, len(wrong))),
-    }
+def _judged(
+    model: BaseChatModel, case: dict[str, Any], verdict: Verdict, spent: Counter[str]
+) -> Verdict:
+    """The rules' verdict, confirmed or overturned by the judge when the rules accept."""
+    judgement = judge(model, case["question"], case["answer"], verdict, case["evidence"])
+    if judgement.called:
+        spent["calls"] += 1
+        spent["input_tokens"] += judgement.input_tokens
+        spent["output_tokens"] += judgement.output_tokens
+        spent["overturned"] += not judgement.verdict["supported"]
+    return judgement.verdict
 
 
 def run_verifier_bench(
@@ -169,6 +75,7 @@ def run_verifier_bench(
     *,
     with_type: bool = False,
     folds: tuple[int, Sequence[int]] | None = None,
+    judge_model: str | None = None,
 ) -> dict[str, Any]:
     """Run every case through `verify_answer` and summarise the outcome.
 
@@ -176,7 +83,9 @@ def run_verifier_bench(
     when given, receives one JSON line per case. With `with_type` the verifier
     is told each question's HotpotQA type; by default it must detect
     comparisons itself, as it does inside the agent. `folds` = (N, [K, ...])
-    keeps only the questions of folds K out of N (see `fold_of`).
+    keeps only the questions of folds K out of N (see `fold_of`). With
+    `judge_model` (any model spec), every answer the rules accept goes to that
+    judge, and the summary gives the figures of the rules alone too.
     """
     questions = load_questions(data)
     if folds is not None:
@@ -186,7 +95,10 @@ def run_verifier_bench(
     titles |= {title for q in questions for title, _ in q["supporting_facts"]}
     cases = list(build_cases(questions, load_pages(titles)))
     lexicon = snapshot_lexicon()
+    model = load_chat_model(judge_model, 0.0, JUDGE_MAX_TOKENS) if judge_model else None
+    spent: Counter[str] = Counter()
     results: list[dict[str, Any]] = []
+    rules_only: list[dict[str, Any]] = []
     timings: list[float] = []
     for case in _progress(cases):
         started = time.perf_counter()
@@ -198,70 +110,22 @@ def run_verifier_bench(
             lexicon=lexicon,
         )
         timings.append(time.perf_counter() - started)
-        results.append(
-            {key: case[key] for key in RESULT_KEYS}
-            | {"n_evidence": len(case["evidence"]), **verdict}
-        )
+        row = {key: case[key] for key in RESULT_KEYS} | {"n_evidence": len(case["evidence"])}
+        if model is not None:
+            rules_only.append(row | {"supported": verdict["supported"]})
+            verdict = _judged(model, case, verdict, spent)
+        results.append(row | dict(verdict))
     if out is not None:
         _write(out, results)
-    return summarise(results, timings, sample_errors) | {"with_type": with_type}
-
-
-def format_summary(summary: dict[str, Any]) -> str:
-    """The summary as a few lines of text, with the sample of wrong cases."""
-    lines = [
-        SUMMARY_LINE.format(
-            label="easy cases",
-            cases=sum(summary["by_type"][kind]["cases"] for kind in summary["by_type"]),
-            **{key: summary[key] for key in ("precision", "recall", "f1")},
-        )
-    ]
-    for kind, scores in summary["by_type"].items():
-        lines.append(SUMMARY_LINE.format(label=kind, **scores))
-    lines.append(
-        f"hard negatives accepted {summary['hard_negative_acceptance']:.3f};"
-        f" gold recall on an episode's evidence {summary['episode_recall']:.3f}"
-    )
-    for kind, row in summary["by_case"].items():
-        lines.append(
-            CASE_LINE.format(
-                kind=kind, accepted=row["accepted"], cases=row["cases"], rate=row["acceptance"]
-            )
-        )
-    for kind, row in summary["by_answer_kind"].items():
-        lines.append(
-            KIND_LINE.format(
-                kind=kind,
-                accepted=row["accepted"],
-                cases=row["hard_negatives"],
-                rate=row["acceptance"],
-                recall=row["recall"],
-                positives=row["positives"],
-            )
-        )
-    lines.append(
-        SPEED_LINE.format(
-            per_second=summary["per_second"],
-            ms=summary["ms_per_verification"],
-            median=summary["ms_median"],
-            cases=summary["cases"],
-        )
-    )
-    if summary["errors"]:
-        lines.append(f"sample of wrong cases ({len(summary['errors'])}):")
-        lines.extend(
-            ERROR_LINE.format(
-                type=e["type"],
-                case=e["case"],
-                expected=e["label"],
-                got=e["supported"],
-                question=e["question"],
-                answer=e["answer"],
-                reason=e["reason"],
-            )
-            for e in summary["errors"]
-        )
-    return "\n".join(lines)
+    summary = summarise(results, timings, sample_errors) | {"with_type": with_type}
+    if model is not None:
+        rules = summarise(rules_only, timings, 0)
+        summary["judge"] = {"model": judge_model, **spent}
+        summary["rules_only"] = {
+            key: rules[key]
+            for key in ("precision", "recall", "episode_recall", "hard_negative_acceptance")
+        }
+    return summary
 
 
 def _folds(text: str) -> tuple[int, list[int]]:
@@ -277,7 +141,12 @@ def _folds(text: str) -> tuple[int, list[int]]:
 
 def _command(args: argparse.Namespace) -> int:
     summary = run_verifier_bench(
-        args.data, args.out, args.sample_errors, with_type=args.with_type, folds=args.folds
+        args.data,
+        args.out,
+        args.sample_errors,
+        with_type=args.with_type,
+        folds=args.folds,
+        judge_model=args.judge,
     )
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
@@ -319,6 +188,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         metavar="K[,K...]/N",
         help="Only the questions of folds K out of N (stable hash of the question id).",
+    )
+    parser.add_argument(
+        "--judge",
+        default=None,
+        metavar="MODEL",
+        help="Judge model (any --model spec) asked about every answer the rules accept.",
     )
     parser.set_defaults(func=_command)
 
