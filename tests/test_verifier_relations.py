@@ -26,7 +26,7 @@ def test_a_name_from_the_same_page_of_the_wrong_class_is_rejected(store: Store) 
     store.add("Never Cry Wolf (film)", 0, 1, 2, 3)
     verdict = check(store, LABEL, "James Cromwell")
     rejected(verdict, "a label (an organisation)", "a person")
-    assert verdict["missing"] == ["a label (an organisation) that a stored sentence states"]
+    assert verdict["missing"] == ["that 'James Cromwell' is a label (an organisation)"]
     rejected(check(store, LABEL, "Don Hall"), "lexicon")  # "... is an American film director"
     supported(check(store, LABEL, "Walt Disney Pictures"), GROUNDING_STATED, ["e1"])
 

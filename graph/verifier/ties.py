@@ -29,7 +29,7 @@ REASON_WRONG_CLASS = (
     "{answer!r} is stated in stored {cite}, but the question asks for {wanted},"
     " and {answer!r} is {what}."
 )
-MISSING_CLASS = "{wanted} that a stored sentence states"
+MISSING_CLASS = "that {answer!r} is {wanted}"
 REASON_NOT_NEAREST = (
     "{answer!r} is stated in stored {cite}, but another {kind} there sits nearer to"
     " {word!r}, what the question asks about."
@@ -42,7 +42,7 @@ REASON_UNTIED = (
     "{answer!r} is stated in stored {cite}, but nothing there ties it to what the question"
     " asks ({relation})."
 )
-MISSING_TIE = "a stored sentence that ties {answer!r} to {relation}"
+MISSING_TIE = "{answer!r} as what the question asks about ({relation})"
 _ASKED_BY = {"who": "someone", "where": "somewhere"}
 
 
@@ -83,7 +83,7 @@ def class_problem(check: Check, found: Found, reading: Reading) -> Verdict | Non
     reason = REASON_WRONG_CLASS.format(
         answer=check.answer, cite=citation(found.ids), wanted=asked, what=what
     )
-    return reject(reason, [MISSING_CLASS.format(wanted=asked)])
+    return reject(reason, [MISSING_CLASS.format(answer=check.answer, wanted=asked)])
 
 
 def tie_problem(check: Check, found: Found, reading: Reading) -> Verdict | None:
