@@ -28,6 +28,7 @@ from graph.nodes import AgentDeps, Nodes
 from graph.state import AgentState, InputState
 from graph.verifier import verify_answer
 from graph.verifier.lexicon import shared_lexicon
+from graph.verifier.scorer import load_name_scorer
 from tools.base import Environment
 
 EnvName = Literal["wikipedia", "library"]
@@ -69,9 +70,8 @@ def wikipedia_environment(ctx: Context) -> Environment:
     from tools.wikipedia.environment import WikipediaEnvironment
     from tools.wikipedia.sources import make_source
 
-    return WikipediaEnvironment(
-        make_source(ctx), checker=partial(verify_answer, lexicon=shared_lexicon())
-    )
+    checker = partial(verify_answer, lexicon=shared_lexicon(), scorer=load_name_scorer().full)
+    return WikipediaEnvironment(make_source(ctx), checker=checker)
 
 
 def library_environment(ctx: Context) -> Environment:

@@ -28,6 +28,7 @@ from graph.models import load_chat_model
 from graph.verifier import verify_answer
 from graph.verifier.judge import JUDGE_MAX_TOKENS, judge
 from graph.verifier.lexicon import snapshot_lexicon
+from graph.verifier.scorer import NameModel, NameScorerFile, load_name_scorer
 from tools.base import Verdict
 
 DEFAULT_OUT = Path("verifier_bench.jsonl")
@@ -68,6 +69,15 @@ def _judged(
     return judgement.verdict
 
 
+def _scorer_for(
+    scorers: NameScorerFile | None, question_id: str, *, held_out: bool
+) -> NameModel | None:
+    """The name scorer for a question: one that never saw it, on the built-in questions."""
+    if scorers is None:
+        return None
+    return scorers.for_fold(fold_of(question_id, scorers.folds)) if held_out else scorers.full
+
+
 def run_verifier_bench(
     data: Path | None = None,
     out: Path | None = None,
@@ -76,6 +86,7 @@ def run_verifier_bench(
     with_type: bool = False,
     folds: tuple[int, Sequence[int]] | None = None,
     judge_model: str | None = None,
+    scorer: bool = True,
 ) -> dict[str, Any]:
     """Run every case through `verify_answer` and summarise the outcome.
 
@@ -85,7 +96,10 @@ def run_verifier_bench(
     comparisons itself, as it does inside the agent. `folds` = (N, [K, ...])
     keeps only the questions of folds K out of N (see `fold_of`). With
     `judge_model` (any model spec), every answer the rules accept goes to that
-    judge, and the summary gives the figures of the rules alone too.
+    judge, and the summary gives the figures of the rules alone too. Named
+    answers go to the learned scorer unless `scorer` is off: on the built-in
+    questions each one to the model trained without its fold, on other data to
+    the model trained on all of them.
     """
     questions = load_questions(data)
     if folds is not None:
@@ -95,6 +109,7 @@ def run_verifier_bench(
     titles |= {title for q in questions for title, _ in q["supporting_facts"]}
     cases = list(build_cases(questions, load_pages(titles)))
     lexicon = snapshot_lexicon()
+    scorers = load_name_scorer() if scorer else None
     model = load_chat_model(judge_model, 0.0, JUDGE_MAX_TOKENS) if judge_model else None
     spent: Counter[str] = Counter()
     results: list[dict[str, Any]] = []
@@ -108,6 +123,7 @@ def run_verifier_bench(
             case["evidence"],
             question_type=case["type"] if with_type else None,
             lexicon=lexicon,
+            scorer=_scorer_for(scorers, case["id"], held_out=data is None),
         )
         timings.append(time.perf_counter() - started)
         row = {key: case[key] for key in RESULT_KEYS} | {"n_evidence": len(case["evidence"])}
@@ -117,7 +133,10 @@ def run_verifier_bench(
         results.append(row | dict(verdict))
     if out is not None:
         _write(out, results)
-    summary = summarise(results, timings, sample_errors) | {"with_type": with_type}
+    summary = summarise(results, timings, sample_errors) | {
+        "with_type": with_type,
+        "name_scorer": ("held-out folds" if data is None else "full") if scorer else "off",
+    }
     if model is not None:
         rules = summarise(rules_only, timings, 0)
         summary["judge"] = {"model": judge_model, **spent}
@@ -147,6 +166,7 @@ def _command(args: argparse.Namespace) -> int:
         with_type=args.with_type,
         folds=args.folds,
         judge_model=args.judge,
+        scorer=not args.rules_only,
     )
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
@@ -188,6 +208,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         metavar="K[,K...]/N",
         help="Only the questions of folds K out of N (stable hash of the question id).",
+    )
+    parser.add_argument(
+        "--rules-only",
+        action="store_true",
+        help="Decide named answers by the name rules, without the learned scorer.",
     )
     parser.add_argument(
         "--judge",

@@ -111,7 +111,7 @@ class Check:
     @cached_property
     def entities(self) -> tuple[Text, ...]:
         """The compared entities: the question's pair, else its capitalised names."""
-        return self.q.pair or named_entities(list(self.q.words))
+        return self.q.pair or named_entities(self.q.words)
 
     def stating(self, needle: Text) -> list[Item]:
         """The trusted sentences that may state `needle` (cheap filter first)."""

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
+from itertools import islice, pairwise
 
 from graph.verifier.instructions import is_trusted
 from graph.verifier.normalise import (
@@ -135,7 +135,11 @@ def near(hay: Text, needle: Text) -> bool:
     width = len(needle.tokens) + 1
     positions = [i for i, token in enumerate(hay.tokens) if token in wanted]
     for first, start in enumerate(positions):
-        seen = {hay.tokens[i] for i in positions[first:] if i < start + width}
+        seen: set[str] = set()
+        for i in islice(positions, first, None):
+            if i >= start + width:
+                break
+            seen.add(hay.tokens[i])
         if seen >= wanted:
             return True
     return False

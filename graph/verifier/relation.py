@@ -118,9 +118,7 @@ def question_cues(question: str) -> Cues:
     q = analyse_question(question)
     stems = frozenset(cue_stem(token) for token in q.text.tokens) - {""} - _NOT_CUES
     names = frozenset(
-        cue_stem(token)
-        for name in (*q.pair, *named_entities(list(q.words)))
-        for token in name.tokens
+        cue_stem(token) for name in (*q.pair, *named_entities(q.words)) for token in name.tokens
     )
     head = expected_class(question).noun
     return Cues(stems, names & stems, stems - names - {cue_stem(head)}, names)

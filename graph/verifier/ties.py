@@ -12,6 +12,8 @@ question's words.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from graph.verifier.candidates import NAME, NUMBER, YEAR
 from graph.verifier.categories import EVENT
 from graph.verifier.check import Check, Found
@@ -37,6 +39,10 @@ REASON_NOT_NEAREST = (
 REASON_RIVAL_TIED = (
     "{answer!r} is stated in stored {cite}, which does not say {relation}; another stored"
     " {kind} is stated next to it."
+)
+REASON_SCORED = (
+    "{answer!r} is stated in stored {cite}, but the evidence does not tie it closely enough"
+    " to what the question asks ({relation}; the learned scorer {score})."
 )
 REASON_UNTIED = (
     "{answer!r} is stated in stored {cite}, but nothing there ties it to what the question"
@@ -86,9 +92,31 @@ def class_problem(check: Check, found: Found, reading: Reading) -> Verdict | Non
     return reject(reason, [MISSING_CLASS.format(answer=check.answer, wanted=asked)])
 
 
-def tie_problem(check: Check, found: Found, reading: Reading) -> Verdict | None:
+class NameScorer(Protocol):
+    """Decides whether a stated, right-class name is tied to the question (the learned
+    scorer, `graph.verifier.scorer`), in place of the name rules."""
+
+    def judge_name(self, check: Check, reading: Reading) -> tuple[bool, str]:
+        """(accepted, why in a few words)."""
+        ...
+
+
+def name_tied(reading: Reading) -> bool:
+    """The name rules: the relation word next to it, its own page sharing the question's
+    words, the question's category noun next to it, or a sentence sharing its words."""
+    return (
+        reading.sentence_cues >= NAME_SENTENCE_CUES
+        or bool(reading.head_adjacent)
+        or reading.subject_cues >= SUBJECT_CUES
+        or (reading.relation_distance <= SLOT_DISTANCE and reading.slot)
+    )
+
+
+def tie_problem(
+    check: Check, found: Found, reading: Reading, scorer: NameScorer | None = None
+) -> Verdict | None:
     """A stated answer that nothing ties to what the question asks, or that another span of
-    its kind fills better."""
+    its kind fills better; names go to the `scorer` when one is given."""
     kind, answer = reading.kind, check.answer
     if kind is None or not reading.placements:
         return None
@@ -108,11 +136,12 @@ def tie_problem(check: Check, found: Found, reading: Reading) -> Verdict | None:
             return None
         reason = REASON_RIVAL_TIED.format(answer=answer, cite=cite, relation=relation, kind=kind)
         return reject(reason, missing)
-    if (
-        reading.sentence_cues >= NAME_SENTENCE_CUES
-        or reading.head_adjacent
-        or reading.subject_cues >= SUBJECT_CUES
-        or (reading.relation_distance <= SLOT_DISTANCE and reading.slot)
-    ):
+    if scorer is not None:
+        accepted, score = scorer.judge_name(check, reading)
+        if accepted:
+            return None
+        reason = REASON_SCORED.format(answer=answer, cite=cite, relation=relation, score=score)
+        return reject(reason, missing)
+    if name_tied(reading):
         return None
     return reject(REASON_UNTIED.format(answer=answer, cite=cite, relation=relation), missing)

@@ -11,7 +11,7 @@ from graph.verifier.check import Check
 from graph.verifier.comparison import alternative, computed, names_same, stated_comparison
 from graph.verifier.matching import stored_items
 from graph.verifier.normalise import MONTH_NAMES, analyse, is_number
-from graph.verifier.ties import class_problem, tie_problem
+from graph.verifier.ties import NameScorer, class_problem, tie_problem
 from graph.verifier.verdicts import reject
 from tools.base import Evidence, Verdict
 
@@ -32,13 +32,16 @@ def verify_answer(
     *,
     question_type: str | None = None,
     lexicon: NameLexicon | None = None,
+    scorer: NameScorer | None = None,
 ) -> Verdict:
     """Judge `answer` to `question` against the stored `evidence`.
 
     `question_type` is HotpotQA's `bridge` or `comparison` when known; without
     it, a yes/no answer, or a choice between two named alternatives ("X or
     Y?"), is checked as a comparison. `lexicon` says what names are (see
-    `NameLexicon`); without it only the stored evidence does.
+    `NameLexicon`); without it only the stored evidence does. `scorer` decides
+    whether a stated name is tied to the question in place of the name rules
+    (see `graph.verifier.scorer`).
     """
     if not analyse(answer).tokens:
         return reject(REASON_EMPTY, [])
@@ -80,7 +83,7 @@ def verify_answer(
     if found is None:
         return explain_missing(check, missing)
     reading = check.read()
-    problem = class_problem(check, found, reading) or tie_problem(check, found, reading)
+    problem = class_problem(check, found, reading) or tie_problem(check, found, reading, scorer)
     if problem is not None:
         return problem
     return supported(check, found, reading)
