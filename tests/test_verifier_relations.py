@@ -43,3 +43,30 @@ def test_a_year_does_not_name_an_event(store: Store) -> None:
     store.add("2012 Summer Olympics", 0)
     rejected(check(store, EVENT, "2010"), "a year, not a name")
     assert check(store, EVENT, "2012 Summer Olympics")["supported"]
+
+
+def test_a_wrong_year_from_the_same_sentence_is_rejected(store: Store) -> None:
+    ids = store.add("Fannie Lee Chaney", 0)  # "(September 4, 1921 – May 22, 2007) was ..."
+    question = "When did Fannie Lee Chaney die?"
+    verdict = check(store, question, "2007")
+    supported(verdict, GROUNDING_STATED, ids)
+    assert "nearest 'died'" in verdict["reason"]
+    supported(check(store, question, "May 22, 2007"), GROUNDING_STATED, ids)
+    wrong = check(store, question, "1921")
+    rejected(wrong, "another year there sits nearer to 'died'")
+    assert wrong["missing"] == ["'1921' as what the question asks about ('die')"]
+
+
+def test_a_wrong_number_from_the_same_page_is_rejected(store: Store) -> None:
+    ids = store.add("15 Penn Plaza", 0, 1)  # "68-story tower" ... "2,050,000 square feet"
+    question = "How many stories would 15 Penn Plaza have?"
+    supported(check(store, question, "68"), GROUNDING_STATED, ids[:1])
+    rejected(check(store, question, "2,050,000"), "another stored number is stated next to it")
+
+
+def test_a_pronoun_linked_true_answer_still_verifies(store: Store) -> None:
+    ids = store.add("Aqeel Ahmed (cricketer)", 0, 1, 2)  # 2: "He was born in Faisalabad, Punjab."
+    question = "In which city was the Pakistani cricketer Aqeel Ahmed born?"
+    verdict = check(store, question, "Faisalabad")
+    supported(verdict, GROUNDING_STATED, ids[2:])
+    assert "nearest 'born'" in verdict["reason"]
