@@ -146,10 +146,8 @@ class FakeMediaWiki:
     def answer(self, params: Mapping[str, str]) -> dict[str, Any]:
         """The JSON body a healthy wiki gives for `params`."""
         if params.get("action") != "query":
-            return _api_error(
-                "badvalue",
-                f'Unrecognized value for parameter "action": {params.get("action", "")}.',
-            )
+            return _api_error("badvalue", f'Unrecognized value for parameter "action": '
+                              f'{params.get("action", "")}.')
         query: dict[str, Any] = {}
         if "titles" in params:
             self._answer_titles(params, query)
@@ -176,7 +174,9 @@ class FakeMediaWiki:
             pages.append(self._page_json(title, props, params))
         query["pages"] = pages
 
-    def _page_json(self, title: str, props: set[str], params: Mapping[str, str]) -> dict[str, Any]:
+    def _page_json(
+        self, title: str, props: set[str], params: Mapping[str, str]
+    ) -> dict[str, Any]:
         page = self.pages.get(title)
         if page is None:
             return {"ns": 0, "title": title, "missing": True}

@@ -31,11 +31,9 @@ LIBRARY_SCRIPT = [
     "Thought: Everything is checked.\nAction: Finish[按 14:01 查询，西馆 W22 当前可借，在 B-12 架；"
     "今天借阅台到 16:30，步行约 25 分钟。]",
 ]
-EDIT_TO_W22 = {
-    "decisions": [
-        {"type": "edit", "edited_action": {"name": "reserve_copy", "args": {"copy_id": "W22"}}},
-    ]
-}
+EDIT_TO_W22 = {"decisions": [
+    {"type": "edit", "edited_action": {"name": "reserve_copy", "args": {"copy_id": "W22"}}},
+]}
 
 REPO = Path(__file__).resolve().parent.parent
 LANGGRAPH = Path(sys.executable).parent / "langgraph"
@@ -47,13 +45,8 @@ QUIET_ENV = {
     "LANGSMITH_TRACING": "false",
     "LANGCHAIN_TRACING_V2": "false",
 }
-SECRETS = (
-    "GROQ_API_KEY",
-    "OPENAI_API_KEY",
-    "ANTHROPIC_API_KEY",
-    "LANGSMITH_API_KEY",
-    "LANGCHAIN_API_KEY",
-)
+SECRETS = ("GROQ_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "LANGSMITH_API_KEY",
+           "LANGCHAIN_API_KEY")
 
 
 @dataclass
@@ -106,35 +99,19 @@ def start_server(root: Path, db: Path) -> Server:
             link.symlink_to(REPO / name, target_is_directory=True)
     port = free_port()
     log = root / "server.log"
-    command = [
-        str(LANGGRAPH),
-        "dev",
-        "--no-browser",
-        "--no-reload",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--config",
-        str(REPO / "langgraph.json"),
-    ]
+    command = [str(LANGGRAPH), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1",
+               "--port", str(port), "--config", str(REPO / "langgraph.json")]
     started = time.monotonic()
     with log.open("wb") as output:
-        process = subprocess.Popen(
-            command,
-            cwd=workdir,
-            env=server_env(root, db),
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        process = subprocess.Popen(command, cwd=workdir, env=server_env(root, db),
+                                   stdout=output, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
     server = Server(process, f"http://127.0.0.1:{port}", log, db, 0.0)
     deadline = started + START_TIMEOUT_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(
-                f"langgraph dev exited with {process.returncode}:\n{server.log_tail()}"
-            )
+            raise RuntimeError(f"langgraph dev exited with {process.returncode}:\n"
+                               f"{server.log_tail()}")
         try:
             if httpx.get(f"{server.url}/ok", timeout=1.0).status_code == 200:
                 server.started_in_s = time.monotonic() - started
@@ -143,9 +120,8 @@ def start_server(root: Path, db: Path) -> Server:
             pass
         time.sleep(0.1)
     stop_server(server)
-    raise RuntimeError(
-        f"langgraph dev did not answer in {START_TIMEOUT_S:.0f} s:\n{server.log_tail()}"
-    )
+    raise RuntimeError(f"langgraph dev did not answer in {START_TIMEOUT_S:.0f} s:\n"
+                       f"{server.log_tail()}")
 
 
 def stop_server(server: Server) -> None:

@@ -25,12 +25,8 @@ from graph.runner import (
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
 from tools.library.db import reservations
 
-ACTIONS = [
-    "Search[The Prestige (film)]",
-    "Lookup[directed]",
-    "Search[Christopher Nolan]",
-    "Finish[1970]",
-]
+ACTIONS = ["Search[The Prestige (film)]", "Lookup[directed]", "Search[Christopher Nolan]",
+           "Finish[1970]"]
 
 
 def agent_on(db: Path, env_name: EnvName = "wikipedia") -> Agent:
@@ -60,8 +56,7 @@ def test_rows_list_each_checkpoint_with_its_writer_and_a_summary(
 ) -> None:
     rows = checkpoint_rows(agent_on(db_path), episode["thread_id"])
     assert [r["node"] for r in rows] == (
-        ["input", "__start__"] + ["reason", "act", "observe"] * 3 + ["reason", "verify"]
-    )
+        ["input", "__start__"] + ["reason", "act", "observe"] * 3 + ["reason", "verify"])
     assert [r["step"] for r in rows] == list(range(-1, len(rows) - 1))
     assert all(r["current"] for r in rows)
     assert [r["parent_id"] for r in rows[1:]] == [r["checkpoint_id"] for r in rows[:-1]]
@@ -94,7 +89,7 @@ def test_resume_from_a_checkpoint_forks_and_keeps_the_old_branch(
     assert new[0]["parent_id"] == fork_at and all(r["current"] for r in new)
     assert new[0]["summary"] == f"Fork: a copy of step {chosen['step']}, replayed from here"
     old_tail = [r["checkpoint_id"] for r in after if not r["current"]]
-    assert old_tail == [r["checkpoint_id"] for r in before[before.index(chosen) + 1 :]]
+    assert old_tail == [r["checkpoint_id"] for r in before[before.index(chosen) + 1:]]
 
 
 def test_edit_state_replaces_the_pending_action_and_replays(
@@ -109,10 +104,8 @@ def test_edit_state_replaces_the_pending_action_and_replays(
     assert actions(result) == [ACTIONS[0], "Lookup[Christopher Nolan]", *ACTIONS[2:]]
     edited = result["trajectory"][1]
     assert edited["thought"] == "The first sentence names the director."
-    assert edited["decision"] == {
-        "type": "edit",
-        "edited_action": {"name": "Lookup", "args": {"keyword": "Christopher Nolan"}},
-    }
+    assert edited["decision"] == {"type": "edit", "edited_action": {
+        "name": "Lookup", "args": {"keyword": "Christopher Nolan"}}}
     after = checkpoint_rows(agent, thread_id)
     (edit_row,) = [r for r in after if r["checkpoint_id"] == forked]
     assert (edit_row["node"], edit_row["parent_id"], edit_row["next"]) == ("edit", chosen, ["act"])
@@ -133,14 +126,11 @@ def test_edit_state_before_the_model_call_replaces_the_models_turn(
     assert result["model_calls"] == episode["model_calls"] - 1
 
 
-@pytest.mark.parametrize(
-    ("action", "problem"),
-    [
-        ("Jump[somewhere]", "'Jump' is not an action"),
-        ("Search[]", "needs a non-empty argument"),
-        ("Search the web", "is not of the form Name"),
-    ],
-)
+@pytest.mark.parametrize(("action", "problem"), [
+    ("Jump[somewhere]", "'Jump' is not an action"),
+    ("Search[]", "needs a non-empty argument"),
+    ("Search the web", "is not of the form Name"),
+])
 def test_edit_state_refuses_an_unreadable_action(
     db_path: Path, episode: dict[str, Any], action: str, problem: str
 ) -> None:
@@ -187,9 +177,8 @@ def test_history_command_prints_rows_as_json(
     args = parser.parse_args(["history", episode["thread_id"], "--db", str(db_path), "--json"])
     assert args.func(args) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert rows == json.loads(
-        json.dumps(checkpoint_rows(agent_on(db_path), episode["thread_id"]), default=str)
-    )
+    assert rows == json.loads(json.dumps(checkpoint_rows(agent_on(db_path), episode["thread_id"]),
+                                         default=str))
     args = parser.parse_args(["history", episode["thread_id"], "--db", str(db_path)])
     assert args.func(args) == 0
     table = capsys.readouterr().out.splitlines()
@@ -207,7 +196,6 @@ def test_cli_resume_from_a_checkpoint_forks(
     result = json.loads(capsys.readouterr().out)
     assert (status, result["status"], actions(result)) == (0, "verified", ACTIONS)
     after = checkpoint_rows(agent_on(db_path), thread_id)
-    assert [r["node"] for r in after[len(rows) :]] == ["fork", "reason", "verify"]
+    assert [r["node"] for r in after[len(rows):]] == ["fork", "reason", "verify"]
     assert [r["checkpoint_id"] for r in after if not r["current"]] == [
-        r["checkpoint_id"] for r in rows[-2:]
-    ]
+        r["checkpoint_id"] for r in rows[-2:]]

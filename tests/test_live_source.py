@@ -65,15 +65,8 @@ TOSCA_DAB_EXTRACT = (
     "Tosca (band), an Austrian electronic duo"
 )
 TOSCA_DAB_LINKS = (
-    "Carl Koch",
-    "Carmine Gallone",
-    "Giacomo Puccini",
-    "La Tosca",
-    "Tosca",
-    "Tosca (1941 film)",
-    "Tosca (1956 film)",
-    "Tosca (band)",
-    "Victorien Sardou",
+    "Carl Koch", "Carmine Gallone", "Giacomo Puccini", "La Tosca", "Tosca",
+    "Tosca (1941 film)", "Tosca (1956 film)", "Tosca (band)", "Victorien Sardou",
 )
 EN_PAGES = [
     FakePage("Christopher Nolan", NOLAN_EXTRACT),
@@ -130,7 +123,9 @@ SourceFactory = Callable[..., LiveSource]
 
 
 @pytest.fixture
-def make_source(wiki: FakeMediaWiki, clock: FakeClock, tmp_path: Path) -> Iterator[SourceFactory]:
+def make_source(
+    wiki: FakeMediaWiki, clock: FakeClock, tmp_path: Path
+) -> Iterator[SourceFactory]:
     """Build live sources on the fake wiki and one cache file; close them afterwards."""
     sources: list[LiveSource] = []
 
@@ -199,7 +194,9 @@ def test_title_is_normalised_like_mediawiki(
     assert result.requests == wiki.request_count() == 1
 
 
-def test_redirect_is_followed_and_reported(wiki: FakeMediaWiki, make_source: SourceFactory) -> None:
+def test_redirect_is_followed_and_reported(
+    wiki: FakeMediaWiki, make_source: SourceFactory
+) -> None:
     result = make_source().fetch("Christopher Edward Nolan")
 
     assert result.page is not None
@@ -388,7 +385,9 @@ def test_client_errors_are_not_retried(
     assert (forbidden.requests, bad.requests, wiki.request_count()) == (1, 1, 2)
 
 
-def test_connection_refused_ends_in_an_error(make_source: SourceFactory, clock: FakeClock) -> None:
+def test_connection_refused_ends_in_an_error(
+    make_source: SourceFactory, clock: FakeClock
+) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -402,17 +401,14 @@ def test_connection_refused_ends_in_an_error(make_source: SourceFactory, clock: 
 
 
 def test_chinese_wikipedia_page(clock: FakeClock, tmp_path: Path) -> None:
-    with (
-        FakeMediaWiki([FakePage(ZH_TITLE, ZH_EXTRACT)]) as zh_wiki,
-        LiveSource(
-            lang="zh",
-            api_url=zh_wiki.url,
-            cache_file=tmp_path / "zh.sqlite3",
-            min_interval_s=0.0,
-            sleep=clock.sleep,
-            clock=clock.time,
-        ) as source,
-    ):
+    with FakeMediaWiki([FakePage(ZH_TITLE, ZH_EXTRACT)]) as zh_wiki, LiveSource(
+        lang="zh",
+        api_url=zh_wiki.url,
+        cache_file=tmp_path / "zh.sqlite3",
+        min_interval_s=0.0,
+        sleep=clock.sleep,
+        clock=clock.time,
+    ) as source:
         result = source.fetch(ZH_TITLE)
 
         assert result.page is not None
@@ -507,7 +503,9 @@ def test_expired_cache_entry_costs_one_request(
     assert wiki.request_count() == 2
 
 
-def test_failures_are_not_cached(wiki: FakeMediaWiki, make_source: SourceFactory) -> None:
+def test_failures_are_not_cached(
+    wiki: FakeMediaWiki, make_source: SourceFactory
+) -> None:
     source = make_source()
     wiki.fail_next(Fault(status=503), Fault(status=503), Fault(status=503))
     failed = source.fetch("Tosca")
@@ -519,7 +517,9 @@ def test_failures_are_not_cached(wiki: FakeMediaWiki, make_source: SourceFactory
     assert wiki.request_count() == 4
 
 
-def test_cache_is_kept_apart_per_wiki(wiki: FakeMediaWiki, make_source: SourceFactory) -> None:
+def test_cache_is_kept_apart_per_wiki(
+    wiki: FakeMediaWiki, make_source: SourceFactory
+) -> None:
     make_source().fetch("Tosca")
     with FakeMediaWiki(EN_PAGES) as other:
         result = make_source(api_url=other.url).fetch("Tosca")

@@ -29,7 +29,7 @@ EXPECTED = {
         '"allowed_decisions": [\n    "approve",\n    "edit",\n    "reject"',
         "reservations so far: []",
         "approve: reserve_copy[E17] -> Not reserved: copy E17 is checked out",
-        " reject: reserve_copy[E17] -> A human rejected reserve_copy[E17]",
+        ' reject: reserve_copy[E17] -> A human rejected reserve_copy[E17]',
         '   edit: reserve_copy[{"copy_id": "W22"}] -> Reserved: copy W22 is now ON HOLD',
         " 3 executed ",
     ],
@@ -73,12 +73,8 @@ def test_notebook_runs_offline_and_shows_its_results(
 ) -> None:
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
-    client = NotebookClient(
-        notebook,
-        timeout=TIMEOUT_S,
-        kernel_name=KERNEL,
-        resources={"metadata": {"path": str(tmp_path)}},
-    )
+    client = NotebookClient(notebook, timeout=TIMEOUT_S, kernel_name=KERNEL,
+                            resources={"metadata": {"path": str(tmp_path)}})
     client.execute()
     text = _text(notebook)
     for expected in EXPECTED[name]:

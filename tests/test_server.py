@@ -66,13 +66,9 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setup]:
     root = tmp_path_factory.mktemp("server")
     server = start_server(root, root / "episodes.sqlite3")
     try:
-        yield Setup(
-            server,
-            get_sync_client(url=server.url, api_key=None),
-            root,
-            write_script(root / "wiki.json", DEMO_REPLIES),
-            write_script(root / "library.json", LIBRARY_SCRIPT),
-        )
+        yield Setup(server, get_sync_client(url=server.url, api_key=None), root,
+                    write_script(root / "wiki.json", DEMO_REPLIES),
+                    write_script(root / "library.json", LIBRARY_SCRIPT))
     finally:
         stop_server(server)
 
@@ -116,9 +112,8 @@ def test_server_starts_with_our_checkpointer(setup: Setup) -> None:
     assert setup.server.db.exists()
 
 
-@pytest.mark.parametrize(
-    ("graph_id", "context_type"), [("wikipedia", WikipediaContext), ("library", LibraryContext)]
-)
+@pytest.mark.parametrize(("graph_id", "context_type"),
+                         [("wikipedia", WikipediaContext), ("library", LibraryContext)])
 def test_assistants_show_every_setting_with_its_description(
     setup: Setup, graph_id: str, context_type: type[Context]
 ) -> None:
@@ -142,26 +137,15 @@ def test_assistants_show_the_question_as_input_and_the_state(setup: Setup, graph
 def test_wikipedia_run_streams_steps_and_ends_verified(setup: Setup) -> None:
     client = setup.client
     thread_id = client.threads.create()["thread_id"]
-    parts = list(
-        client.runs.stream(
-            thread_id,
-            "wikipedia",
-            input={"question": DEMO_QUESTION},
-            context={"model": setup.wiki_model},
-            stream_mode=["updates", "custom"],
-        )
-    )
+    parts = list(client.runs.stream(thread_id, "wikipedia", input={"question": DEMO_QUESTION},
+                                    context={"model": setup.wiki_model},
+                                    stream_mode=["updates", "custom"]))
     custom = [part.data for part in parts if part.event == "custom"]
     updated = [next(iter(part.data)) for part in parts if part.event == "updates"]
-    actions = [
-        "Search[The Prestige (film)]",
-        "Lookup[directed]",
-        "Search[Christopher Nolan]",
-        "Finish[1970]",
-    ]
-    assert [
-        (e["event"], e.get("action") or e.get("step", {}).get("action_text")) for e in custom
-    ] == [(event, a) for a in actions for event in ("proposal", "step")]
+    actions = ["Search[The Prestige (film)]", "Lookup[directed]", "Search[Christopher Nolan]",
+               "Finish[1970]"]
+    assert [(e["event"], e.get("action") or e.get("step", {}).get("action_text"))
+            for e in custom] == [(event, a) for a in actions for event in ("proposal", "step")]
     assert updated == ["reason", "act", "observe"] * 3 + ["reason", "verify"]
     values = _values(client.threads.get_state(thread_id))
     assert (values["status"], values["answer"]) == ("verified", "1970")
@@ -176,18 +160,13 @@ def test_wikipedia_run_streams_steps_and_ends_verified(setup: Setup) -> None:
 def test_history_through_the_server_is_the_sqlite_history(setup: Setup) -> None:
     client = setup.client
     thread_id = client.threads.create()["thread_id"]
-    client.runs.wait(
-        thread_id,
-        "wikipedia",
-        input={"question": DEMO_QUESTION},
-        context={"model": setup.wiki_model},
-    )
+    client.runs.wait(thread_id, "wikipedia", input={"question": DEMO_QUESTION},
+                     context={"model": setup.wiki_model})
     history = client.threads.get_history(thread_id, limit=100)
     with cli_agent(setup.server.db, "wikipedia") as agent:
         rows = checkpoint_rows(agent, thread_id)
     assert [h["checkpoint"]["checkpoint_id"] for h in reversed(history)] == [
-        row["checkpoint_id"] for row in rows
-    ]
+        row["checkpoint_id"] for row in rows]
     steps_seen = [len(_values(h).get("steps") or []) for h in reversed(history)]
     assert steps_seen == sorted(steps_seen) and steps_seen[-1] == 4
     assert [s["index"] for s in _values(history[0])["steps"]] == [1, 2, 3, 4]
@@ -204,8 +183,7 @@ def test_library_pauses_for_approval_and_resumes_with_an_edit(setup: Setup) -> N
     (request,) = payload["action_requests"]
     assert (request["name"], request["args"]) == ("reserve_copy", {"copy_id": "E17"})
     assert payload["review_configs"] == [
-        {"action_name": "reserve_copy", "allowed_decisions": ["approve", "edit", "reject"]}
-    ]
+        {"action_name": "reserve_copy", "allowed_decisions": ["approve", "edit", "reject"]}]
     assert reservations(context["library_db"]) == []
 
     client.runs.wait(thread_id, "library", command={"resume": EDIT_TO_W22}, context=context)
@@ -234,12 +212,8 @@ def test_episode_paused_from_the_cli_resumes_through_the_server(setup: Setup) ->
     assert _interrupt_values(state) == [paused["pending"][0]["value"]]
     assert len(_values(state)["steps"]) == 2
 
-    client.runs.wait(
-        thread_id,
-        "library",
-        command={"resume": {"decisions": [{"type": "approve"}]}},
-        context=context,
-    )
+    client.runs.wait(thread_id, "library", command={"resume": {"decisions": [{"type": "approve"}]}},
+                     context=context)
     with cli_agent(setup.server.db, "library") as agent:
         done = episode_result(agent, thread_id)
     assert done["trajectory"][2]["decision"] == {"type": "approve"}
@@ -257,9 +231,8 @@ def test_episode_paused_in_the_server_resumes_from_the_cli(setup: Setup) -> None
         assert thread_id in list(list_threads(saver))
     with cli_agent(setup.server.db, "library") as agent:
         assert episode_result(agent, thread_id)["status"] == "awaiting_approval"
-        done = resume_episode(
-            agent, thread_id, make_context("library", context), decision=EDIT_TO_W22
-        )
+        done = resume_episode(agent, thread_id, make_context("library", context),
+                              decision=EDIT_TO_W22)
     assert (done["status"], done["steps"]) == ("verified", 6)
     assert _values(client.threads.get_state(thread_id))["status"] == "verified"
     assert client.threads.get(thread_id)["status"] == "interrupted"

@@ -77,7 +77,9 @@ def parse_retry_after(value: str | None, now: float) -> float | None:
     return max(0.0, moment.timestamp() - now)
 
 
-def backoff_delay(failures: int, base_s: float, max_s: float, rand: Callable[[], float]) -> float:
+def backoff_delay(
+    failures: int, base_s: float, max_s: float, rand: Callable[[], float]
+) -> float:
     """Exponential backoff after the `failures`-th failure, with up to 25% jitter."""
     step = min(max_s, base_s * 2 ** (failures - 1))
     return step * (1 + JITTER * rand())
