@@ -75,6 +75,14 @@ class Context:
             "(plain ReAct, for comparisons)."
         },
     )
+    judge: str = field(
+        default="",
+        metadata={
+            "description": "Judge model asked to confirm every answer the verifier's rules "
+            "accept (any model spec --model takes); empty: no judge. Its calls count as "
+            "model turns and tokens."
+        },
+    )
     approvals: Literal["ask", "deny", "auto"] = field(
         default="ask",
         metadata={

@@ -37,7 +37,8 @@ from graph.trajectory import (
     unverified_answer,
 )
 from graph.validation import validate_run
-from tools.base import ArgumentError, Environment, ExecContext, ToolOutcome
+from graph.verifier.judge import JUDGE_MAX_TOKENS, JUDGE_TIMEOUT_S, judge, judge_unaffordable
+from tools.base import ArgumentError, Environment, ExecContext, ToolOutcome, Verdict
 
 STOP_SEQUENCES = ["\nObservation"]
 MODEL_ATTEMPTS = 3
@@ -73,6 +74,7 @@ class AgentDeps:
     environment_factory: EnvironmentFactory
     environment_keys: tuple[str, ...] = ()
     model: BaseChatModel | None = None
+    judge: BaseChatModel | None = None
     model_backoff_s: float = MODEL_BACKOFF_S
     _models: dict[tuple[Any, ...], BaseChatModel] = field(default_factory=dict)
     _environments: dict[tuple[Any, ...], Environment] = field(default_factory=dict)
@@ -84,6 +86,15 @@ class AgentDeps:
         key = (ctx.model, ctx.temperature, ctx.max_tokens)
         if key not in self._models:
             self._models[key] = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
+        return self._models[key]
+
+    def judge_model(self, ctx: Context) -> BaseChatModel:
+        """The judge model for this run (`judge` overrides `Context.judge`)."""
+        if self.judge is not None:
+            return self.judge
+        key = ("judge", ctx.judge)
+        if key not in self._models:
+            self._models[key] = load_chat_model(ctx.judge, 0.0, JUDGE_MAX_TOKENS)
         return self._models[key]
 
     def environment(self, ctx: Context) -> Environment:
@@ -398,6 +409,33 @@ class Nodes:
             }
         return update
 
+    def _confirm(
+        self,
+        state: AgentState,
+        ctx: Context,
+        answer: str,
+        verdict: Verdict,
+        counters: dict[str, Any],
+    ) -> Verdict:
+        """Ask the judge model about an accepted answer; its call is a model turn."""
+        if counters.get("model_calls", 0) >= ctx.max_model_turns:
+            return judge_unaffordable(answer, budget_message("model_turns", ctx))
+        started = time.monotonic()
+        left = ctx.max_seconds - counters.get("elapsed_s", 0.0)
+        judged = judge(
+            self.deps.judge_model(ctx),
+            state["question"],
+            answer,
+            verdict,
+            state.get("evidence") or [],
+            timeout_s=max(0.0, min(JUDGE_TIMEOUT_S, left)),
+        )
+        _bump(counters, "model_calls")
+        _bump(counters, "input_tokens", judged.input_tokens)
+        _bump(counters, "output_tokens", judged.output_tokens)
+        _add_elapsed(counters, started)
+        return judged.verdict
+
     def verify(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Accept the Finish answer only if stored evidence supports it."""
         ctx = runtime.context
@@ -407,6 +445,8 @@ class Nodes:
         exec_ctx = _exec_context(state, runtime)
         verdict = env.check_answer(state["question"], answer, state.get("evidence") or [], exec_ctx)
         counters = _counters(state)
+        if verdict["supported"] and ctx.judge:
+            verdict = self._confirm(state, ctx, answer, verdict, counters)
         step = Step(
             index=len(state.get("steps") or []) + 1,
             thought=proposal.get("thought", ""),
@@ -428,6 +468,7 @@ class Nodes:
                 "answer": env.final_answer(state["question"], answer, verdict, evidence),
                 "verdict": verdict,
                 "proposal": None,
+                "counters": counters,
             }
         _bump(counters, "rejections")
         if ctx.verify_mode == "record":

@@ -249,6 +249,7 @@ def _api_url(value: Any) -> str | None:
 
 RULES: dict[str, Rule] = {
     "model": _text(500, empty=False),
+    "judge": _text(500),
     "temperature": _number(0, 2),
     "max_tokens": _whole(1, 131_072),
     "max_model_turns": _whole(1, MAX_MODEL_TURNS),
