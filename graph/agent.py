@@ -15,6 +15,7 @@ call `build_agent` with a `SqliteSaver`.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -27,6 +28,8 @@ from graph.nodes import AgentDeps, Nodes
 from graph.state import AgentState, InputState
 from graph.thread_guard import ThreadGuard
 from graph.verifier import verify_answer
+from graph.verifier.lexicon import shared_lexicon
+from graph.verifier.scorer import load_name_scorer
 from tools.base import Environment
 
 EnvName = Literal["wikipedia", "library"]
@@ -68,7 +71,8 @@ def wikipedia_environment(ctx: Context) -> Environment:
     from tools.wikipedia.environment import WikipediaEnvironment
     from tools.wikipedia.sources import make_source
 
-    return WikipediaEnvironment(make_source(ctx), checker=verify_answer)
+    checker = partial(verify_answer, lexicon=shared_lexicon(), scorer=load_name_scorer().full)
+    return WikipediaEnvironment(make_source(ctx), checker=checker)
 
 
 def library_environment(ctx: Context) -> Environment:

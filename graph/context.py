@@ -75,6 +75,14 @@ class Context:
             "(plain ReAct, for comparisons)."
         },
     )
+    judge: str = field(
+        default="",
+        metadata={
+            "description": "Judge model asked to confirm every answer the verifier's rules "
+            "accept (any model spec --model takes); empty: no judge. Its calls count as "
+            "model turns and tokens."
+        },
+    )
     approvals: Literal["ask", "deny", "auto"] = field(
         default="ask",
         metadata={
@@ -132,8 +140,9 @@ class LibraryContext(Context):
     library_db: str = field(
         default="",
         metadata={
-            "description": "Library database file; empty uses the default under the "
-            "user's state directory (created from the seed data on first use)."
+            "description": "Library database: an SQLite file, or a postgresql://user@host:port/db "
+            "URL; empty uses the default file under the user's state directory (created "
+            "from the seed data on first use)."
         },
     )
     patron: str = field(

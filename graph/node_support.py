@@ -20,6 +20,7 @@ from graph.context import Context
 from graph.models import load_chat_model
 from graph.state import AgentState
 from graph.thread_guard import actor_of
+from graph.verifier.judge import JUDGE_MAX_TOKENS
 from tools.base import Environment, ExecContext
 
 MODEL_BACKOFF_S = 2.0
@@ -43,6 +44,7 @@ class AgentDeps:
     environment_factory: EnvironmentFactory
     environment_keys: tuple[str, ...] = ()
     model: BaseChatModel | None = None
+    judge: BaseChatModel | None = None
     model_backoff_s: float = MODEL_BACKOFF_S
     _models: dict[tuple[Any, ...], BaseChatModel] = field(default_factory=dict)
     _environments: dict[tuple[Any, ...], Environment] = field(default_factory=dict)
@@ -54,6 +56,15 @@ class AgentDeps:
         key = (ctx.model, ctx.temperature, ctx.max_tokens)
         if key not in self._models:
             self._models[key] = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
+        return self._models[key]
+
+    def judge_model(self, ctx: Context) -> BaseChatModel:
+        """The judge model for this run (`judge` overrides `Context.judge`)."""
+        if self.judge is not None:
+            return self.judge
+        key = ("judge", ctx.judge)
+        if key not in self._models:
+            self._models[key] = load_chat_model(ctx.judge, 0.0, JUDGE_MAX_TOKENS)
         return self._models[key]
 
     def environment(self, ctx: Context) -> Environment:

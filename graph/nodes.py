@@ -42,7 +42,8 @@ from graph.trajectory import (
     unverified_answer,
 )
 from graph.validation import validate_run
-from tools.base import ArgumentError, Environment, ExecContext, ToolOutcome
+from graph.verifier.judge import JUDGE_TIMEOUT_S, judge, judge_unaffordable
+from tools.base import ArgumentError, Environment, ExecContext, ToolOutcome, Verdict
 
 __all__ = ["MODEL_BACKOFF_S", "AgentDeps", "Nodes"]
 
@@ -267,6 +268,33 @@ class Nodes:
             }
         return update
 
+    def _confirm(
+        self,
+        state: AgentState,
+        ctx: Context,
+        answer: str,
+        verdict: Verdict,
+        counters: dict[str, Any],
+    ) -> Verdict:
+        """Ask the judge model about an accepted answer; its call is a model turn."""
+        if counters.get("model_calls", 0) >= ctx.max_model_turns:
+            return judge_unaffordable(answer, budget_message("model_turns", ctx))
+        started = time.monotonic()
+        left = ctx.max_seconds - counters.get("elapsed_s", 0.0)
+        judged = judge(
+            self.deps.judge_model(ctx),
+            state["question"],
+            answer,
+            verdict,
+            state.get("evidence") or [],
+            timeout_s=max(0.0, min(JUDGE_TIMEOUT_S, left)),
+        )
+        bump(counters, "model_calls")
+        bump(counters, "input_tokens", judged.input_tokens)
+        bump(counters, "output_tokens", judged.output_tokens)
+        add_elapsed(counters, started)
+        return judged.verdict
+
     def verify(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Accept the Finish answer only if stored evidence supports it."""
         ctx = runtime.context
@@ -276,6 +304,8 @@ class Nodes:
         exec_ctx = exec_context(state, runtime)
         verdict = env.check_answer(state["question"], answer, state.get("evidence") or [], exec_ctx)
         counters = counters_of(state)
+        if verdict["supported"] and ctx.judge:
+            verdict = self._confirm(state, ctx, answer, verdict, counters)
         step = Step(
             index=len(state.get("steps") or []) + 1,
             thought=proposal.get("thought", ""),
@@ -297,6 +327,7 @@ class Nodes:
                 "answer": env.final_answer(state["question"], answer, verdict, evidence),
                 "verdict": verdict,
                 "proposal": None,
+                "counters": counters,
             }
         bump(counters, "rejections")
         if ctx.verify_mode == "record":

@@ -46,10 +46,10 @@ NOT_A_DEADLINE = (
 NO_TIME_ZONE = "{value!r} has a time zone; give the library's local time, without one"
 UNKNOWN_PLACE = "{value!r} is not a known place; use one of: {places}"
 UNKNOWN_PATRON = "{value!r} is not a patron of the demo library; use one of: {patrons}"
-A_URL = "{value!r} is a URL; only an SQLite file path is supported"
 FOREIGN = "{flags}: not a setting of the {env} environment"
 
 
+_reachable_servers: set[str] = set()
 _checked_files: dict[Path, tuple[int, int, int]] = {}
 
 
@@ -193,6 +193,23 @@ def _file_signature(path: Path) -> tuple[int, int, int] | None:
     return (info.st_ino, info.st_mtime_ns, info.st_size)
 
 
+def _check_library_server(url: str) -> str | None:
+    """What is wrong with a library database URL (its scheme, or the server: it is
+    connected to, and set up, once per process), or None."""
+    from tools.dbfiles import DatabaseFileError
+    from tools.library.db import check_location, ensure_database
+
+    if url in _reachable_servers:
+        return None
+    try:
+        check_location(url)
+        ensure_database(url)
+    except DatabaseFileError as error:
+        return str(error)
+    _reachable_servers.add(url)
+    return None
+
+
 def check_library_db(value: Any) -> str | None:
     """What is wrong with a library database setting (empty: the default file), or None.
 
@@ -206,7 +223,7 @@ def check_library_db(value: Any) -> str | None:
     if problem:
         return problem
     if "://" in value:
-        return A_URL.format(value=value)
+        return _check_library_server(value)
     path = Path(value).expanduser() if value.strip() else default_db_path()
     signature = _file_signature(path)
     if signature is not None and _checked_files.get(path) == signature:
@@ -232,6 +249,7 @@ def _api_url(value: Any) -> str | None:
 
 RULES: dict[str, Rule] = {
     "model": _text(500, empty=False),
+    "judge": _text(500),
     "temperature": _number(0, 2),
     "max_tokens": _whole(1, 131_072),
     "max_model_turns": _whole(1, MAX_MODEL_TURNS),

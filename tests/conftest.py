@@ -62,3 +62,12 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
     yield postgres_server.rsplit("/", 1)[0] + f"/{name}"
     with psycopg.connect(postgres_server, autocommit=True) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def library_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh library database location, so each test using it runs twice: an SQLite file
+    path, then the URL of an empty PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "library.sqlite3")
+    return str(request.getfixturevalue("postgres_url"))

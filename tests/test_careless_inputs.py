@@ -106,7 +106,18 @@ ROWS = [
         prepare=_checkpoint_file,
     ),
     Row("library-db-directory", _library_args("--library-db", "."), USAGE, "is a directory"),
-    Row("library-db-url", _library_args("--library-db", "postgresql://h/db"), USAGE, "is a URL"),
+    Row(
+        "library-db-unreachable-server",
+        _library_args("--library-db", "postgresql://nobody@127.0.0.1:1/db"),
+        USAGE,
+        "cannot open the library database",
+    ),
+    Row(
+        "library-db-other-url",
+        _library_args("--library-db", "mysql://h/db"),
+        USAGE,
+        "must be an SQLite file path or a postgresql://",
+    ),
     Row(
         "reset-not-sqlite",
         ("library", "reset", "--library-db", "notes.txt"),

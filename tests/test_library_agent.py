@@ -82,6 +82,13 @@ def library_db(tmp_path: Path) -> Path:
     return ensure_database(tmp_path / "library.sqlite3")
 
 
+@pytest.fixture
+def shared_library(library_location: str) -> str:
+    """The library database of the tests that run on SQLite and on PostgreSQL."""
+    ensure_database(library_location)
+    return library_location
+
+
 def run(
     db_path: Path,
     library_db: Path,
@@ -199,7 +206,7 @@ RESERVE_QUESTION = "请帮我预约《数据库入门图解》纸质版。"
 
 def pause_for_reservation(
     db_path: Path,
-    library_db: Path,
+    library_db: Path | str,
     tmp_path: Path,
     script: list[str] = RESERVE_SCRIPT,
     question: str = RESERVE_QUESTION,
@@ -213,13 +220,14 @@ def pause_for_reservation(
     return result
 
 
-def events(library_db: Path) -> list[str]:
+def events(library_db: Path | str) -> list[str]:
     return [row["event"] for row in audit_log(library_db)]
 
 
 def test_reservation_pauses_then_an_approval_from_a_second_process_runs_it_once(
-    db_path: Path, library_db: Path, tmp_path: Path
+    db_path: Path, shared_library: str, tmp_path: Path
 ) -> None:
+    library_db = shared_library
     paused = pause_for_reservation(db_path, library_db, tmp_path)
     request = paused["pending"][0]["value"]
     assert request["action_requests"][0]["name"] == "reserve_copy"

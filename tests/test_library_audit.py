@@ -1,5 +1,6 @@
 """The library's audit log: append-only, own ids, the executed row in the reservation's
-transaction, the old layout migrated, and database files of another kind refused."""
+transaction (on SQLite and PostgreSQL: every test taking `db` runs on both), the old SQLite
+layout migrated, and database files of another kind refused."""
 
 from __future__ import annotations
 
@@ -12,9 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import Connection, text
 
 from graph.store.savers import open_sqlite_saver
 from tools.dbfiles import LIBRARY, DatabaseFileError
+from tools.library import audit, holds
+from tools.library.audit import AuditEntry
 from tools.library.backend import LibraryBackend
 from tools.library.db import (
     SEED_FILE,
@@ -30,13 +34,17 @@ REJECT = {"type": "reject", "message": "not that one"}
 APPROVE = {"type": "approve"}
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "library.sqlite3"
+class DiskFailed(Exception):
+    """A failure injected after a reservation's two inserts, before its commit."""
 
 
 @pytest.fixture
-def backend(db: Path) -> LibraryBackend:
+def db(library_location: str) -> str:
+    return library_location
+
+
+@pytest.fixture
+def backend(db: str) -> LibraryBackend:
     return LibraryBackend(db)
 
 
@@ -68,7 +76,7 @@ def summary(rows: list[dict[str, Any]]) -> list[tuple[str, str, Any]]:
 
 
 def test_every_different_event_is_appended_and_only_an_exact_replay_is_skipped(
-    db: Path, backend: LibraryBackend
+    db: str, backend: LibraryBackend
 ) -> None:
     proposed = record(backend, "proposed", {"action": "reserve_copy", "args": {"copy_id": "W22"}})
     rejected = record(backend, "decision", REJECT)
@@ -99,7 +107,7 @@ def test_an_unknown_event_is_a_bug(backend: LibraryBackend) -> None:
         record(backend, "proposal", {})
 
 
-def test_the_executed_row_says_what_the_reservation_did(db: Path, backend: LibraryBackend) -> None:
+def test_the_executed_row_says_what_the_reservation_did(db: str, backend: LibraryBackend) -> None:
     def reserve(copy_id: str, key: str) -> str:
         result = backend.reserve(
             copy_id, "P1001", key, CLOCK, "thread-1", 4, request_id=f"req-{key}", actor="api"
@@ -130,20 +138,21 @@ def test_the_executed_row_says_what_the_reservation_did(db: Path, backend: Libra
 
 
 def test_the_reservation_and_its_executed_row_commit_or_roll_back_together(
-    db: Path, backend: LibraryBackend
+    db: str, backend: LibraryBackend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with sqlite3.connect(db) as conn:
-        conn.execute(
-            "CREATE TRIGGER fail_after_audit AFTER INSERT ON audit_log"
-            " BEGIN SELECT RAISE(ABORT, 'disk failed after both inserts'); END"
-        )
-    with pytest.raises(sqlite3.IntegrityError, match="disk failed after both inserts"):
+    def append_then_fail(conn: Connection, entry: AuditEntry) -> int | None:
+        written = audit.append(conn, entry)
+        assert written is not None
+        seen = conn.execute(text("SELECT count(*) FROM reservations")).scalar()
+        raise DiskFailed(f"disk failed after both inserts ({seen} reservation, audit {written})")
+
+    monkeypatch.setattr(holds, "append", append_then_fail)
+    with pytest.raises(DiskFailed, match=r"after both inserts \(1 reservation, audit 1\)"):
         backend.reserve("W22", "P1001", "k1", CLOCK, "thread-1", 4)
     assert reservations(db) == [] and audit_log(db) == []
     status = backend.copy_status("W22", "P1001")
     assert status is not None and status.status == "available"
-    with sqlite3.connect(db) as conn:
-        conn.execute("DROP TRIGGER fail_after_audit")
+    monkeypatch.undo()
     assert backend.reserve("W22", "P1001", "k1", CLOCK, "thread-1", 4).outcome == "reserved"
     assert len(reservations(db)) == 1 and [r["event"] for r in audit_log(db)] == ["executed"]
 
@@ -175,7 +184,8 @@ def make_old_database(db: Path) -> None:
         conn.execute("PRAGMA application_id = 0")
 
 
-def test_an_old_audit_log_is_migrated_in_place_keeping_its_rows(db: Path) -> None:
+def test_an_old_audit_log_is_migrated_in_place_keeping_its_rows(tmp_path: Path) -> None:
+    db = tmp_path / "library.sqlite3"
     make_old_database(db)
     before = audit_log(db)
     assert [(r["audit_id"], r["request_id"], r["actor"]) for r in before] == [

@@ -1,16 +1,18 @@
-"""The library's SQLite backend: schema, seed scenario, reservations, audit log."""
+"""The library backend on SQLite and PostgreSQL (every test taking `db` runs on both): schema,
+seed scenario, reservations, seed reload and reset."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 from pathlib import Path
 
 import pytest
+from library_utils import fetch, tables
 
 from tools.library.backend import LibraryBackend, ReserveResult
 from tools.library.db import (
+    SCHEMA_VERSION,
     SEED_FILE,
     audit_log,
     ensure_database,
@@ -21,12 +23,12 @@ from tools.library.db import (
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "library.sqlite3"
+def db(library_location: str) -> str:
+    return library_location
 
 
 @pytest.fixture
-def backend(db: Path) -> LibraryBackend:
+def backend(db: str) -> LibraryBackend:
     return LibraryBackend(db)
 
 
@@ -36,14 +38,9 @@ def reserve(
     return backend.reserve(copy_id, patron, key, "2026-09-26T14:03:00", "thread-1", 3)
 
 
-def test_schema_has_every_table(db: Path) -> None:
+def test_schema_has_every_table_and_says_what_it_is(db: str) -> None:
     ensure_database(db)
-    with sqlite3.connect(db) as conn:
-        tables = {
-            row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
-        }
-        mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
-    assert {
+    assert tables(db) == {
         "meta",
         "places",
         "place_aliases",
@@ -56,8 +53,12 @@ def test_schema_has_every_table(db: Path) -> None:
         "patrons",
         "reservations",
         "audit_log",
-    } <= tables
-    assert mode == "wal"
+    }
+    meta = dict(fetch(db, "SELECT key, value FROM meta"))
+    assert meta["kind"] == "library" and meta["schema_version"] == SCHEMA_VERSION
+    assert meta["seed"].startswith(f"{SCHEMA_VERSION}:")
+    if "://" not in db:
+        assert fetch(db, "PRAGMA journal_mode") == [("wal",)]
 
 
 def test_seed_scenario_catalogue_by_either_title(backend: LibraryBackend) -> None:
@@ -127,7 +128,7 @@ def test_branch_aliases(backend: LibraryBackend, alias: str) -> None:
     assert place is not None and place.place_id == "West"
 
 
-def test_reservation_is_idempotent_per_key(db: Path, backend: LibraryBackend) -> None:
+def test_reservation_is_idempotent_per_key(db: str, backend: LibraryBackend) -> None:
     first = reserve(backend, "W22", "thread-1:3")
     again = reserve(backend, "W22", "thread-1:3")
     assert first.outcome == "reserved" and again.outcome == "existing"
@@ -142,7 +143,7 @@ def test_reservation_is_idempotent_per_key(db: Path, backend: LibraryBackend) ->
     assert len(reservations(db)) == 1
 
 
-def test_concurrent_reservations_with_one_key_reserve_once(db: Path) -> None:
+def test_concurrent_reservations_with_one_key_reserve_once(db: str) -> None:
     backends = [LibraryBackend(db) for _ in range(4)]
     outcomes: list[str] = []
     threads = [
@@ -168,14 +169,14 @@ def test_concurrent_reservations_with_one_key_reserve_once(db: Path) -> None:
     ],
 )
 def test_reservation_refusals(
-    db: Path, backend: LibraryBackend, copy_id: str, patron: str, reason: str
+    db: str, backend: LibraryBackend, copy_id: str, patron: str, reason: str
 ) -> None:
     result = reserve(backend, copy_id, f"key-{copy_id}-{patron}", patron)
     assert result.outcome == "refused" and reason in result.reason
     assert reservations(db) == []
 
 
-def test_hold_limit(db: Path, backend: LibraryBackend) -> None:
+def test_hold_limit(db: str, backend: LibraryBackend) -> None:
     for number, copy_id in enumerate(["W22", "W40", "E05"]):
         assert reserve(backend, copy_id, f"k{number}").outcome == "reserved"
     refused = reserve(backend, "E60", "k3")
@@ -188,7 +189,7 @@ def test_readers_of_a_missing_file_return_nothing(tmp_path: Path) -> None:
     assert not (tmp_path / "none.sqlite3").exists()
 
 
-def test_circulation_event_and_reset(db: Path, backend: LibraryBackend) -> None:
+def test_circulation_event_and_reset(db: str, backend: LibraryBackend) -> None:
     set_copy_status(db, "E17", "available", "2026-09-26T13:59")
     east = backend.copy_status("E17", "P1001")
     assert east is not None and east.status == "available" and east.due is None
@@ -197,14 +198,14 @@ def test_circulation_event_and_reset(db: Path, backend: LibraryBackend) -> None:
     with pytest.raises(KeyError):
         set_copy_status(db, "Z99", "available", "2026-09-26T13:59")
     reserve(backend, "W22", "k")
+    assert len(audit_log(db)) == 1
     reset_database(db)
-    assert reservations(db) == []
+    assert reservations(db) == [] and audit_log(db) == []
     fresh = backend.copy_status("E17", "P1001")
     assert fresh is not None and fresh.status == "checked_out"
 
 
-def test_seed_change_reloads_reference_data_and_keeps_history(tmp_path: Path) -> None:
-    db = tmp_path / "library.sqlite3"
+def test_seed_change_reloads_reference_data_and_keeps_history(db: str, tmp_path: Path) -> None:
     seed = json.loads(SEED_FILE.read_text(encoding="utf-8"))
     seed_file = tmp_path / "seed.json"
     seed_file.write_text(json.dumps(seed), encoding="utf-8")
@@ -213,9 +214,7 @@ def test_seed_change_reloads_reference_data_and_keeps_history(tmp_path: Path) ->
     next(c for c in seed["copies"] if c["id"] == "E17")["status"] = "missing"
     seed_file.write_text(json.dumps(seed), encoding="utf-8")
     ensure_database(db, seed_file)
-    with sqlite3.connect(db) as conn:
-        status = conn.execute("SELECT status FROM copies WHERE copy_id = 'E17'").fetchone()[0]
-    assert status == "missing"
+    assert fetch(db, "SELECT status FROM copies WHERE copy_id = 'E17'") == [("missing",)]
     assert len(reservations(db)) == 1
     west = LibraryBackend(db).copy_status("W22", "P1001")
     assert west is not None and west.status == "on_hold"

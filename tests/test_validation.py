@@ -64,7 +64,7 @@ def test_the_defaults_are_valid(env_name: str) -> None:
         ("approvals", "maybe", "not one of: ask, deny, auto"),
         ("model", " ", "it is empty"),
         ("model", "groq:x\ny", "control characters"),
-        ("library_db", "postgresql://host/db", "is a URL"),
+        ("library_db", "mysql://host/db", "must be an SQLite file path or a postgresql://"),
     ],
 )
 def test_a_bad_library_setting_is_named_with_the_forms_it_takes(

@@ -35,9 +35,10 @@ def question(
 
 
 # Real snapshot pages. Expected outcomes: every positive is supported except the
-# synonym no rule covers ("goalie" for "goalkeeper"); every
-# distractor and wrong-answer case is rejected except the two yes/no swaps, which
-# comparison grounding cannot tell apart (grounded, not entailed).
+# synonym no rule covers ("goalie" for "goalkeeper"); every distractor,
+# wrong-answer and hard negative (a name from the right page, a swapped yes/no)
+# is rejected: the yes/no answers are computed from the pages ("film director"
+# on both; "film director" against "actress").
 QUESTIONS = [
     question(
         "b1",
@@ -94,29 +95,31 @@ def data_file(tmp_path: Path) -> Path:
 def test_bench_counts_and_scores_on_a_fixture(data_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "cases.jsonl"
     summary = run_verifier_bench(data_file, out, sample_errors=10)
-    assert summary["cases"] == 15
-    assert summary["by_case"] == {
-        "positive": {"cases": 5, "wrong": 1},
-        "distractor": {"cases": 5, "wrong": 0},
-        "wrong_answer": {"cases": 5, "wrong": 2},
+    assert summary["cases"] == 26
+    assert {kind: row["cases"] for kind, row in summary["by_case"].items()} == {
+        "positive": 5,
+        "distractor": 5,
+        "wrong_answer": 5,
+        "episode_positive": 5,
+        "span_swap": 4,
+        "yes_no_swap": 2,
+        "choice_swap": 0,
     }
-    assert summary["counts"] == {"tp": 4, "fp": 2, "fn": 1, "tn": 8}
-    assert (summary["precision"], summary["recall"], summary["f1"]) == (0.6667, 0.8, 0.7273)
+    assert summary["counts"] == {"tp": 4, "fp": 0, "fn": 1, "tn": 10}
+    assert (summary["precision"], summary["recall"], summary["f1"]) == (1.0, 0.8, 0.8889)
     bridge, comparison = summary["by_type"]["bridge"], summary["by_type"]["comparison"]
     assert (bridge["precision"], bridge["recall"], bridge["cases"]) == (1.0, 0.6667, 9)
-    assert (comparison["precision"], comparison["recall"], comparison["cases"]) == (0.5, 1.0, 6)
-    assert summary["per_second"] > 0
-    assert len(summary["errors"]) == 3
+    assert (comparison["precision"], comparison["recall"], comparison["cases"]) == (1.0, 1.0, 6)
+    assert summary["hard_negative_acceptance"] == 0.0
+    assert summary["by_answer_kind"]["name"]["hard_negatives"] == 4
+    assert summary["by_answer_kind"]["yes/no"]["hard_negatives"] == 2
+    assert summary["per_second"] > 0 and summary["ms_median"] > 0
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    assert len(rows) == 15
-    swaps = {
-        (row["answer"], row["grounding"])
-        for row in rows
-        if row["case"] == "wrong_answer" and row["type"] == "comparison"
-    }
-    assert swaps == {("no", "comparison-grounded"), ("yes", "comparison-grounded")}
+    assert len(rows) == 26
+    swaps = {row["answer"] for row in rows if row["case"] == "span_swap"}
+    assert swaps == {"Linda Kozlowski", "Muriel Wedding", "The Velvet Underground", "Mica Paris"}
     missed = [row for row in rows if row["label"] and not row["supported"]]
-    assert [row["id"] for row in missed] == ["b3"]
+    assert [row["id"] for row in missed] == ["b3", "b3"]
     assert missed[0]["missing"] == ["goalie"]
 
 
@@ -127,6 +130,8 @@ def test_json_flag_prints_one_summary_object(
     assert main(["verifier", "--data", str(data_file), "--out", str(out), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert {"precision", "recall", "f1", "by_type", "per_second", "cases"} <= set(summary)
+    assert {"hard_negative_acceptance", "by_answer_kind", "ms_median"} <= set(summary)
+    assert {"span_swap", "yes_no_swap"} <= set(summary["by_case"])
     for scores in summary["by_type"].values():
         assert {"precision", "recall", "f1"} <= set(scores)
     assert set(summary["by_type"]) == {"bridge", "comparison"}
@@ -142,6 +147,26 @@ def test_text_output_lists_scores_and_wrong_cases(
     assert "bridge" in text and "comparison" in text and "verifications per second" in text
     assert "What position did Hope Solo play in soccer?" in text
     assert str(out) in text
+
+
+def test_folds_select_questions_by_a_stable_hash(data_file: Path) -> None:
+    everything = run_verifier_bench(data_file)["cases"]
+    parts = [run_verifier_bench(data_file, folds=(2, [k]))["cases"] for k in (0, 1)]
+    assert sum(parts) == everything and all(parts)
+
+
+@pytest.mark.parametrize(("reply", "overturned"), [("VERDICT: SUPPORTED", 0), ("No idea.", 8)])
+def test_a_judge_sees_every_answer_the_rules_accept(
+    data_file: Path, tmp_path: Path, reply: str, overturned: int
+) -> None:
+    script = tmp_path / "judge.json"
+    script.write_text(json.dumps([reply]), encoding="utf-8")
+    summary = run_verifier_bench(data_file, judge_model=f"scripted:{script}")
+    rules = run_verifier_bench(data_file)
+    assert summary["judge"]["calls"] == 8 and summary["judge"]["overturned"] == overturned
+    assert summary["judge"]["input_tokens"] > 0
+    assert summary["rules_only"]["recall"] == rules["recall"]
+    assert summary["recall"] == (rules["recall"] if not overturned else 0.0)
 
 
 @pytest.mark.parametrize(("distractor", "cases"), [("Hope Solo", 1), ("Peter Best (composer)", 0)])

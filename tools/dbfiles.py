@@ -42,6 +42,17 @@ class DatabaseFileError(ValueError):
     """
 
 
+class DatabaseServerError(DatabaseFileError):
+    """A database server cannot be reached, refuses the login, or lacks the database.
+
+    `reason` is the server's own words, without the location (for observations).
+    """
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 def _tables(conn: sqlite3.Connection) -> set[str]:
     rows = conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
     return {str(name) for (name,) in rows}
@@ -113,14 +124,21 @@ def check_file(path: str | Path, kind: DatabaseKind, *, create: bool) -> Path:
         raise DatabaseFileError(f"{target} is a {other.label}, not a {kind.label}")
     if app_id != 0:
         raise DatabaseFileError(f"{target} belongs to another application, not a {kind.label}")
+    refuse_other_tables(str(target), kind, tables)
+    return target
+
+
+def refuse_other_tables(name: str, kind: DatabaseKind, tables: set[str]) -> None:
+    """Refuse, naming the database, one that does not say what it is but holds the tables
+    of another kind, or tables of no kind (a database of `kind` written before it said
+    so, or an empty one, passes)."""
     for candidate in KINDS:
         if candidate is not kind and candidate.legacy_tables <= tables:
-            raise DatabaseFileError(f"{target} is a {candidate.label}, not a {kind.label}")
+            raise DatabaseFileError(f"{name} is a {candidate.label}, not a {kind.label}")
     foreign = sorted(t for t in tables if not t.startswith("sqlite_"))
     if foreign and not kind.legacy_tables <= tables:
         shown = ", ".join(foreign[:4]) + (", ..." if len(foreign) > 4 else "")
-        raise DatabaseFileError(f"{target} holds other tables ({shown}), not a {kind.label}")
-    return target
+        raise DatabaseFileError(f"{name} holds other tables ({shown}), not a {kind.label}")
 
 
 def kind_of_file(path: str | Path) -> DatabaseKind | None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from graph.validation import SettingsError, check_library_db
@@ -18,8 +17,8 @@ def cmd_library_reset(args: argparse.Namespace) -> int:
     problem = check_library_db(args.library_db or "")
     if problem:
         raise SettingsError(f"--library-db: {problem}")
-    path = reset_database(Path(args.library_db) if args.library_db else default_db_path())
-    print(RESET.format(path=path))
+    location = reset_database(args.library_db or default_db_path())
+    print(RESET.format(path=location))
     return 0
 
 
@@ -34,7 +33,8 @@ def register(commands: Any) -> None:
     )
     reset.add_argument(
         "--library-db",
-        metavar="FILE",
-        help="library database file (default: library.sqlite3 under the user's state directory)",
+        metavar="FILE|URL",
+        help="library database: an SQLite file (default: library.sqlite3 under the user's "
+        "state directory) or a postgresql:// URL",
     )
     reset.set_defaults(func=cmd_library_reset)

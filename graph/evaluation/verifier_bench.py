@@ -1,185 +1,38 @@
-"""Benchmark of the verifier on HotpotQA's gold supporting facts.
+"""Benchmark of the verifier on HotpotQA questions, easy and hard cases.
 
-Each question gives up to three cases, evidence taken from the offline snapshot:
-
-- `positive`: the gold answer with the gold supporting sentences;
-- `distractor`: the gold answer with only the distractor paragraphs' sentences,
-  built only when the answer occurs in none of them (nor in their titles);
-- `wrong_answer`: another question's answer of the same type (chosen with a
-  fixed seed) with the gold sentences.
-
-The figures are precision, recall and F1 of `supported`, overall and per
-question type, and verifications per second (time spent inside
-`verify_answer` only).
+The cases are described in `graph.evaluation.verifier_cases`. Figures:
+precision, recall and F1 of `supported` on the easy cases (overall and per
+question type), the recall on an episode's evidence, the acceptance of hard
+negatives (wrong spans from the right pages, swapped yes/no) by case kind and
+by answer kind, and the time spent inside `verify_answer` (mean and median).
+The verifier gets the snapshot's type lexicon, as the agent does.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
-import re
 import sys
 import time
-import unicodedata
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from graph.evaluation.hotpot import load_questions, normalize_answer
+from langchain_core.language_models.chat_models import BaseChatModel
+
+from graph.evaluation.hotpot import load_questions
+from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages
+from graph.evaluation.verifier_summary import format_summary, summarise
+from graph.models import load_chat_model
 from graph.verifier import verify_answer
-from tools.base import Evidence
-from tools.wikipedia.snapshot import SNAPSHOT_FILE, iter_snapshot, normalize_title
+from graph.verifier.judge import JUDGE_MAX_TOKENS, judge
+from graph.verifier.lexicon import snapshot_lexicon
+from graph.verifier.scorer import NameModel, NameScorerFile, load_name_scorer
+from tools.base import Verdict
 
-SEED = 13
-RETRIEVED_AT = "2017-10-01T00:00:00Z"
-CASE_KINDS = ("positive", "distractor", "wrong_answer")
-QUESTION_TYPES = ("bridge", "comparison")
 DEFAULT_OUT = Path("verifier_bench.jsonl")
-
-SUMMARY_LINE = (
-    "{label:<12} precision {precision:.3f}  recall {recall:.3f}  f1 {f1:.3f}  ({cases} cases)"
-)
-SPEED_LINE = "{per_second:,.0f} verifications per second ({ms:.3f} ms each) over {cases} cases"
-ERROR_LINE = (
-    "- [{type}/{case}] expected {expected}, got {got}: Q: {question} | A: {answer}\n  {reason}"
-)
-
-_NON_WORD = re.compile(r"[\W_]+")
-_ARTICLES = frozenset({"a", "an", "the"})
-
-Pages = dict[str, tuple[str, list[str]]]
-
-
-def _load_pages(titles: Iterable[str], snapshot: Path = SNAPSHOT_FILE) -> Pages:
-    """The snapshot pages with these titles, keyed by normalised title."""
-    wanted = {normalize_title(title) for title in titles}
-    pages: Pages = {}
-    for title, sentences in iter_snapshot(snapshot):
-        key = normalize_title(title)
-        if key in wanted and key not in pages:
-            pages[key] = (title, [sentence.strip() for sentence in sentences])
-    return pages
-
-
-def _evidence(facts: Iterable[tuple[str, int, str]]) -> list[Evidence]:
-    return [
-        Evidence(
-            id=f"e{number}",
-            text=text,
-            tool="Search",
-            source={"title": title, "sentence_index": index},
-            facts={},
-            retrieved_at=RETRIEVED_AT,
-        )
-        for number, (title, index, text) in enumerate(facts, start=1)
-    ]
-
-
-def _gold_facts(question: dict[str, Any], pages: Pages) -> list[tuple[str, int, str]]:
-    facts: list[tuple[str, int, str]] = []
-    for title, index in question["supporting_facts"]:
-        page = pages.get(normalize_title(title))
-        if page is not None and 0 <= index < len(page[1]):
-            facts.append((page[0], index, page[1][index]))
-    return facts
-
-
-def _distractor_facts(question: dict[str, Any], pages: Pages) -> list[tuple[str, int, str]]:
-    gold = {normalize_title(title) for title, _ in question["supporting_facts"]}
-    facts: list[tuple[str, int, str]] = []
-    for title in question.get("context_titles", []):
-        key = normalize_title(title)
-        if key in gold or key not in pages:
-            continue
-        page_title, sentences = pages[key]
-        facts.extend((page_title, index, text) for index, text in enumerate(sentences))
-    return facts
-
-
-def _plain(text: str) -> str:
-    """Case, accents, articles and non-alphanumeric characters folded away, words kept apart."""
-    text = unicodedata.normalize("NFKD", text.casefold())
-    text = "".join(char for char in text if not unicodedata.combining(char))
-    return " ".join(word for word in _NON_WORD.sub(" ", text).split() if word not in _ARTICLES)
-
-
-def _occurs(answer: str, texts: Iterable[str]) -> bool:
-    """Whether the answer occurs, as whole words, in any of the texts."""
-    needle = f" {_plain(answer)} "
-    return needle != "  " and any(needle in f" {_plain(text)} " for text in texts)
-
-
-def _wrong_answers(questions: list[dict[str, Any]]) -> dict[str, str]:
-    """For each question, another question's answer of the same type (fixed seed)."""
-    rng = random.Random(SEED)
-    normalised = [normalize_answer(question["answer"]) for question in questions]
-    chosen: dict[str, str] = {}
-    for question, gold in zip(questions, normalised, strict=True):
-        others = [
-            other["answer"]
-            for other, answer in zip(questions, normalised, strict=True)
-            if other["type"] == question["type"] and answer != gold
-        ]
-        if others:
-            chosen[question["_id"]] = rng.choice(others)
-    return chosen
-
-
-def build_cases(questions: list[dict[str, Any]], pages: Pages) -> Iterator[dict[str, Any]]:
-    """Every benchmark case: question, answer, evidence and the expected label."""
-    wrong = _wrong_answers(questions)
-    for question in questions:
-        gold = _gold_facts(question, pages)
-        base = {"id": question["_id"], "type": question["type"], "question": question["question"]}
-        if gold:
-            yield {
-                **base,
-                "case": "positive",
-                "answer": question["answer"],
-                "evidence": _evidence(gold),
-                "label": True,
-            }
-        distractors = _distractor_facts(question, pages)
-        texts = [text for _, _, text in distractors] + [title for title, _, _ in distractors]
-        if distractors and not _occurs(question["answer"], texts):
-            yield {
-                **base,
-                "case": "distractor",
-                "answer": question["answer"],
-                "evidence": _evidence(distractors),
-                "label": False,
-            }
-        if gold and question["_id"] in wrong:
-            yield {
-                **base,
-                "case": "wrong_answer",
-                "answer": wrong[question["_id"]],
-                "evidence": _evidence(gold),
-                "label": False,
-            }
-
-
-def _scores(results: Iterable[dict[str, Any]]) -> dict[str, float | int]:
-    tp = fp = fn = tn = 0
-    for result in results:
-        if result["supported"]:
-            tp, fp = (tp + 1, fp) if result["label"] else (tp, fp + 1)
-        else:
-            fn, tn = (fn + 1, tn) if result["label"] else (fn, tn + 1)
-    precision = tp / (tp + fp) if tp + fp else 0.0
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {
-        "precision": round(precision, 4),
-        "recall": round(recall, 4),
-        "f1": round(f1, 4),
-        "cases": tp + fp + fn + tn,
-        "tp": tp,
-        "fp": fp,
-        "fn": fn,
-        "tn": tn,
-    }
+RESULT_KEYS = ("id", "type", "case", "answer_kind", "question", "answer", "label")
 
 
 def _progress(items: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
@@ -196,26 +49,72 @@ def _progress(items: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
     )
 
 
+def _write(out: Path, results: list[dict[str, Any]]) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", encoding="utf-8") as handle:
+        for result in results:
+            handle.write(json.dumps(result, ensure_ascii=False) + "\n")
+
+
+def _judged(
+    model: BaseChatModel, case: dict[str, Any], verdict: Verdict, spent: Counter[str]
+) -> Verdict:
+    """The rules' verdict, confirmed or overturned by the judge when the rules accept."""
+    judgement = judge(model, case["question"], case["answer"], verdict, case["evidence"])
+    if judgement.called:
+        spent["calls"] += 1
+        spent["input_tokens"] += judgement.input_tokens
+        spent["output_tokens"] += judgement.output_tokens
+        spent["overturned"] += not judgement.verdict["supported"]
+    return judgement.verdict
+
+
+def _scorer_for(
+    scorers: NameScorerFile | None, question_id: str, *, held_out: bool
+) -> NameModel | None:
+    """The name scorer for a question: one that never saw it, on the built-in questions."""
+    if scorers is None:
+        return None
+    return scorers.for_fold(fold_of(question_id, scorers.folds)) if held_out else scorers.full
+
+
 def run_verifier_bench(
     data: Path | None = None,
     out: Path | None = None,
     sample_errors: int = 10,
     *,
     with_type: bool = False,
+    folds: tuple[int, Sequence[int]] | None = None,
+    judge_model: str | None = None,
+    scorer: bool = True,
 ) -> dict[str, Any]:
     """Run every case through `verify_answer` and summarise the outcome.
 
     `data` is a HotpotQA JSONL(.gz) file (default: the built-in sample); `out`,
     when given, receives one JSON line per case. With `with_type` the verifier
     is told each question's HotpotQA type; by default it must detect
-    comparisons itself, as it does inside the agent.
+    comparisons itself, as it does inside the agent. `folds` = (N, [K, ...])
+    keeps only the questions of folds K out of N (see `fold_of`). With
+    `judge_model` (any model spec), every answer the rules accept goes to that
+    judge, and the summary gives the figures of the rules alone too. Named
+    answers go to the learned scorer unless `scorer` is off: on the built-in
+    questions each one to the model trained without its fold, on other data to
+    the model trained on all of them.
     """
     questions = load_questions(data)
+    if folds is not None:
+        count, chosen = folds
+        questions = [q for q in questions if fold_of(q["_id"], count) in chosen]
     titles = {title for q in questions for title in q.get("context_titles", [])}
     titles |= {title for q in questions for title, _ in q["supporting_facts"]}
-    cases = list(build_cases(questions, _load_pages(titles)))
+    cases = list(build_cases(questions, load_pages(titles)))
+    lexicon = snapshot_lexicon()
+    scorers = load_name_scorer() if scorer else None
+    model = load_chat_model(judge_model, 0.0, JUDGE_MAX_TOKENS) if judge_model else None
+    spent: Counter[str] = Counter()
     results: list[dict[str, Any]] = []
-    elapsed = 0.0
+    rules_only: list[dict[str, Any]] = []
+    timings: list[float] = []
     for case in _progress(cases):
         started = time.perf_counter()
         verdict = verify_answer(
@@ -223,82 +122,52 @@ def run_verifier_bench(
             case["answer"],
             case["evidence"],
             question_type=case["type"] if with_type else None,
+            lexicon=lexicon,
+            scorer=_scorer_for(scorers, case["id"], held_out=data is None),
         )
-        elapsed += time.perf_counter() - started
-        results.append(
-            {key: case[key] for key in ("id", "type", "case", "question", "answer", "label")}
-            | {"n_evidence": len(case["evidence"]), **verdict}
-        )
+        timings.append(time.perf_counter() - started)
+        row = {key: case[key] for key in RESULT_KEYS} | {"n_evidence": len(case["evidence"])}
+        if model is not None:
+            rules_only.append(row | {"supported": verdict["supported"]})
+            verdict = _judged(model, case, verdict, spent)
+        results.append(row | dict(verdict))
     if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with out.open("w", encoding="utf-8") as handle:
-            for result in results:
-                handle.write(json.dumps(result, ensure_ascii=False) + "\n")
-    overall = _scores(results)
-    wrong = [r for r in results if r["supported"] != r["label"]]
-    return {
-        **{key: overall[key] for key in ("precision", "recall", "f1")},
-        "by_type": {
-            kind: _scores(r for r in results if r["type"] == kind)
-            for kind in sorted({r["type"] for r in results} | set(QUESTION_TYPES))
-        },
-        "by_case": {
-            kind: {
-                "cases": sum(r["case"] == kind for r in results),
-                "wrong": sum(r["case"] == kind for r in wrong),
-            }
-            for kind in CASE_KINDS
-        },
-        "counts": {key: overall[key] for key in ("tp", "fp", "fn", "tn")},
-        "per_second": round(len(results) / elapsed, 1) if elapsed else 0.0,
-        "ms_per_verification": round(1000 * elapsed / len(results), 4) if results else 0.0,
-        "cases": len(results),
+        _write(out, results)
+    summary = summarise(results, timings, sample_errors) | {
         "with_type": with_type,
-        "errors": random.Random(SEED).sample(wrong, min(sample_errors, len(wrong))),
+        "name_scorer": ("held-out folds" if data is None else "full") if scorer else "off",
     }
+    if model is not None:
+        rules = summarise(rules_only, timings, 0)
+        summary["judge"] = {"model": judge_model, **spent}
+        summary["rules_only"] = {
+            key: rules[key]
+            for key in ("precision", "recall", "episode_recall", "hard_negative_acceptance")
+        }
+    return summary
 
 
-def format_summary(summary: dict[str, Any]) -> str:
-    """The summary as a few lines of text, with the sample of wrong cases."""
-    lines = [
-        SUMMARY_LINE.format(
-            label="overall",
-            cases=summary["cases"],
-            **{key: summary[key] for key in ("precision", "recall", "f1")},
-        )
-    ]
-    for kind, scores in summary["by_type"].items():
-        lines.append(SUMMARY_LINE.format(label=kind, **scores))
-    lines.append(
-        SPEED_LINE.format(
-            per_second=summary["per_second"],
-            ms=summary["ms_per_verification"],
-            cases=summary["cases"],
-        )
-    )
-    by_case = ", ".join(
-        f"{kind} {v['wrong']}/{v['cases']} wrong" for kind, v in summary["by_case"].items()
-    )
-    lines.append(f"by case: {by_case}")
-    if summary["errors"]:
-        lines.append(f"sample of wrong cases ({len(summary['errors'])}):")
-        lines.extend(
-            ERROR_LINE.format(
-                type=e["type"],
-                case=e["case"],
-                expected=e["label"],
-                got=e["supported"],
-                question=e["question"],
-                answer=e["answer"],
-                reason=e["reason"],
-            )
-            for e in summary["errors"]
-        )
-    return "\n".join(lines)
+def _folds(text: str) -> tuple[int, list[int]]:
+    kept, _, count = text.partition("/")
+    try:
+        folds = (int(count), [int(k) for k in kept.split(",")])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected K[,K...]/N, got {text!r}") from None
+    if folds[0] < 1 or not all(0 <= k < folds[0] for k in folds[1]):
+        raise argparse.ArgumentTypeError(f"folds must lie in 0..N-1, got {text!r}")
+    return folds
 
 
 def _command(args: argparse.Namespace) -> int:
-    summary = run_verifier_bench(args.data, args.out, args.sample_errors, with_type=args.with_type)
+    summary = run_verifier_bench(
+        args.data,
+        args.out,
+        args.sample_errors,
+        with_type=args.with_type,
+        folds=args.folds,
+        judge_model=args.judge,
+        scorer=not args.rules_only,
+    )
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
@@ -311,7 +180,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the `verifier` subcommand; it sets `func(args) -> int` as the handler."""
     parser = subparsers.add_parser(
         "verifier",
-        help="Measure the answer verifier on HotpotQA gold supporting facts.",
+        help="Measure the answer verifier on HotpotQA gold supporting facts and hard negatives.",
         description=__doc__.splitlines()[0] if __doc__ else None,
     )
     parser.add_argument(
@@ -332,6 +201,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--with-type", action="store_true", help="Tell the verifier each question's HotpotQA type."
+    )
+    parser.add_argument(
+        "--folds",
+        type=_folds,
+        default=None,
+        metavar="K[,K...]/N",
+        help="Only the questions of folds K out of N (stable hash of the question id).",
+    )
+    parser.add_argument(
+        "--rules-only",
+        action="store_true",
+        help="Decide named answers by the name rules, without the learned scorer.",
+    )
+    parser.add_argument(
+        "--judge",
+        default=None,
+        metavar="MODEL",
+        help="Judge model (any --model spec) asked about every answer the rules accept.",
     )
     parser.set_defaults(func=_command)
 

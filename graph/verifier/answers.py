@@ -8,16 +8,26 @@ import re
 from graph.verifier.check import Check, Found
 from graph.verifier.matching import contains, negated, probe_of
 from graph.verifier.normalise import is_number
-from graph.verifier.verdicts import GROUNDING_PARAPHRASE, citation, reject, unique, verdict
+from graph.verifier.reading import Reading
+from graph.verifier.ties import SUBJECT_CUES, wanted
+from graph.verifier.verdicts import (
+    GROUNDING_STATED,
+    MATCH_PARAPHRASE,
+    citation,
+    reject,
+    unique,
+    verdict,
+)
 from tools.base import Verdict
 
-REASON_CONTAINED = "{answer!r} is stated in stored {cite}."
-REASON_TITLE = (
-    "Stored {cite} from page {title!r} answers the question, and {answer!r} is that page's subject."
-)
-REASON_PARAPHRASE = (
-    "Every part of {answer!r} is stated in stored {cite}, though not as one verbatim span."
-)
+REASON_CONTAINED = "{answer!r} is stated in stored {cite}"
+REASON_TITLE = "{answer!r} is the subject of page {title!r} (stored {cite})"
+REASON_PARAPHRASE = "Every part of {answer!r} is stated in stored {cite}, though not as one span"
+TIED_BY_RELATION = "; it is the {kind} nearest {word!r} there, what the question asks about"
+TIED_BY_SUBJECT = "; it is the subject of a stored page that shares {count} of the question's words"
+TIED_BY_NOUN = "; the question's {noun!r} stands next to it"
+TIED_BY_SENTENCE = "; its sentence shares {count} of the question's words"
+OF_CLASS = "; it is {what}, as the question asks for {wanted}"
 REASON_NOT_STATED = "No stored sentence states {missing}."
 REASON_UNRELATED = "{answer!r} appears only in stored {cite}, unrelated to the question."
 REASON_INJECTED = (
@@ -30,15 +40,35 @@ REASON_OTHER_VALUE = "No stored sentence states {answer!r}; related stored sente
 _PADDED_NUMBER = re.compile(r"(?<= )\d[\d.]*(?= )")
 
 
-def supported(check: Check, found: Found) -> Verdict:
+def _tie(check: Check, reading: Reading) -> str:
+    """Why the answer answers this question: what ties it, and its class."""
+    said = ""
+    nearest = min(reading.placements, key=lambda p: p.relation_distance, default=None)
+    if reading.slot and nearest is not None and nearest.relation_word:
+        said = TIED_BY_RELATION.format(kind=reading.kind, word=nearest.relation_word)
+    elif reading.subject_cues >= SUBJECT_CUES:
+        said = TIED_BY_SUBJECT.format(count=reading.subject_cues)
+    elif reading.head_adjacent:
+        said = TIED_BY_NOUN.format(noun=check.expected.noun)
+    elif reading.sentence_cues:
+        said = TIED_BY_SENTENCE.format(count=reading.sentence_cues)
+    if reading.classified.fits(check.expected):
+        said += OF_CLASS.format(what=reading.classified.why(), wanted=wanted(check))
+    return said
+
+
+def supported(check: Check, found: Found, reading: Reading | None = None) -> Verdict:
+    """The answer is stated (and, with a reading, tied to the question): say where and why."""
     cite = citation(found.ids)
     if found.title:
         reason = REASON_TITLE.format(cite=cite, title=found.title, answer=check.answer)
-    elif found.grounding == GROUNDING_PARAPHRASE:
+    elif found.match == MATCH_PARAPHRASE:
         reason = REASON_PARAPHRASE.format(cite=cite, answer=check.answer)
     else:
         reason = REASON_CONTAINED.format(cite=cite, answer=check.answer)
-    return verdict(True, found.ids, reason, [], found.grounding)
+    if reading is not None:
+        reason += _tie(check, reading)
+    return verdict(True, found.ids, reason + ".", [], GROUNDING_STATED)
 
 
 def explain_missing(check: Check, missing: list[str]) -> Verdict:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
+from graph.verifier.answer_types import NameLexicon, expected_class
+from graph.verifier.classes import Classified, classify, name_fits
 from graph.verifier.matching import (
     Item,
     contains,
@@ -20,9 +22,19 @@ from graph.verifier.matching import (
 )
 from graph.verifier.normalise import Text, analyse
 from graph.verifier.question import analyse_question, named_entities
-from graph.verifier.verdicts import GROUNDING_CONTAINED, GROUNDING_PARAPHRASE, unique
+from graph.verifier.reading import Reader, Reading
+from graph.verifier.relation import question_cues
+from graph.verifier.verdicts import MATCH_PARAPHRASE, MATCH_VERBATIM, unique
 
 _ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
+
+
+@lru_cache(maxsize=16384)
+def _page_stems(sentences: tuple[str, ...], title: str) -> frozenset[str]:
+    """The content-word stems of a page's stored sentences and its (padded, folded) title."""
+    return frozenset().union(
+        *(stems(analyse(sentence).padded) for sentence in sentences), stems(title)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,18 +42,23 @@ class Found:
     """Where an answer (or one part of it) is stated."""
 
     ids: tuple[str, ...]
-    grounding: str
+    match: str
     title: str = ""
 
 
 class Check:
     """One verification: the question, the stored sentences and the answer, analysed."""
 
-    def __init__(self, question: str, answer: str, items: list[Item]) -> None:
+    def __init__(
+        self, question: str, answer: str, items: list[Item], lexicon: NameLexicon | None = None
+    ) -> None:
+        self.question = question
         self.q = analyse_question(question)
         self.answer = answer
         self.folded = analyse(answer)
         self.items = items
+        self.lexicon = lexicon
+        self.expected = expected_class(question)
         self.plain = answer.islower()
         answer_stems = stems(self.folded.padded)
         self.wanted = stems(self.q.text.padded) - answer_stems
@@ -62,11 +79,10 @@ class Check:
         question mentions, or two other content words (the answer's own words aside)."""
         if page not in self._direct:
             sentences = self.pages.get(page, [])
-            page_stems = frozenset().union(
-                *(stems(item.text.padded) for item in sentences),
-                *(stems(item.title_text.padded) for item in sentences[:1]),
+            shared = self.wanted & _page_stems(
+                tuple(item.raw for item in sentences),
+                sentences[0].title_text.padded if sentences else "",
             )
-            shared = self.wanted & page_stems
             self._direct[page] = len(shared) > 1 or not self.names.isdisjoint(shared)
         return self._direct[page]
 
@@ -95,7 +111,7 @@ class Check:
     @cached_property
     def entities(self) -> tuple[Text, ...]:
         """The compared entities: the question's pair, else its capitalised names."""
-        return self.q.pair or named_entities(list(self.q.words))
+        return self.q.pair or named_entities(self.q.words)
 
     def stating(self, needle: Text) -> list[Item]:
         """The trusted sentences that may state `needle` (cheap filter first)."""
@@ -111,14 +127,14 @@ class Check:
                 and not negated(item.text, needle)
                 and self.related(item)
             ):
-                return Found((item.id,), GROUNDING_CONTAINED)
+                return Found((item.id,), MATCH_VERBATIM)
         for item in candidates:
             if (
                 (near(item.text, needle) or (self.plain and contains_singular(item.text, needle)))
                 and not negated(item.text, needle)
                 and self.related(item)
             ):
-                return Found((item.id,), GROUNDING_PARAPHRASE)
+                return Found((item.id,), MATCH_PARAPHRASE)
         for item in self.items:
             if (
                 contains(item.title_text, needle)
@@ -126,7 +142,7 @@ class Check:
                 and not negated(item.text, needle)
                 and self.related(item)
             ):
-                return Found((item.id,), GROUNDING_CONTAINED, item.title)
+                return Found((item.id,), MATCH_VERBATIM, item.title)
         return None
 
     def locate(self) -> tuple[Found | None, list[str]]:
@@ -142,7 +158,39 @@ class Check:
         if missing:
             return None, missing
         ids = tuple(unique(i for _, where in located if where is not None for i in where.ids))
-        return Found(ids, GROUNDING_PARAPHRASE), []
+        return Found(ids, MATCH_PARAPHRASE), []
+
+    def stating_items(self) -> list[Item]:
+        """The trusted, related sentences that state the whole answer (not denied)."""
+        needle = self.folded
+        return [
+            item
+            for item in self.stating(needle)
+            if (contains(item.text, needle) or near(item.text, needle))
+            and not negated(item.text, needle)
+            and self.related(item)
+        ]
+
+    def classify(self, raw: str, stating: list[Item]) -> Classified:
+        """What a span is (see `graph.verifier.classes`)."""
+        return classify(analyse(raw), raw, self.items, stating, self.lexicon)
+
+    @cached_property
+    def reader(self) -> Reader:
+        names = question_cues(self.question).all_names
+        return Reader(
+            [item for item in self.items if item.trusted and self.related(item)],
+            question_cues(self.question),
+            self.q.text,
+            names,
+            self.expected.noun,
+            lambda tokens: name_fits(tokens, self.expected, self.lexicon),
+        )
+
+    def read(self) -> Reading:
+        """How the evidence ties the answer to the question."""
+        stating = self.stating_items()
+        return self.reader.read(self.answer, stating, self.classify(self.answer, stating))
 
     def coverage(self, *, mentions: bool) -> tuple[list[str], list[str]]:
         """Evidence ids about each compared entity, and the entities with none.

@@ -1,19 +1,45 @@
-"""Comparison questions (yes/no, or pick one of two): grounded by evidence about each
-compared entity, since no sentence states the comparison itself."""
+"""Comparison questions: a yes/no or an either/or answer is accepted only when the
+comparison computed from the stored evidence (`graph.verifier.compute`) agrees with
+it; a value answer ("what profession do they share?") must be stated."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from graph.verifier.answers import explain_missing
+from graph.verifier.candidates import find_all
 from graph.verifier.check import Check
-from graph.verifier.matching import STOPWORDS
+from graph.verifier.compute import (
+    NATIONALITY_WORDS,
+    Measured,
+    attribute_of,
+    conflict,
+    counted_words,
+    covered,
+    date_of,
+    demonyms_of,
+    direction,
+    named_next_to,
+    number_of,
+)
+from graph.verifier.matching import STOPWORDS, Item, is_about
 from graph.verifier.normalise import Text
-from graph.verifier.verdicts import GROUNDING_COMPARISON, citation, reject, verdict
+from graph.verifier.relation import cue_stem, question_cues
+from graph.verifier.verdicts import (
+    GROUNDING_COMPUTED,
+    GROUNDING_STATED,
+    citation,
+    reject,
+    unique,
+    verdict,
+)
 from tools.base import Verdict
 
-REASON_COMPARISON = (
-    "Grounded, not entailed: there is stored evidence about each compared entity ({entities};"
-    " {cite}), but no sentence states the comparison behind {answer!r}."
+REASON_COMPUTED = "Computed from the stored evidence: {facts}; so {conclusion}."
+REASON_DISAGREES = (
+    "Computed from the stored evidence: {facts}; so {conclusion}, which {answer!r} contradicts."
 )
+REASON_UNDECIDED = "The comparison cannot be computed from the stored evidence: {why}."
 REASON_COMPARISON_STATED = (
     "{answer!r} is stated in stored {cite}, and there is stored evidence about each compared"
     " entity ({entities})."
@@ -21,6 +47,10 @@ REASON_COMPARISON_STATED = (
 REASON_ENTITY_MISSING = (
     "A comparison needs stored evidence about each compared entity; none is stored about {missing}."
 )
+NO_VALUE = "no {what} is stored for {entity!r}"
+SAME_VALUE = "{first!r} and {second!r} have the same {what} ({value})"
+NO_ATTRIBUTE = "the question names no attribute to compare"
+UNDECIDED_ATTRIBUTE = "the stored evidence does not show which of them is {attribute}"
 
 
 def names_same(answer: Text, name: Text) -> bool:
@@ -37,30 +67,186 @@ def alternative(answer: Text, pair: tuple[Text, ...]) -> int | None:
     return scores.index(best)
 
 
-def compare(check: Check, *, stated: bool) -> Verdict:
-    """A comparison: evidence about each compared entity, plus the answer when it is a value."""
-    ids, uncovered = check.coverage(mentions=stated)
-    names = ", ".join(" ".join(entity.tokens) for entity in check.entities)
-    if not check.entities:
-        pages = {item.page for item in check.items if item.trusted and check.related(item)}
-        if len(pages) < 2:
-            return reject(
-                REASON_ENTITY_MISSING.format(missing="a second entity"),
-                ["a second compared entity"],
-            )
-        ids = [item.id for item in check.items if item.trusted and check.related(item)]
-    elif uncovered and (check.q.pair or len(check.entities) - len(uncovered) < 2):
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A computed comparison: the winning entity (or yes/no), and the facts behind it."""
+
+    winner: int | None = None
+    holds: bool | None = None
+    facts: str = ""
+    ids: tuple[str, ...] = ()
+    why_undecided: str = ""
+
+
+def _name(entity: Text) -> str:
+    return " ".join(entity.tokens)
+
+
+def _measured(entities: tuple[Text, ...], values: list[Measured]) -> str:
+    return "; ".join(
+        f"{_name(entity)}: {value.shown} ({value.item.id})"
+        for entity, value in zip(entities, values, strict=True)
+    )
+
+
+def _by_value(
+    check: Check, facts: list[list[Item]], compared: tuple[str, int], inside: frozenset[int]
+) -> Outcome:
+    what, sign = compared
+    cues = question_cues(check.question)
+    entities = check.entities[:2]
+    words = check.q.text.tokens
+    if what == "date":
+        values = [date_of(items, cues.relation) for items in facts]
+    else:
+        values = [number_of(items, counted_words(words, cues, inside)) for items in facts]
+    for entity, value in zip(entities, values, strict=True):
+        if value is None:
+            return Outcome(why_undecided=NO_VALUE.format(what=what, entity=_name(entity)))
+    found = [value for value in values if value is not None]
+    if found[0].value == found[1].value:
+        why = SAME_VALUE.format(
+            first=_name(entities[0]), second=_name(entities[1]), what=what, value=found[0].shown
+        )
+        return Outcome(why_undecided=why)
+    first_wins = (found[0].value > found[1].value) == (sign > 0)
+    return Outcome(
+        winner=0 if first_wins else 1,
+        holds=first_wins,
+        facts=_measured(entities, found),
+        ids=tuple(value.item.id for value in found),
+    )
+
+
+def _same_values(check: Check, facts: list[list[Item]]) -> Outcome:
+    words = check.q.text.tokens
+    entities = check.entities[:2]
+    if set(words) & NATIONALITY_WORDS:
+        values = [demonyms_of(items) for items in facts]
+        what = "nationality"
+    else:
+        after = words.index("same") + 1
+        what = words[after] if after < len(words) else "value"
+        own = {token for entity in entities for token in entity.tokens}
+        values = [
+            frozenset(name for name in named_next_to(items, what) if own.isdisjoint(name.split()))
+            for items in facts
+        ]
+    shown = "; ".join(
+        f"{_name(entity)}: {', '.join(sorted(value)) or 'none'}"
+        for entity, value in zip(entities, values, strict=True)
+    )
+    ids = tuple(item.id for items in facts for item in items)
+    if values[0] & values[1]:
+        return Outcome(holds=True, facts=shown, ids=ids)
+    if values[0] and values[1]:
+        return Outcome(holds=False, facts=shown, ids=ids)
+    return Outcome(why_undecided=f"no {what} of both is stored ({shown})")
+
+
+def _title_stems(facts: list[list[Item]]) -> frozenset[str]:
+    """The compared entities' words, as their pages' titles write them."""
+    return frozenset(
+        cue_stem(token) for items in facts for item in items for token in item.title_text.tokens
+    )
+
+
+def _by_attribute(check: Check, facts: list[list[Item]], yes_no: bool) -> Outcome:
+    cues = question_cues(check.question)
+    core, rest = attribute_of(check.q.text.tokens, cues, _title_stems(facts))
+    attribute = core | rest
+    if not attribute:
+        return Outcome(why_undecided=NO_ATTRIBUTE)
+    entities = check.entities[:2]
+    found = [covered(items, attribute) for items in facts]
+    shown = "; ".join(
+        f"{_name(entity)} states {', '.join(sorted(words)) or 'none'}"
+        f" of {', '.join(sorted(attribute))}"
+        for entity, words in zip(entities, found, strict=True)
+    )
+    ids = tuple(item.id for items in facts for item in items)
+    if yes_no:
+        if all(words == attribute for words in found):
+            return Outcome(holds=True, facts=shown, ids=ids)
+        conflicts = [conflict(items, core) for items in facts]
+        if any(conflicts):
+            facts_shown = f"{shown}; {'; '.join(c for c in conflicts if c)}"
+            return Outcome(holds=False, facts=facts_shown, ids=ids)
+    elif len(found[0]) != len(found[1]):
+        winner = 0 if len(found[0]) > len(found[1]) else 1
+        return Outcome(winner=winner, facts=shown, ids=ids)
+    return Outcome(why_undecided=UNDECIDED_ATTRIBUTE.format(attribute=" ".join(sorted(attribute))))
+
+
+def _outcome(check: Check, facts: list[list[Item]], yes_no: bool) -> Outcome:
+    words = check.q.text.tokens
+    inside = frozenset(
+        index
+        for entity in check.entities[:2]
+        for start, end in find_all(words, entity.tokens)
+        for index in range(start, end)
+    )
+    compared = direction(words, inside)
+    if compared is not None:
+        return _by_value(check, facts, compared, inside)
+    if yes_no and "same" in words:
+        return _same_values(check, facts)
+    return _by_attribute(check, facts, yes_no)
+
+
+def _facts(check: Check) -> tuple[list[list[Item]], list[str]]:
+    facts = [
+        [item for item in check.items if item.trusted and is_about(item, entity)]
+        for entity in check.entities[:2]
+    ]
+    missing = [
+        _name(entity) for entity, items in zip(check.entities[:2], facts, strict=True) if not items
+    ]
+    return facts, missing
+
+
+def computed(check: Check, *, yes_no: bool, chosen: int | None) -> Verdict:
+    """Accept a yes/no or either/or answer only if the computed comparison agrees."""
+    if len(check.entities) < 2:
+        return reject(REASON_ENTITY_MISSING.format(missing="a second entity"), ["a second entity"])
+    facts, missing = _facts(check)
+    if missing:
+        return reject(
+            REASON_ENTITY_MISSING.format(missing=" and ".join(repr(m) for m in missing)), missing
+        )
+    outcome = _outcome(check, facts, yes_no)
+    if outcome.why_undecided:
+        return reject(REASON_UNDECIDED.format(why=outcome.why_undecided), [outcome.why_undecided])
+    if yes_no:
+        expected = "yes" if outcome.holds else "no"
+        agrees = check.folded.tokens == (expected,)
+        conclusion = f"the answer is {expected!r}"
+    else:
+        winner = _name(check.entities[outcome.winner or 0])
+        agrees = chosen == outcome.winner
+        conclusion = f"the answer is {winner!r}"
+    if not agrees:
+        reason = REASON_DISAGREES.format(
+            facts=outcome.facts, conclusion=conclusion, answer=check.answer
+        )
+        return reject(reason, [conclusion])
+    reason = REASON_COMPUTED.format(facts=outcome.facts, conclusion=conclusion)
+    return verdict(True, unique(outcome.ids), reason, [], GROUNDING_COMPUTED)
+
+
+def stated_comparison(check: Check) -> Verdict:
+    """A value answer to a comparison question: stated, with evidence about each entity."""
+    ids, uncovered = check.coverage(mentions=True)
+    names = ", ".join(_name(entity) for entity in check.entities)
+    if uncovered and (check.q.pair or len(check.entities) - len(uncovered) < 2):
         return reject(
             REASON_ENTITY_MISSING.format(missing=" and ".join(repr(m) for m in uncovered)),
             uncovered,
         )
-    if not stated:
-        reason = REASON_COMPARISON.format(cite=citation(ids), entities=names, answer=check.answer)
-        return verdict(True, ids, reason, [], GROUNDING_COMPARISON)
     found, missing = check.locate()
     if found is None:
         return explain_missing(check, missing)
     reason = REASON_COMPARISON_STATED.format(
         cite=citation(found.ids), answer=check.answer, entities=names
     )
-    return verdict(True, [*found.ids, *ids], reason, [], found.grounding)
+    return verdict(True, [*found.ids, *ids], reason, [], GROUNDING_STATED)

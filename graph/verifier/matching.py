@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
+from itertools import islice, pairwise
 
 from graph.verifier.instructions import is_trusted
 from graph.verifier.normalise import (
@@ -50,6 +50,7 @@ class Item:
     title: str
     raw: str
     title_text: Text
+    index: int = -1
 
     @property
     def page(self) -> str:
@@ -68,8 +69,13 @@ class Item:
         return probe is None or probe in plain(self.raw)
 
 
-def _item(evidence_id: str, title: str, text: str) -> Item:
-    return Item(evidence_id, title, text, analyse(_PARENTHETICAL.sub("", title)))
+@lru_cache(maxsize=16384)
+def _title_text(title: str) -> Text:
+    return analyse(_PARENTHETICAL.sub("", title))
+
+
+def _item(evidence_id: str, title: str, text: str, index: int = -1) -> Item:
+    return Item(evidence_id, title, text, _title_text(title), index)
 
 
 def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
@@ -78,12 +84,14 @@ def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
     for record in evidence:
         source = record.get("source") or {}
         title = str(source.get("title") or "")
-        items.append(_item(str(record["id"]), title, str(record["text"])))
+        index = source.get("sentence_index")
+        position = index if isinstance(index, int) else -1
+        items.append(_item(str(record["id"]), title, str(record["text"]), position))
     return items
 
 
 @lru_cache(maxsize=65536)
-def _stem(token: str) -> str:
+def stem(token: str) -> str:
     """A crude stem for topical overlap; empty for stopwords."""
     return "" if token in STOPWORDS else singular(token)[:5]
 
@@ -91,7 +99,7 @@ def _stem(token: str) -> str:
 @lru_cache(maxsize=65536)
 def stems(padded: str) -> frozenset[str]:
     """The content-word stems of a padded folded text."""
-    return frozenset(map(_stem, padded.split())) - {""}
+    return frozenset(map(stem, padded.split())) - {""}
 
 
 def probe_of(needle: Text) -> str | None:
@@ -127,7 +135,11 @@ def near(hay: Text, needle: Text) -> bool:
     width = len(needle.tokens) + 1
     positions = [i for i, token in enumerate(hay.tokens) if token in wanted]
     for first, start in enumerate(positions):
-        seen = {hay.tokens[i] for i in positions[first:] if i < start + width}
+        seen: set[str] = set()
+        for i in islice(positions, first, None):
+            if i >= start + width:
+                break
+            seen.add(hay.tokens[i])
         if seen >= wanted:
             return True
     return False

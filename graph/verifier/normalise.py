@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
+from graph.verifier.clean import clean
+
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _ABBREVIATION = re.compile(r"\b(?:[^\W\d_]\.){2,}")
 _APOSTROPHE = re.compile(r"(?<=\w)['’](?:s\b|(?=\w))")
@@ -112,6 +114,8 @@ def is_number(token: str) -> bool:
 def singular(token: str) -> str:
     if len(token) > 4 and token.endswith("ies"):
         return token[:-3] + "y"
+    if len(token) > 4 and token.endswith(("sses", "xes", "ches", "shes", "zzes")):
+        return token[:-2]
     if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
         return token[:-1]
     return token
@@ -190,7 +194,7 @@ def _unabbreviate(match: re.Match[str]) -> str:
 @lru_cache(maxsize=65536)
 def analyse(text: str) -> Text:
     """Fold `text` for matching (cached: stored sentences recur across checks)."""
-    folded = text.casefold()
+    folded = clean(text).casefold()
     if not folded.isascii():
         folded = _COMBINING.sub("", unicodedata.normalize("NFKD", folded))
     if "-" in folded and _DIGIT.search(folded):

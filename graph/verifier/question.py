@@ -105,7 +105,8 @@ def _pair(words: list[str]) -> tuple[tuple[Text, ...], str, bool]:
     return (), "", False
 
 
-def named_entities(words: list[str]) -> tuple[Text, ...]:
+@lru_cache(maxsize=4096)
+def named_entities(words: tuple[str, ...]) -> tuple[Text, ...]:
     """Capitalised names in a question that joins none with `and`/`or`."""
     names: list[Text] = []
     run: list[str] = []
@@ -159,6 +160,6 @@ def analyse_question(question: str) -> Question:
         pair_named=named,
         words=tuple(words),
         name_stems=frozenset().union(
-            *(stems(name.padded) for name in (*pair, *named_entities(words)))
+            *(stems(name.padded) for name in (*pair, *named_entities(tuple(words))))
         ),
     )

@@ -1,4 +1,4 @@
-"""The grounding kinds a verdict reports, and how verdicts and citations are built."""
+"""The groundings a verdict reports, and how verdicts and citations are built."""
 
 from __future__ import annotations
 
@@ -6,10 +6,15 @@ from collections.abc import Iterable
 
 from tools.base import Verdict
 
-GROUNDING_CONTAINED = "contained"
-GROUNDING_PARAPHRASE = "paraphrase"
-GROUNDING_COMPARISON = "comparison-grounded"
+# How far the check went (the verdict's `grounding`).
+GROUNDING_COMPUTED = "computed"  # a comparison computed from the stored evidence
+GROUNDING_STATED = "stated"  # stated by a stored sentence tied to what the question asks
+GROUNDING_JUDGED = "judge-confirmed"  # stated and tied, and a judge model agreed
 GROUNDING_NONE = "none"
+
+# How a stored sentence states the answer (said in the reason, not the grounding).
+MATCH_VERBATIM = "verbatim"
+MATCH_PARAPHRASE = "paraphrase"
 
 
 def unique(ids: Iterable[str]) -> list[str]:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from graph.verifier.answer_types import NameLexicon
 from graph.verifier.answers import explain_missing, supported
 from graph.verifier.check import Check
-from graph.verifier.comparison import alternative, compare, names_same
+from graph.verifier.comparison import alternative, computed, names_same, stated_comparison
 from graph.verifier.matching import stored_items
 from graph.verifier.normalise import MONTH_NAMES, analyse, is_number
+from graph.verifier.ties import NameScorer, class_problem, tie_problem
 from graph.verifier.verdicts import reject
 from tools.base import Evidence, Verdict
 
@@ -29,18 +31,23 @@ def verify_answer(
     evidence: Sequence[Evidence],
     *,
     question_type: str | None = None,
+    lexicon: NameLexicon | None = None,
+    scorer: NameScorer | None = None,
 ) -> Verdict:
     """Judge `answer` to `question` against the stored `evidence`.
 
     `question_type` is HotpotQA's `bridge` or `comparison` when known; without
     it, a yes/no answer, or a choice between two named alternatives ("X or
-    Y?"), is checked as a comparison.
+    Y?"), is checked as a comparison. `lexicon` says what names are (see
+    `NameLexicon`); without it only the stored evidence does. `scorer` decides
+    whether a stated name is tied to the question in place of the name rules
+    (see `graph.verifier.scorer`).
     """
     if not analyse(answer).tokens:
         return reject(REASON_EMPTY, [])
     if not evidence:
         return reject(REASON_NO_EVIDENCE.format(answer=answer), [answer.strip()])
-    check = Check(question, answer, stored_items(evidence))
+    check = Check(question, answer, stored_items(evidence), lexicon)
     q, folded = check.q, check.folded
     yes_no = folded.tokens in (("yes",), ("no",))
     if q.strict_yes_no and not yes_no and q.pair_kind != "or":
@@ -68,9 +75,15 @@ def verify_answer(
         alternatives = " or ".join(repr(" ".join(name.tokens)) for name in q.pair)
         return reject(REASON_NOT_ALTERNATIVE.format(alternatives=alternatives, answer=answer), [])
     choice = chosen is not None and (choice_question or comparison)
-    if yes_no or choice or comparison:
-        return compare(check, stated=not (yes_no or choice))
+    if yes_no or choice:
+        return computed(check, yes_no=yes_no, chosen=chosen)
+    if comparison:
+        return stated_comparison(check)
     found, missing = check.locate()
     if found is None:
         return explain_missing(check, missing)
-    return supported(check, found)
+    reading = check.read()
+    problem = class_problem(check, found, reading) or tie_problem(check, found, reading, scorer)
+    if problem is not None:
+        return problem
+    return supported(check, found, reading)

@@ -1,4 +1,4 @@
-"""The campus-library environment: SQLite backend, tools, completion check."""
+"""The campus-library environment: its backend (SQLite or PostgreSQL), tools, completion check."""
 
 from tools.library.completion import answer_caveat, check_completion
 from tools.library.db import audit_log, default_db_path, ensure_database, reservations

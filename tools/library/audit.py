@@ -2,9 +2,10 @@
 
 Proposals, decisions, executions, forks and settings changes are appended,
 never updated or deleted. A row's `replay_key` hashes what makes it the same
-event (thread, request, event, detail, idempotency key), so only an exact
-replay of a row already written is skipped; anything else, a second decision
-for one request included, is a new row.
+event (thread, request, event, detail, idempotency key) and is unique, so only
+an exact replay of a row already written is skipped, even when two processes
+write it at once; anything else, a second decision for one request included,
+is a new row.
 
 The functions work on a connection inside the caller's transaction, which is
 how `reserve` writes its `executed` row together with the reservation.
@@ -14,22 +15,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-AUDIT_EVENTS = ("proposed", "decision", "executed", "fork", "settings_changed")
-AUDIT_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS audit_log ("
-    " audit_id INTEGER PRIMARY KEY AUTOINCREMENT, thread_id TEXT NOT NULL,"
-    " request_id TEXT NOT NULL DEFAULT '', event TEXT NOT NULL, actor TEXT NOT NULL DEFAULT '',"
-    " step_index INTEGER NOT NULL, idempotency_key TEXT NOT NULL DEFAULT '',"
-    " patron_id TEXT NOT NULL, clock TEXT NOT NULL, recorded_at TEXT NOT NULL,"
-    " detail TEXT NOT NULL, replay_key TEXT NOT NULL UNIQUE)",
-    "CREATE INDEX IF NOT EXISTS audit_log_by_thread ON audit_log (thread_id, audit_id)",
-)
+from sqlalchemy import Connection, column, insert, inspect, literal, select, table, text
+
+from tools.library.engines import insert_unless_taken
+from tools.library.schema import AUDIT_EVENTS, audit_log
+
 COLUMNS = (
     "audit_id",
     "thread_id",
@@ -44,6 +39,7 @@ COLUMNS = (
     "detail",
 )
 LEGACY_TABLE = "audit_log_v1"
+CURRENT_COLUMNS = frozenset(audit_log.c.keys())
 
 
 @dataclass(frozen=True)
@@ -79,89 +75,89 @@ def replay_key(
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()
 
 
-def append(conn: sqlite3.Connection, entry: AuditEntry) -> int | None:
+def append(conn: Connection, entry: AuditEntry) -> int | None:
     """Append `entry` in the open write transaction; its id, or None for an exact replay
     (checked before inserting, so a replay leaves no gap in the ids)."""
     if entry.event not in AUDIT_EVENTS:
         raise ValueError(f"audit event must be one of {AUDIT_EVENTS}, got {entry.event!r}")
     detail = canonical_json(entry.detail)
     key = replay_key(entry.thread_id, entry.request_id, entry.event, detail, entry.idempotency_key)
-    if conn.execute("SELECT 1 FROM audit_log WHERE replay_key = ?", (key,)).fetchone():
+    if conn.execute(select(audit_log.c.audit_id).where(audit_log.c.replay_key == key)).first():
         return None
-    cursor = conn.execute(
-        "INSERT INTO audit_log (thread_id, request_id, event, actor, step_index,"
-        " idempotency_key, patron_id, clock, recorded_at, detail, replay_key)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            entry.thread_id,
-            entry.request_id,
-            entry.event,
-            entry.actor,
-            entry.step_index,
-            entry.idempotency_key,
-            entry.patron,
-            entry.clock,
-            utc_now(),
-            detail,
-            key,
-        ),
-    )
-    return cursor.lastrowid
+    values = {
+        "thread_id": entry.thread_id,
+        "request_id": entry.request_id,
+        "event": entry.event,
+        "actor": entry.actor,
+        "step_index": entry.step_index,
+        "idempotency_key": entry.idempotency_key,
+        "patron_id": entry.patron,
+        "clock": entry.clock,
+        "recorded_at": utc_now(),
+        "detail": detail,
+        "replay_key": key,
+    }
+    row = insert_unless_taken(conn, audit_log, values, "replay_key")
+    return int(row.audit_id) if row else None
 
 
-def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
-    return {str(row[1]) for row in conn.execute(f"PRAGMA table_info({table})")}
+def columns_of(conn: Connection, name: str) -> set[str]:
+    """The columns of table `name` (empty if there is no such table)."""
+    inspector = inspect(conn)
+    if not inspector.has_table(name):
+        return set()
+    return {str(item["name"]) for item in inspector.get_columns(name)}
 
 
-def ensure_audit_table(conn: sqlite3.Connection) -> None:
-    """Create the table, or migrate one of the old layout (one row per key and event) in
-    place, keeping every row and its id; old rows get request id and actor ''.
+def ensure_audit_table(conn: Connection) -> None:
+    """Create the table, or migrate one of the old layout (one row per key and event; only
+    SQLite files were written with it) in place, keeping every row and its id; old rows
+    get request id and actor ''.
 
     Runs in the caller's write transaction.
     """
-    columns = _columns(conn, "audit_log")
-    if not columns or "replay_key" in columns:
-        _create(conn)
+    present = columns_of(conn, "audit_log")
+    if not present or "replay_key" in present:
+        audit_log.create(conn, checkfirst=True)
         return
-    conn.execute(f"ALTER TABLE audit_log RENAME TO {LEGACY_TABLE}")
-    _create(conn)
-    old_rows = conn.execute(f"SELECT * FROM {LEGACY_TABLE} ORDER BY audit_id").fetchall()
+    conn.execute(text(f"ALTER TABLE audit_log RENAME TO {LEGACY_TABLE}"))
+    for index in audit_log.indexes:
+        conn.execute(text(f"DROP INDEX IF EXISTS {index.name}"))
+    audit_log.create(conn)
+    old_rows = conn.execute(text(f"SELECT * FROM {LEGACY_TABLE} ORDER BY audit_id")).mappings()
+    migrated = []
     for row in old_rows:
         detail = canonical_json(json.loads(row["detail"]))
-        conn.execute(
-            "INSERT INTO audit_log (audit_id, thread_id, event, step_index, idempotency_key,"
-            " patron_id, clock, recorded_at, detail, replay_key)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                row["audit_id"],
-                row["thread_id"],
-                row["event"],
-                row["step_index"],
-                row["idempotency_key"],
-                row["patron_id"],
-                row["clock"],
-                row["recorded_at"],
-                detail,
-                replay_key(row["thread_id"], "", row["event"], detail, row["idempotency_key"]),
-            ),
+        migrated.append(
+            {
+                **{name: row[name] for name in COLUMNS if name in row and name != "detail"},
+                "detail": detail,
+                "replay_key": replay_key(
+                    row["thread_id"], "", row["event"], detail, row["idempotency_key"]
+                ),
+            }
         )
-    conn.execute(f"DROP TABLE {LEGACY_TABLE}")
+    if migrated:
+        conn.execute(insert(audit_log), migrated)
+    conn.execute(text(f"DROP TABLE {LEGACY_TABLE}"))
 
 
-def _create(conn: sqlite3.Connection) -> None:
-    for statement in AUDIT_SCHEMA:
-        conn.execute(statement)
-
-
-def read_events(conn: sqlite3.Connection, thread_id: str | None = None) -> list[dict[str, Any]]:
+def read_events(
+    conn: Connection, thread_id: str | None = None, present: Collection[str] | None = None
+) -> list[dict[str, Any]]:
     """The rows (of one thread, or all) in id order, `detail` decoded.
 
-    A table of the old layout, not migrated yet, reads with request id and actor ''.
+    `present` names the table's columns when the caller knows them; a table of the
+    old layout, not migrated yet, reads with request id and actor ''.
     """
-    present = _columns(conn, "audit_log")
+    present = columns_of(conn, "audit_log") if present is None else present
     if not present:
         return []
-    selected = ", ".join(name if name in present else f"'' AS {name}" for name in COLUMNS)
-    where, params = ("WHERE thread_id = ?", (thread_id,)) if thread_id is not None else ("", ())
-    rows = conn.execute(f"SELECT {selected} FROM audit_log {where} ORDER BY audit_id", params)
-    return [{**dict(row), "detail": json.loads(row["detail"])} for row in rows]
+    source = table("audit_log", *(column(name) for name in present))
+    query = select(
+        *(source.c[name] if name in present else literal("").label(name) for name in COLUMNS)
+    ).order_by(source.c.audit_id)
+    if thread_id is not None:
+        query = query.where(source.c.thread_id == thread_id)
+    rows = conn.execute(query).mappings()
+    return [{**row, "detail": json.loads(row["detail"])} for row in rows]

@@ -1,21 +1,26 @@
-"""Queries, the one write and the audit log of the library backend, over SQLite.
+"""Queries, the one write and the audit log of the library backend, on SQLite or PostgreSQL.
 
-Each call opens its own connection, so calls can run in worker threads (the
-environment runs them under a timeout). Results are frozen dataclasses
-(`tools.library.records`).
+Each call borrows a pooled connection of the location's engine
+(`tools.library.engines`) for one transaction, so calls can run in worker
+threads (the environment runs them under a timeout) and in several
+processes at once. The read queries are built once (`tools.library.queries`).
+Results are frozen dataclasses (`tools.library.records`).
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from tools.library.audit import AuditEntry, append, read_events
+from sqlalchemy import URL, Connection, RowMapping
+
+from tools.library import queries
+from tools.library.audit import CURRENT_COLUMNS, AuditEntry, append, read_events
 from tools.library.clock import iso
-from tools.library.db import connect, ensure_database, transaction
+from tools.library.db import ensure_database
+from tools.library.engines import describe, reading, writing
 from tools.library.holds import HoldRequest, place_hold
 from tools.library.records import (
     CatalogueRecord,
@@ -36,62 +41,34 @@ SIMILAR_MIN_SCORE = 0.3
 class LibraryBackend:
     """The library system: catalogue, circulation, hours, walking times, reservations."""
 
-    def __init__(self, path: Path | str | None = None) -> None:
+    def __init__(self, path: Path | str | URL | None = None) -> None:
         self.path = ensure_database(path)
 
-    def _read(self, query: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        conn = connect(self.path)
-        try:
-            return conn.execute(query, params).fetchall()
-        finally:
-            conn.close()
-
-    def _place(self, conn: sqlite3.Connection, place_id: str) -> Place:
-        row = conn.execute(
-            "SELECT p.*, b.branch_id IS NOT NULL AS is_branch FROM places p"
-            " LEFT JOIN branches b ON b.branch_id = p.place_id WHERE p.place_id = ?",
-            (place_id,),
-        ).fetchone()
+    def _place(self, conn: Connection, place_id: str) -> Place:
+        row = conn.execute(queries.PLACE, {"place_id": place_id}).mappings().first()
         if row is None:
-            raise KeyError(f"no place {place_id!r} in {self.path}")
-        aliases = tuple(
-            r["label"]
-            for r in conn.execute(
-                "SELECT label FROM place_aliases WHERE place_id = ? ORDER BY label", (place_id,)
-            )
-        )
+            raise KeyError(f"no place {place_id!r} in {describe(self.path)}")
+        labels = conn.execute(queries.ALIAS_LABELS, {"place_id": place_id}).scalars()
+        aliases = tuple(sorted(labels))
         return Place(row["place_id"], row["name"], row["name_zh"], aliases, bool(row["is_branch"]))
 
     def resolve_place(self, name: str) -> Place | None:
         """The place a name or alias denotes ('东校区', 'West', 'west library'), or None."""
-        conn = connect(self.path)
-        try:
-            row = conn.execute(
-                "SELECT place_id FROM place_aliases WHERE alias = ?", (fold(name),)
-            ).fetchone()
-            return self._place(conn, row["place_id"]) if row else None
-        finally:
-            conn.close()
+        with reading(self.path) as conn:
+            place_id = conn.execute(queries.PLACE_OF_ALIAS, {"alias": fold(name)}).scalar()
+            return self._place(conn, place_id) if place_id is not None else None
 
     def places(self, *, branches_only: bool = False) -> list[Place]:
         """All places (or branches), in id order."""
-        query = (
-            "SELECT branch_id AS place_id FROM branches"
-            if branches_only
-            else ("SELECT place_id FROM places")
-        )
-        conn = connect(self.path)
-        try:
-            ids = [row["place_id"] for row in conn.execute(f"{query} ORDER BY 1")]
+        with reading(self.path) as conn:
+            query = queries.BRANCH_IDS if branches_only else queries.PLACE_IDS
+            ids = sorted(conn.execute(query).scalars())
             return [self._place(conn, place_id) for place_id in ids]
-        finally:
-            conn.close()
 
     def search_catalog(self, query: str) -> SearchResult:
         """Records whose Chinese or English title contains the query, best first."""
-        conn = connect(self.path)
-        try:
-            rows = conn.execute("SELECT * FROM catalogue").fetchall()
+        with reading(self.path) as conn:
+            rows = conn.execute(queries.CATALOGUE).mappings().all()
             found = sorted(
                 (row for row in rows if title_matches(query, row["title"], row["title_en"])),
                 key=lambda row: (
@@ -100,8 +77,6 @@ class LibraryBackend:
                 ),
             )
             records = tuple(self._record(conn, row) for row in found[:SEARCH_LIMIT])
-        finally:
-            conn.close()
         similar: tuple[str, ...] = ()
         if not found:
             scored = sorted(
@@ -119,13 +94,10 @@ class LibraryBackend:
             )[:SIMILAR_LIMIT]
         return SearchResult(records, len(found), similar)
 
-    def _record(self, conn: sqlite3.Connection, row: sqlite3.Row) -> CatalogueRecord:
-        copies = tuple(
-            CopyRef(copy["copy_id"], self._place(conn, copy["branch_id"]))
-            for copy in conn.execute(
-                "SELECT copy_id, branch_id FROM copies WHERE record_id = ? ORDER BY copy_id",
-                (row["record_id"],),
-            )
+    def _record(self, conn: Connection, row: RowMapping) -> CatalogueRecord:
+        held = conn.execute(queries.COPIES_OF_RECORD, {"record_id": row["record_id"]})
+        copy_refs = tuple(
+            CopyRef(copy_id, self._place(conn, branch_id)) for copy_id, branch_id in sorted(held)
         )
         return CatalogueRecord(
             row["record_id"],
@@ -135,17 +107,11 @@ class LibraryBackend:
             row["year"],
             row["medium"],
             row["note"],
-            copies,
+            copy_refs,
         )
 
-    def _copy_status(
-        self, conn: sqlite3.Connection, copy_id: str, patron: str
-    ) -> CopyStatus | None:
-        row = conn.execute(
-            "SELECT c.*, k.title, k.title_en, k.medium FROM copies c"
-            " JOIN catalogue k ON k.record_id = c.record_id WHERE c.copy_id = ?",
-            (copy_id.upper(),),
-        ).fetchone()
+    def _copy_status(self, conn: Connection, copy_id: str, patron: str) -> CopyStatus | None:
+        row = conn.execute(queries.COPY, {"copy_id": copy_id.upper()}).mappings().first()
         if row is None:
             return None
         status, held_for, as_of, due = (
@@ -154,11 +120,7 @@ class LibraryBackend:
             row["status_time"],
             row["due"],
         )
-        hold = conn.execute(
-            "SELECT patron_id, created_at FROM reservations WHERE copy_id = ? AND status = 'active'"
-            " ORDER BY reservation_id DESC LIMIT 1",
-            (row["copy_id"],),
-        ).fetchone()
+        hold = conn.execute(queries.ACTIVE_HOLD, {"copy_id": row["copy_id"]}).mappings().first()
         if hold is not None:
             status, held_for, due = "on_hold", hold["patron_id"], None
             as_of = max(as_of, hold["created_at"], key=datetime.fromisoformat)
@@ -179,22 +141,15 @@ class LibraryBackend:
 
     def copy_status(self, copy_id: str, patron: str) -> CopyStatus | None:
         """The live status of a copy (its active reservation included), or None if unknown."""
-        conn = connect(self.path)
-        try:
+        with reading(self.path) as conn:
             return self._copy_status(conn, copy_id, patron)
-        finally:
-            conn.close()
 
     def cached_status(self, copy_id: str, patron: str) -> CopyStatus | None:
         """The discovery layer's cached status of a copy (not live), or None."""
-        conn = connect(self.path)
-        try:
+        with reading(self.path) as conn:
             live = self._copy_status(conn, copy_id, patron)
-            row = conn.execute(
-                "SELECT * FROM status_cache WHERE copy_id = ?", (copy_id.upper(),)
-            ).fetchone()
-        finally:
-            conn.close()
+            found = conn.execute(queries.CACHED_STATUS, {"copy_id": copy_id.upper()})
+            row = found.mappings().first()
         if live is None or row is None:
             return None
         return CopyStatus(
@@ -214,12 +169,9 @@ class LibraryBackend:
 
     def open_hours(self, branch_id: str, day: str) -> Hours | None:
         """A branch's building and desk hours on a date, or None if none are published."""
-        conn = connect(self.path)
-        try:
-            row = conn.execute(
-                "SELECT * FROM opening_hours WHERE branch_id = ? AND date = ?",
-                (branch_id, day),
-            ).fetchone()
+        with reading(self.path) as conn:
+            found = conn.execute(queries.HOURS, {"branch_id": branch_id, "day": day})
+            row = found.mappings().first()
             if row is None:
                 return None
             building = (
@@ -229,19 +181,15 @@ class LibraryBackend:
             return Hours(
                 self._place(conn, branch_id), day, row["closed_reason"], building, desk, row["note"]
             )
-        finally:
-            conn.close()
 
     def walk_minutes(self, origin_id: str, destination_id: str) -> int | None:
         """Walking minutes between two places (either direction), or None if not estimated."""
         if origin_id == destination_id:
             return 0
-        rows = self._read(
-            "SELECT minutes FROM walk_times WHERE (origin = ? AND destination = ?)"
-            " OR (origin = ? AND destination = ?)",
-            (origin_id, destination_id, destination_id, origin_id),
-        )
-        return int(rows[0]["minutes"]) if rows else None
+        with reading(self.path) as conn:
+            pair = {"one": origin_id, "two": destination_id}
+            minutes = conn.execute(queries.WALK_MINUTES, pair).scalar()
+        return int(minutes) if minutes is not None else None
 
     def reserve(
         self,
@@ -263,7 +211,7 @@ class LibraryBackend:
         writes no row.
         """
         request = HoldRequest(copy_id, patron, key, clock, thread_id, step_index, request_id, actor)
-        with transaction(self.path, write=True) as conn:
+        with writing(self.path) as conn:
             return place_hold(conn, request, self._copy_status)
 
     def record_event(
@@ -284,16 +232,13 @@ class LibraryBackend:
         entry = AuditEntry(
             event, thread_id, step_index, patron, clock, detail, request_id, actor, idempotency_key
         )
-        with transaction(self.path, write=True) as conn:
+        with writing(self.path) as conn:
             return append(conn, entry)
 
     def audit_events(self, thread_id: str | None = None) -> list[dict[str, Any]]:
         """The audit rows (of one thread, or all) in id order, `detail` decoded."""
-        conn = connect(self.path)
-        try:
-            return read_events(conn, thread_id)
-        finally:
-            conn.close()
+        with reading(self.path) as conn:
+            return read_events(conn, thread_id, CURRENT_COLUMNS)
 
 
 def _normal(moment: str) -> str:

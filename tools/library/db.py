@@ -1,266 +1,240 @@
-"""The library's SQLite database: schema, seed loading, and the record readers.
+"""The library database on SQLite or PostgreSQL: creation, seed reload, reset, and readers.
 
-Reference tables (places, branches, hours, catalogue, copies, status cache,
-patrons) are loaded from `seed.json` on first use and reloaded when the seed
-or schema changes. Reservations and the audit log (`tools.library.audit`) are
-the database's own history: they are never dropped, and a copy's effective
-status is its reference row overlaid with its active reservation. The file
-says what it is (`tools.dbfiles.LIBRARY`): a file of another kind, not SQLite
-or damaged is refused with one line and never written to.
+A location is an SQLite file path or a `postgresql://user@host:port/db` URL
+(`tools.library.engines`); one schema (`tools.library.schema`) and one set of
+queries serve both. Reference tables are loaded from `seed.json` on first use
+and reloaded when the seed or schema changes. Reservations and the audit log
+(`tools.library.audit`) are the database's own history: a reload never drops
+them, and a copy's effective status is its reference row overlaid with its
+active reservation.
+
+Each database says what it is. An SQLite file carries the library's
+`application_id` (`tools.dbfiles`): a file of another kind, not SQLite or
+damaged is refused with one line and never written to. A PostgreSQL database
+carries `meta.kind = 'library'`: one that holds other tables and no such row
+is refused with one line naming the URL (password hidden), never merged into.
+Creation, reload and reset run in one write transaction that first takes the
+database's setup lock (SQLite: `BEGIN IMMEDIATE`; PostgreSQL: a transaction
+advisory lock), then checks again, so processes starting at once load once.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import date, timedelta
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from platformdirs import user_state_dir
+from sqlalchemy import URL, Connection, delete, func, insert, inspect, select, text, update
+from sqlalchemy import exc as sa_exc
 
-from tools.dbfiles import LIBRARY, check_file, claim, describe_error
-from tools.library.audit import ensure_audit_table, read_events
-from tools.library.text import fold
+from tools.dbfiles import (
+    LIBRARY,
+    DatabaseFileError,
+    DatabaseServerError,
+    check_file,
+    claim,
+    refuse_other_tables,
+)
+from tools.library.audit import columns_of, ensure_audit_table, read_events
+from tools.library.engines import (
+    Location,
+    describe,
+    engine_for,
+    failure_text,
+    is_transient,
+    parse_location,
+    reading,
+    writing,
+)
+from tools.library.schema import (
+    COPY_STATUSES,
+    HISTORY_INDEXES,
+    HISTORY_TABLES,
+    KIND,
+    REFERENCE_TABLES,
+    SCHEMA_VERSION,
+    SETUP_LOCK_ORDER,
+    copies,
+    meta,
+    metadata,
+)
+from tools.library.schema import reservations as reservations_table
+from tools.library.seeding import load_seed, seed_fingerprint
 
 SEED_FILE = Path(__file__).resolve().parent / "seed.json"
-SCHEMA_VERSION = "2"
-COPY_STATUSES = ("available", "checked_out", "on_hold", "in_transit", "missing")
-WEEKDAY_KEYS = ("mon-fri",) * 5 + ("sat", "sun")
+SETUP_LOCK = LIBRARY.app_id
+"""PostgreSQL advisory lock key held while the schema and seed are set up."""
+SETUP_ATTEMPTS = 3
+INSUFFICIENT_PRIVILEGE = "42501"
+NOT_SAYING = "{name} holds tables ({shown}) but does not say it is a library database"
 T = TypeVar("T")
 
-REFERENCE_SCHEMA = f"""
-CREATE TABLE places (
-    place_id TEXT PRIMARY KEY, name TEXT NOT NULL, name_zh TEXT NOT NULL);
-CREATE TABLE place_aliases (
-    alias TEXT PRIMARY KEY, place_id TEXT NOT NULL REFERENCES places(place_id),
-    label TEXT NOT NULL);
-CREATE TABLE branches (
-    branch_id TEXT PRIMARY KEY REFERENCES places(place_id),
-    campus TEXT NOT NULL REFERENCES places(place_id));
-CREATE TABLE walk_times (
-    origin TEXT NOT NULL REFERENCES places(place_id),
-    destination TEXT NOT NULL REFERENCES places(place_id),
-    minutes INTEGER NOT NULL CHECK (minutes >= 0), PRIMARY KEY (origin, destination));
-CREATE TABLE opening_hours (
-    branch_id TEXT NOT NULL REFERENCES branches(branch_id), date TEXT NOT NULL,
-    closed_reason TEXT, building_open TEXT, building_close TEXT,
-    desk_open TEXT, desk_close TEXT, note TEXT NOT NULL DEFAULT '',
-    PRIMARY KEY (branch_id, date));
-CREATE TABLE catalogue (
-    record_id TEXT PRIMARY KEY, title TEXT NOT NULL, title_en TEXT NOT NULL,
-    author TEXT NOT NULL, year INTEGER NOT NULL,
-    medium TEXT NOT NULL CHECK (medium IN ('paper', 'e-book')), note TEXT NOT NULL DEFAULT '');
-CREATE TABLE copies (
-    copy_id TEXT PRIMARY KEY, record_id TEXT NOT NULL REFERENCES catalogue(record_id),
-    branch_id TEXT NOT NULL REFERENCES branches(branch_id), shelf TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN {COPY_STATUSES!r}),
-    held_for TEXT, due TEXT, status_time TEXT NOT NULL);
-CREATE TABLE status_cache (
-    copy_id TEXT PRIMARY KEY REFERENCES copies(copy_id),
-    status TEXT NOT NULL CHECK (status IN {COPY_STATUSES!r}), shelf TEXT NOT NULL,
-    as_of TEXT NOT NULL);
-CREATE TABLE patrons (
-    patron_id TEXT PRIMARY KEY, name TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('active', 'blocked')),
-    blocked_reason TEXT NOT NULL DEFAULT '', max_holds INTEGER NOT NULL);
-"""
-REFERENCE_TABLES = (
-    "status_cache",
-    "copies",
-    "catalogue",
-    "opening_hours",
-    "walk_times",
-    "branches",
-    "place_aliases",
-    "places",
-    "patrons",
-)
-HISTORY_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS reservations (
-    reservation_id INTEGER PRIMARY KEY, idempotency_key TEXT NOT NULL UNIQUE,
-    patron_id TEXT NOT NULL, copy_id TEXT NOT NULL,
-    status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'cancelled')),
-    created_at TEXT NOT NULL, recorded_at TEXT NOT NULL,
-    thread_id TEXT NOT NULL, step_index INTEGER NOT NULL);
-"""
+
+@dataclass(frozen=True)
+class Found:
+    """What an open database holds: its tables, `meta` rows, and (SQLite) whether claimed."""
+
+    tables: frozenset[str]
+    meta: dict[str, str]
+    claimed: bool
+
+    def is_current(self, fingerprint: str) -> bool:
+        """A library database with this seed and schema loaded."""
+        kind, seed = self.meta.get("kind"), self.meta.get("seed")
+        return self.claimed and kind == KIND and seed == fingerprint
 
 
 def default_db_path() -> Path:
-    """Where the library database lives unless the run names a file."""
+    """Where the library database lives unless the run names a file or URL."""
     return Path(user_state_dir("react-evidence-agent")) / "library.sqlite3"
 
 
-def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
-    """Open the database in autocommit mode (callers open their own transactions);
-    without `create`, a missing file is an error instead of a new empty database."""
-    target: Path | str = path if create else f"{path.resolve().as_uri()}?mode=rw"
-    conn = sqlite3.connect(
-        target, timeout=5.0, isolation_level=None, check_same_thread=False, uri=not create
-    )
-    conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA synchronous = NORMAL")
-    return conn
+def _inspect(conn: Connection) -> Found:
+    tables = frozenset(inspect(conn).get_table_names())
+    rows: dict[str, str] = {}
+    if "meta" in tables and {"key", "value"} <= columns_of(conn, "meta"):
+        rows = {str(k): str(v) for k, v in conn.execute(select(meta.c.key, meta.c.value))}
+    claimed = True
+    if conn.dialect.name == "sqlite":
+        claimed = conn.exec_driver_sql("PRAGMA application_id").scalar() == LIBRARY.app_id
+    return Found(tables, rows, claimed)
+
+
+def _refuse_foreign(location: Location, found: Found) -> None:
+    """On PostgreSQL, refuse a database that is not (and cannot become) a library database
+    (an SQLite file was checked by `check_file` before it was opened)."""
+    if isinstance(location, Path) or found.meta.get("kind") == KIND:
+        return
+    name = describe(location)
+    if found.meta.get("kind"):
+        raise DatabaseFileError(f"{name} is a {found.meta['kind']} database, not a library one")
+    refuse_other_tables(name, LIBRARY, set(found.tables))
+    if found.tables:
+        shown = ", ".join(sorted(found.tables)[:4]) + (", ..." if len(found.tables) > 4 else "")
+        raise DatabaseFileError(NOT_SAYING.format(name=name, shown=shown))
 
 
 @contextmanager
-def transaction(path: Path, *, write: bool = False) -> Iterator[sqlite3.Connection]:
-    """A connection inside one transaction (`BEGIN IMMEDIATE` when it writes)."""
-    conn = connect(path)
+def _reported(location: Location) -> Iterator[None]:
+    """While setting up or reading: an SQLite error, or a PostgreSQL server that fails or
+    denies a privilege, becomes one line naming the database."""
     try:
-        conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
+        yield
+    except sa_exc.DBAPIError as error:
+        if isinstance(location, Path) and isinstance(error, sa_exc.DatabaseError):
+            message = f"the {LIBRARY.label} {location} failed: {error.orig}"
+            raise DatabaseFileError(message) from None
+        sqlstate = getattr(error.orig, "sqlstate", None)
+        if isinstance(location, Path) or not (
+            isinstance(error, sa_exc.OperationalError) or sqlstate == INSUFFICIENT_PRIVILEGE
+        ):
             raise
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
+        reason = failure_text(error)
+        raise DatabaseServerError(
+            f"the {LIBRARY.label} {describe(location)} failed: {reason}", reason
+        ) from None
 
 
-def _run_statements(conn: sqlite3.Connection, script: str) -> None:
-    """Run DDL inside the open transaction (`executescript` would commit it)."""
-    for statement in script.split(";"):
-        if statement.strip():
-            conn.execute(statement)
+def check_location(path: Path | str | URL | None, *, create: bool = True) -> Location:
+    """The library database a value names (empty: the default file), checked without
+    connecting: a file by `check_file`, a URL by its scheme (`DatabaseFileError` if not)."""
+    location = parse_location(path or default_db_path())
+    if isinstance(location, Path):
+        return check_file(location, LIBRARY, create=create)
+    return location
 
 
-def _seed_fingerprint(seed_bytes: bytes) -> str:
-    return f"{SCHEMA_VERSION}:{hashlib.sha256(seed_bytes).hexdigest()}"
-
-
-def _hours_rows(seed: dict[str, Any]) -> list[tuple[Any, ...]]:
-    first = date.fromisoformat(seed["hours_range"]["first"])
-    last = date.fromisoformat(seed["hours_range"]["last"])
-    exceptions = {(item["branch"], item["date"]): item for item in seed["hours_exceptions"]}
-    rows = []
-    for branch_id, weekly in seed["weekly_hours"].items():
-        day = first
-        while day <= last:
-            key = day.isoformat()
-            entry = exceptions.get((branch_id, key)) or exceptions.get(("*", key))
-            entry = entry or weekly[WEEKDAY_KEYS[day.weekday()]]
-            building, desk = entry.get("building"), entry.get("desk")
-            rows.append(
-                (
-                    branch_id,
-                    key,
-                    entry.get("closed"),
-                    *(building or (None, None)),
-                    *(desk or (None, None)),
-                    entry.get("note", ""),
-                )
-            )
-            day += timedelta(days=1)
-    return rows
-
-
-def _load_seed(conn: sqlite3.Connection, seed: dict[str, Any]) -> None:
-    for place in [*seed["places"], *seed["branches"]]:
-        conn.execute(
-            "INSERT INTO places VALUES (?, ?, ?)", (place["id"], place["name"], place["name_zh"])
-        )
-        labels = [place["name"], place["name_zh"], place["id"], *place["aliases"]]
-        for alias, label in {fold(label): label for label in reversed(labels)}.items():
-            conn.execute("INSERT INTO place_aliases VALUES (?, ?, ?)", (alias, place["id"], label))
-    conn.executemany(
-        "INSERT INTO branches VALUES (?, ?)",
-        [(branch["id"], branch["campus"]) for branch in seed["branches"]],
-    )
-    conn.executemany("INSERT INTO walk_times VALUES (?, ?, ?)", seed["walks"])
-    conn.executemany("INSERT INTO opening_hours VALUES (?, ?, ?, ?, ?, ?, ?, ?)", _hours_rows(seed))
-    conn.executemany(
-        "INSERT INTO catalogue VALUES (:id, :title, :title_en, :author, :year, :medium, :note)",
-        seed["catalogue"],
-    )
-    conn.executemany(
-        "INSERT INTO copies VALUES (:id, :record, :branch, :shelf, :status, :held_for, :due,"
-        " :status_time)",
-        [{"held_for": None, "due": None, **copy} for copy in seed["copies"]],
-    )
-    conn.executemany(
-        "INSERT INTO status_cache VALUES (:copy, :status, :shelf, :as_of)", seed["status_cache"]
-    )
-    conn.executemany(
-        "INSERT INTO patrons VALUES (:id, :name, :status, :blocked_reason, :max_holds)",
-        [{"blocked_reason": "", **patron} for patron in seed["patrons"]],
-    )
-
-
-def _current_fingerprint(conn: sqlite3.Connection) -> str | None:
-    has_meta = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'"
-    ).fetchone()
-    row = conn.execute("SELECT value FROM meta WHERE key = 'seed'").fetchone() if has_meta else None
-    return str(row["value"]) if row else None
-
-
-def _is_current(conn: sqlite3.Connection, fingerprint: str) -> bool:
-    (app_id,) = conn.execute("PRAGMA application_id").fetchone()
-    return app_id == LIBRARY.app_id and _current_fingerprint(conn) == fingerprint
-
-
-def ensure_database(path: Path | str | None = None, seed_file: Path = SEED_FILE) -> Path:
+def ensure_database(path: Path | str | URL | None = None, seed_file: Path = SEED_FILE) -> Location:
     """Create the database (or reload its reference tables if the seed or schema changed,
-    migrating the audit log); return its path.
+    migrating the audit log); return its location (a `Path`, or a `URL` that prints with
+    its password hidden).
 
-    A file of another kind, not SQLite or damaged is refused with a one-line
-    `DatabaseFileError` before anything is written. Safe across threads and
-    processes: the load runs in one `BEGIN IMMEDIATE` transaction that checks
-    the fingerprint again once it holds the lock.
+    A file or database of another kind, not SQLite or damaged, or a server that cannot
+    be reached is refused with a one-line `DatabaseFileError` before anything is written.
     """
-    target = check_file(path or default_db_path(), LIBRARY, create=True)
-    seed_bytes = seed_file.read_bytes()
-    fingerprint = _seed_fingerprint(seed_bytes)
-    try:
-        _load(target, seed_bytes, fingerprint)
-    except sqlite3.DatabaseError as error:
-        raise describe_error(target, LIBRARY, error) from None
-    return target
+    location = check_location(path)
+    _set_up(location, seed_file.read_bytes(), reset=False)
+    return location
 
 
-def _load(target: Path, seed_bytes: bytes, fingerprint: str) -> None:
-    conn = connect(target)
-    try:
-        if _is_current(conn, fingerprint):
-            return
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("BEGIN IMMEDIATE")
-        if not _is_current(conn, fingerprint):
-            claim(conn, LIBRARY)
-            _run_statements(conn, HISTORY_SCHEMA)
-            ensure_audit_table(conn)
-            for table in REFERENCE_TABLES:
-                conn.execute(f"DROP TABLE IF EXISTS {table}")
-            _run_statements(conn, REFERENCE_SCHEMA)
-            _load_seed(conn, json.loads(seed_bytes))
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('seed', ?)", (fingerprint,))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    finally:
-        conn.close()
+def reset_database(path: Path | str | URL | None = None) -> Location:
+    """Drop this project's tables (reservations and audit log included) and create them
+    afresh from the seed; a file or database that is not a library database is refused
+    and kept. Other tables of a PostgreSQL database are never touched."""
+    location = check_location(path)
+    _set_up(location, SEED_FILE.read_bytes(), reset=True)
+    return location
 
 
-def reset_database(path: Path | str | None = None) -> Path:
-    """Delete the database (reservations and audit log included) and create it afresh;
-    a file that is not a library database is refused and kept."""
-    target = check_file(path or default_db_path(), LIBRARY, create=True)
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{target}{suffix}").unlink(missing_ok=True)
-    return ensure_database(target)
+def _set_up(location: Location, seed_bytes: bytes, *, reset: bool) -> None:
+    fingerprint = seed_fingerprint(seed_bytes)
+    with _reported(location):
+        if not reset:
+            with reading(location) as conn:
+                found = _inspect(conn)
+            _refuse_foreign(location, found)
+            if found.is_current(fingerprint):
+                return
+        if isinstance(location, Path):
+            raw = engine_for(location).raw_connection()
+            try:
+                raw.cursor().execute("PRAGMA journal_mode = WAL")
+            finally:
+                raw.close()
+        for attempt in range(1, SETUP_ATTEMPTS + 1):
+            try:
+                with writing(location) as conn:
+                    _build(conn, location, json.loads(seed_bytes), fingerprint, reset=reset)
+                return
+            except sa_exc.OperationalError as error:
+                if attempt == SETUP_ATTEMPTS or not is_transient(error):
+                    raise
+
+
+def _build(
+    conn: Connection, location: Location, seed: dict[str, Any], fingerprint: str, *, reset: bool
+) -> None:
+    """Under the setup lock: check again, then create, reload or reset."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(select(func.pg_advisory_xact_lock(SETUP_LOCK)))
+    found = _inspect(conn)
+    _refuse_foreign(location, found)
+    if not reset and found.is_current(fingerprint):
+        return
+    if conn.dialect.name == "sqlite":
+        claim(cast(sqlite3.Connection, conn.connection.driver_connection), LIBRARY)
+    else:
+        _lock_tables(conn, found.tables)
+    if reset:
+        metadata.drop_all(conn, tables=list(HISTORY_TABLES))
+    meta.create(conn, checkfirst=True)
+    reservations_table.create(conn, checkfirst=True)
+    ensure_audit_table(conn)
+    for index in HISTORY_INDEXES:
+        index.create(conn, checkfirst=True)
+    metadata.drop_all(conn, tables=list(REFERENCE_TABLES))
+    metadata.create_all(conn, tables=list(REFERENCE_TABLES))
+    load_seed(conn, seed)
+    rows = {"kind": KIND, "schema_version": SCHEMA_VERSION, "seed": fingerprint}
+    conn.execute(delete(meta).where(meta.c.key.in_(rows)))
+    conn.execute(insert(meta), [{"key": key, "value": value} for key, value in rows.items()])
+
+
+def _lock_tables(conn: Connection, present: frozenset[str]) -> None:
+    """Lock the project's existing tables before changing them, in `SETUP_LOCK_ORDER`
+    (queries that started earlier finish first; later ones wait for the commit)."""
+    names = [table.name for table in SETUP_LOCK_ORDER if table.name in present]
+    if names:
+        conn.execute(text(f"LOCK TABLE {', '.join(names)} IN ACCESS EXCLUSIVE MODE"))
 
 
 def set_copy_status(
-    path: Path | str,
+    path: Path | str | URL,
     copy_id: str,
     status: str,
     status_time: str,
@@ -271,46 +245,47 @@ def set_copy_status(
     """Record a circulation event on a copy (check-out, return...), for demos and tests."""
     if status not in COPY_STATUSES:
         raise ValueError(f"status must be one of {COPY_STATUSES}, got {status!r}")
-    with transaction(ensure_database(path), write=True) as conn:
+    location = ensure_database(path)
+    values = {"status": status, "status_time": status_time, "due": due, "held_for": held_for}
+    with writing(location) as conn:
         changed = conn.execute(
-            "UPDATE copies SET status = ?, status_time = ?, due = ?, held_for = ?"
-            " WHERE copy_id = ?",
-            (status, status_time, due, held_for, copy_id),
+            update(copies).where(copies.c.copy_id == copy_id).values(values)
         ).rowcount
     if changed != 1:
-        raise KeyError(f"no copy {copy_id!r} in {path}")
+        raise KeyError(f"no copy {copy_id!r} in {describe(location)}")
 
 
-def _read(path: Path | str, query: Callable[[sqlite3.Connection], list[T]]) -> list[T]:
-    """Run a read on an existing library database; a missing file reads as empty and is
-    not created, a file of another kind is refused (`DatabaseFileError`)."""
-    target = Path(path).expanduser()
-    if not target.exists():
-        return []
-    check_file(target, LIBRARY, create=False)
-    try:
-        conn = connect(target, create=False)
-        try:
-            return query(conn)
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError as error:
-        raise describe_error(target, LIBRARY, error) from None
-
-
-def audit_log(path: Path | str, thread_id: str | None = None) -> list[dict[str, Any]]:
-    """The audit rows (of one thread, or all) in id order, `detail` decoded; empty if the
-    file does not exist."""
-    return _read(path, lambda conn: read_events(conn, thread_id))
-
-
-def reservations(path: Path | str) -> list[dict[str, Any]]:
-    """Every reservation in order; empty if the file or its table does not exist."""
-
-    def query(conn: sqlite3.Connection) -> list[dict[str, Any]]:
-        if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'reservations'").fetchone():
+def _read(
+    path: Path | str | URL, query: Callable[[Connection, frozenset[str]], list[T]]
+) -> list[T]:
+    """Run a read on an existing library database without creating or changing anything;
+    a missing file or an empty database reads as empty, another kind is refused."""
+    location = parse_location(path)
+    if isinstance(location, Path):
+        if not location.exists():
             return []
-        rows = conn.execute("SELECT * FROM reservations ORDER BY reservation_id")
-        return [dict(row) for row in rows]
+        check_file(location, LIBRARY, create=False)
+    with _reported(location), reading(location) as conn:
+        found = _inspect(conn)
+        _refuse_foreign(location, found)
+        return query(conn, found.tables)
+
+
+def audit_log(path: Path | str | URL, thread_id: str | None = None) -> list[dict[str, Any]]:
+    """The audit rows (of one thread, or all) in id order, `detail` decoded; empty if the
+    database does not exist yet."""
+    return _read(path, lambda conn, _tables: read_events(conn, thread_id))
+
+
+def reservations(path: Path | str | URL) -> list[dict[str, Any]]:
+    """Every reservation in order; empty if the database or its table does not exist."""
+
+    def query(conn: Connection, tables: frozenset[str]) -> list[dict[str, Any]]:
+        if "reservations" not in tables:
+            return []
+        rows = conn.execute(
+            select(reservations_table).order_by(reservations_table.c.reservation_id)
+        )
+        return [dict(row._mapping) for row in rows]
 
     return _read(path, query)

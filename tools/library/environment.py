@@ -2,10 +2,11 @@
 
 Backend calls run in a worker thread under `settings.tool_timeout_s`; a call
 that times out (for real, or by a fault injected from `settings.faults`) or
-meets a database error is retried once when it is read-only and the budget
-has a call left, then reported as UNKNOWN with no evidence except a cached
-status clearly labelled as such. Writes are never retried: their outcome is
-UNKNOWN, and the idempotency key makes a later retry safe.
+meets a database error (SQLite locked, a PostgreSQL server unreachable) is
+retried once when it is read-only and the budget has a call left, then
+reported as UNKNOWN with no evidence except a cached status clearly labelled
+as such. Writes are never retried: their outcome is UNKNOWN, and the
+idempotency key makes a later retry safe.
 
 The clock comes from the step (`clock.step_clock`). State kept in the
 environment's slice of the checkpointed state (returned in
@@ -17,7 +18,6 @@ the graph's repeat detection sees a re-query after a write as new.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -31,6 +31,7 @@ from tools.library.backend import LibraryBackend
 from tools.library.clock import STEP_COST, iso, resolve_deadline, show_time, step_clock
 from tools.library.completion import answer_caveat, check_completion
 from tools.library.db import default_db_path
+from tools.library.engines import TRANSIENT_FAILURES, failure_text, location_key, parse_location
 from tools.library.observations import (
     Rendered,
     copy_evidence,
@@ -126,21 +127,19 @@ class LibraryEnvironment:
     finish_action = FINISH
 
     def __init__(self, db_path: Path | str | None = None) -> None:
-        self._db_path = Path(db_path) if db_path else None
-        self._backends: dict[Path, LibraryBackend] = {}
+        self._db_path = db_path or None
+        self._backends: dict[str, LibraryBackend] = {}
         self._lock = threading.Lock()
 
     def backend(self, settings: Any) -> LibraryBackend:
-        """The backend of `settings.library_db`, else of this environment's file, else default."""
-        path = (
-            Path(settings.library_db)
-            if settings.library_db
-            else (self._db_path or default_db_path())
-        )
+        """The backend of `settings.library_db` (a file or a PostgreSQL URL), else of this
+        environment's database, else the default file."""
+        location = parse_location(settings.library_db or self._db_path or default_db_path())
+        key = location_key(location)
         with self._lock:
-            if path not in self._backends:
-                self._backends[path] = LibraryBackend(path)
-            return self._backends[path]
+            if key not in self._backends:
+                self._backends[key] = LibraryBackend(location)
+            return self._backends[key]
 
     def specs(self) -> Mapping[str, ActionSpec]:
         """The five library actions and Finish."""
@@ -191,8 +190,8 @@ class LibraryEnvironment:
                 )
             except CallTimeout as exc:
                 failure = str(exc)
-            except sqlite3.OperationalError as exc:
-                failure = FAILURE_ERROR.format(error=exc)
+            except TRANSIENT_FAILURES as exc:
+                failure = FAILURE_ERROR.format(error=failure_text(exc))
         env_update: dict[str, Any] = {}
         if fired != list(ctx.env_state.get("faults_fired", [])):
             env_update["faults_fired"] = fired
@@ -238,7 +237,7 @@ class LibraryEnvironment:
                     lambda: backend.cached_status(args["copy_id"], ctx.settings.patron),
                     ctx.settings.tool_timeout_s,
                 )
-            except (CallTimeout, sqlite3.OperationalError):
+            except (CallTimeout, *TRANSIENT_FAILURES):
                 cached = None
             if cached is not None:
                 draft = copy_evidence(cached, clock.date())

@@ -4,19 +4,30 @@
 and the audit row that says what ran (reserved, or refused and why) commit or
 roll back together. A request whose idempotency key already has a reservation
 is a replay: it returns that reservation and writes nothing.
+
+Concurrent holds are decided one at a time per patron and per copy: the
+transaction locks the patron's row, then the copy's row (`FOR UPDATE` on
+PostgreSQL, always in that order, so two holds never wait on each other in a
+cycle; SQLite's `BEGIN IMMEDIATE` already admits one writer at a time), and
+only then reads the idempotency key, the copy's status and the patron's
+holds. The schema backs this up: one reservation per key, one active
+reservation per copy.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tools.library.audit import AuditEntry, append, utc_now
-from tools.library.records import CopyStatus, Reservation, ReserveResult
+from sqlalchemy import Connection, RowMapping, func, select
 
-CopyLookup = Callable[[sqlite3.Connection, str, str], CopyStatus | None]
+from tools.library.audit import AuditEntry, append, utc_now
+from tools.library.engines import insert_unless_taken
+from tools.library.records import CopyStatus, Reservation, ReserveResult
+from tools.library.schema import copies, patrons, reservations
+
+CopyLookup = Callable[[Connection, str, str], CopyStatus | None]
 """(connection, copy id, patron) -> the copy's live status, or None if there is no such copy."""
 
 
@@ -34,43 +45,43 @@ class HoldRequest:
     actor: str = ""
 
 
-def place_hold(
-    conn: sqlite3.Connection, request: HoldRequest, copy_status: CopyLookup
-) -> ReserveResult:
+def place_hold(conn: Connection, request: HoldRequest, copy_status: CopyLookup) -> ReserveResult:
     """Reserve, refuse, or find the key's earlier reservation; log the first two."""
     patron, key = request.patron, request.key
-    earlier = conn.execute(
-        "SELECT * FROM reservations WHERE idempotency_key = ?", (key,)
-    ).fetchone()
-    if earlier is not None:
-        return ReserveResult(
-            "existing",
-            "this request was already carried out",
-            _reservation(earlier),
-            copy_status(conn, earlier["copy_id"], patron),
+    person = (
+        conn.execute(select(patrons).where(patrons.c.patron_id == patron).with_for_update())
+        .mappings()
+        .first()
+    )
+    if person is not None:
+        conn.execute(
+            select(copies.c.copy_id)
+            .where(copies.c.copy_id == request.copy_id.upper())
+            .with_for_update()
         )
-    refusal, copy = _refusal(conn, request.copy_id, patron, copy_status)
+    earlier = _by_key(conn, key)
+    if earlier is not None:
+        return _existing(conn, earlier, patron, copy_status)
+    refusal, copy = _refusal(conn, request.copy_id, patron, person, copy_status)
     if refusal or copy is None:
         result = ReserveResult("refused", refusal, None, copy)
     else:
-        cursor = conn.execute(
-            "INSERT INTO reservations (idempotency_key, patron_id, copy_id, created_at,"
-            " recorded_at, thread_id, step_index) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                key,
-                patron,
-                copy.copy_id,
-                request.clock,
-                utc_now(),
-                request.thread_id,
-                request.step_index,
-            ),
-        )
-        row = conn.execute(
-            "SELECT * FROM reservations WHERE reservation_id = ?", (cursor.lastrowid,)
-        ).fetchone()
+        values = {
+            "idempotency_key": key,
+            "patron_id": patron,
+            "copy_id": copy.copy_id,
+            "created_at": request.clock,
+            "recorded_at": utc_now(),
+            "thread_id": request.thread_id,
+            "step_index": request.step_index,
+        }
+        if insert_unless_taken(conn, reservations, values, "idempotency_key") is None:
+            return _existing(conn, _by_key(conn, key), patron, copy_status)
         result = ReserveResult(
-            "reserved", "reserved", _reservation(row), copy_status(conn, copy.copy_id, patron)
+            "reserved",
+            "reserved",
+            _reservation(_by_key(conn, key)),
+            copy_status(conn, copy.copy_id, patron),
         )
     entry = AuditEntry(
         "executed",
@@ -87,11 +98,33 @@ def place_hold(
     return result
 
 
+def _by_key(conn: Connection, key: str) -> RowMapping | None:
+    query = select(reservations).where(reservations.c.idempotency_key == key)
+    return conn.execute(query).mappings().first()
+
+
+def _existing(
+    conn: Connection, earlier: RowMapping | None, patron: str, copy_status: CopyLookup
+) -> ReserveResult:
+    """The result of a replay: this key's earlier reservation, nothing written."""
+    if earlier is None:
+        raise RuntimeError("a reservation's key was taken, but no reservation has it")
+    return ReserveResult(
+        "existing",
+        "this request was already carried out",
+        _reservation(earlier),
+        copy_status(conn, earlier["copy_id"], patron),
+    )
+
+
 def _refusal(
-    conn: sqlite3.Connection, copy_id: str, patron: str, copy_status: CopyLookup
+    conn: Connection,
+    copy_id: str,
+    patron: str,
+    person: RowMapping | None,
+    copy_status: CopyLookup,
 ) -> tuple[str, CopyStatus | None]:
     """Why the patron may not hold the copy ('' if they may), and the copy's status."""
-    person = conn.execute("SELECT * FROM patrons WHERE patron_id = ?", (patron,)).fetchone()
     if person is None:
         return f"patron {patron} is not registered", None
     if person["status"] != "active":
@@ -106,9 +139,10 @@ def _refusal(
     if copy.status != "available":
         return f"copy {copy.copy_id} is {copy.status.replace('_', ' ')}, not available", copy
     holds = conn.execute(
-        "SELECT COUNT(*) FROM reservations WHERE patron_id = ? AND status = 'active'",
-        (patron,),
-    ).fetchone()[0]
+        select(func.count())
+        .select_from(reservations)
+        .where(reservations.c.patron_id == patron, reservations.c.status == "active")
+    ).scalar_one()
     if holds >= person["max_holds"]:
         return f"patron {patron} already has {holds} holds, the most allowed", copy
     return "", copy
@@ -126,7 +160,9 @@ def _executed_detail(copy_id: str, result: ReserveResult) -> dict[str, Any]:
     return detail
 
 
-def _reservation(row: sqlite3.Row) -> Reservation:
+def _reservation(row: RowMapping | None) -> Reservation:
+    if row is None:
+        raise RuntimeError("the reservation just made cannot be read back")
     return Reservation(
         row["reservation_id"],
         row["idempotency_key"],

@@ -1,0 +1,127 @@
+"""The classes an answer may belong to, and whether they fit the question.
+
+Strong sources: the injected lexicon (the first sentence of the answer's own
+article), the answer's own stored page (its first sentence), a demonym (it
+names a country's people) and a date. Weak sources, which count only when no
+strong one says anything: the category word that ends the name ("Sun Belt
+Tournament", though titles end so too: "Sex and the City"), the lexicon's
+guess (a given name), the capitalised small words only titles have ("The
+Closer I Get"), and the words around it in a stating sentence ("actor James
+Cromwell", "directed by Stanley Kubrick").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from graph.verifier.answer_types import (
+    Expected,
+    NameLexicon,
+    class_of,
+    classes_of,
+    local_classes,
+)
+from graph.verifier.candidates import find_all
+from graph.verifier.categories import DATE, DEMONYMS, NATIONALITY, PLACE, WORK
+from graph.verifier.matching import Item
+from graph.verifier.normalise import MONTH_NAMES, Text, is_number, split_words
+
+FROM_LEXICON = "lexicon"
+FROM_PAGE = "page"
+FROM_NAME = "name"
+FROM_GUESS = "guess"
+FROM_CONTEXT = "context"
+_WEAK = frozenset({FROM_GUESS, FROM_CONTEXT, "name ending"})
+_SHOWN_CHARS = 80
+_PREPOSITIONS = frozenset(split_words("in on during since until by from"))
+# Capitalised small words that only a title capitalises ("The Closer I Get").
+_TITLE_WORDS = frozenset(
+    split_words(
+        "I Me My You Your We Us Our It Is Are Was Were Be Been Do Does Don't Get Got Go Goes"
+        " Know Knows Can Can't Will Won't Why What When How This That Not No Never Let Say"
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Classified:
+    """The classes found for an answer, each with its source and the words that say so."""
+
+    classes: dict[str, tuple[str, str]]
+
+    @property
+    def known(self) -> frozenset[str]:
+        strong = {kind for kind, (source, _) in self.classes.items() if source not in _WEAK}
+        return frozenset(strong or self.classes)
+
+    def fits(self, expected: Expected) -> bool | None:
+        """True or False when both the question and the answer say; None otherwise."""
+        if not expected.classes or not self.known:
+            return None
+        return not self.known.isdisjoint(expected.classes)
+
+    def why(self) -> str:
+        """The answer's classes and the words behind them: "a person (lexicon: '...')"."""
+        kinds = sorted(self.known)
+        source, words = self.classes[kinds[0]]
+        named = " or ".join(f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}" for kind in kinds)
+        return f"{named} ({source}: {words!r})"
+
+
+def _is_own_page(item: Item, key: str) -> bool:
+    return item.index == 0 and " ".join(item.title_text.tokens) == key
+
+
+def classify(
+    answer: Text,
+    raw: str,
+    items: Iterable[Item],
+    stating: Iterable[Item],
+    lexicon: NameLexicon | None,
+) -> Classified:
+    """What the answer is, from the lexicon, its own stored page, its own words and the
+    sentences that state it."""
+    found: dict[str, tuple[str, str]] = {}
+    tokens = answer.tokens
+    if not tokens or all(is_number(token) for token in tokens):
+        return Classified(found)
+    key = " ".join(tokens)
+    sources = (
+        (FROM_LEXICON, list(lexicon.describe(key)) if lexicon is not None else []),
+        (FROM_PAGE, [item.raw for item in items if _is_own_page(item, key)]),
+    )
+    for source, descriptions in sources:
+        for kind, description in classes_of(descriptions).items():
+            found.setdefault(kind, (source, description[:_SHOWN_CHARS]))
+    guess = lexicon.guess(key) if lexicon is not None and not found else None
+    for kind, description in classes_of([guess] if guess else []).items():
+        found.setdefault(kind, (FROM_GUESS, description))
+    if len(tokens) > 1:
+        for kind in class_of(tokens[-1]):
+            found.setdefault(kind, ("name ending", tokens[-1]))
+    if all(token in DEMONYMS for token in tokens):
+        found.setdefault(PLACE, (FROM_NAME, "a demonym"))
+        found.setdefault(NATIONALITY, (FROM_NAME, "a demonym"))
+    if any(token in MONTH_NAMES for token in tokens) and (
+        any(is_number(token) for token in tokens) or tokens[0] in _PREPOSITIONS
+    ):
+        found.setdefault(DATE, (FROM_NAME, "a date"))
+    title_words = [word for word in raw.split()[1:] if word.strip("\"'“”,.!?") in _TITLE_WORDS]
+    if title_words:
+        found.setdefault(WORK, ("name ending", f"a title ({title_words[0]})"))
+    for item in stating:
+        sentence = item.text.tokens
+        for span in find_all(sentence, tokens):
+            for kind, words in local_classes(sentence, span).items():
+                found.setdefault(kind, (FROM_CONTEXT, words))
+    return Classified(found)
+
+
+@lru_cache(maxsize=65536)
+def name_fits(tokens: tuple[str, ...], expected: Expected, lexicon: NameLexicon | None) -> bool:
+    """Whether a name (folded tokens) may be of a class the question asks for: False only
+    when the lexicon or the name itself says it is of another class."""
+    text = Text(tokens, f" {' '.join(tokens)} ")
+    return classify(text, " ".join(tokens), (), (), lexicon).fits(expected) is not False

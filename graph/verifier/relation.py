@@ -1,0 +1,177 @@
+"""How closely a span in a stored sentence is tied to what the question asks.
+
+The question's content words (its relation words, "born", "released by", and
+the words of the names it mentions) are its cues. A span is tied to the
+question by the cues in its sentence, where the page's subject counts as
+mentioned (a "He" or an omitted subject refers to it), by the cues in the
+neighbouring sentences of the same page, and by how near the nearest cue sits
+to it. A life-span parenthesis is read as "born ... died ...".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from graph.verifier.answer_types import expected_class
+from graph.verifier.candidates import Span, find_all, spans_in
+from graph.verifier.matching import stem
+from graph.verifier.normalise import Text, analyse, split_words
+from graph.verifier.question import analyse_question, named_entities
+
+FAR = 99
+
+# Irregular forms that a crude stem does not bring together.
+_IRREGULAR = {
+    **dict.fromkeys(split_words("birth births birthplace"), "born"),
+    **dict.fromkeys(split_words("died dies death deaths dead"), "die"),
+    **dict.fromkeys(split_words("wrote written writing writes"), "write"),
+    **dict.fromkeys(split_words("sang sung singing sings"), "sing"),
+    **dict.fromkeys(split_words("won winning winner winners wins"), "win"),
+    **dict.fromkeys(split_words("built building builds"), "build"),
+    **dict.fromkeys(split_words("made making makes maker"), "make"),
+    **dict.fromkeys(split_words("began begun beginning begins"), "begin"),
+    **dict.fromkeys(split_words("led leads leading leader"), "lead"),
+    **dict.fromkeys(split_words("taught teaches teaching teacher"), "teach"),
+    **dict.fromkeys(split_words("held holds holding"), "hold"),
+    **dict.fromkeys(split_words("became becomes becoming"), "become"),
+    **dict.fromkeys(split_words("fought fights fighting"), "fight"),
+    **dict.fromkeys(split_words("grew grown grows growing"), "grow"),
+    **dict.fromkeys(split_words("knew known knows"), "know"),
+    **dict.fromkeys(split_words("lost loses losing"), "lose"),
+    **dict.fromkeys(split_words("met meets meeting"), "meet"),
+    **dict.fromkeys(split_words("spoke spoken speaks speaking speaker"), "speak"),
+    **dict.fromkeys(split_words("took taken takes taking"), "take"),
+    **dict.fromkeys(split_words("gave given gives giving"), "give"),
+    **dict.fromkeys(split_words("sold sells selling"), "sell"),
+    **dict.fromkeys(split_words("bought buys buying"), "buy"),
+    **dict.fromkeys(split_words("starred starring stars"), "star"),
+    **dict.fromkeys(
+        split_words(
+            "found founded founding founds foundation form formed forming forms formation"
+            " establish established establishment"
+        ),
+        "found",
+    ),
+    **dict.fromkeys(split_words("located location locations"), "locat"),
+    **dict.fromkeys(split_words("lived lives living"), "live"),
+}
+_PREPOSITIONS = frozenset(
+    split_words(
+        "through via across along within without among amongst toward towards upon against"
+        " despite per beside besides beyond near inside outside throughout"
+    )
+)
+_SHORT_VERB = 5
+# Words that say what kind of answer is wanted rather than what it is about.
+_TITLE_TAIL = re.compile(r"\s*(?:\([^)]*\)|,.*)\s*$")
+_NOT_CUES = frozenset(split_words("year years name named date number many much type kind"))
+_LIFE_SPAN = re.compile(
+    r"\(([^()]*?)\b((?:[\w.]+,?\s+){0,2}\d{3,4})\s*[-–—]\s*((?:[\w.]+,?\s+){0,2}\d{3,4})"
+    r"(\s*[;,)])"
+)
+
+
+@lru_cache(maxsize=65536)
+def cue_stem(token: str) -> str:
+    """A token's stem for cue matching ("" for stopwords and prepositions), irregular forms
+    brought together and -ed/-ing dropped ("earned" ~ "earn")."""
+    if token in _PREPOSITIONS:
+        return ""
+    token = _IRREGULAR.get(token, token)
+    if len(token) > _SHORT_VERB and token.endswith(("ed", "ing")) and token not in _IRREGULAR:
+        token = token[: -2 if token.endswith("ed") else -3]
+    return stem(token)
+
+
+@lru_cache(maxsize=65536)
+def reading(raw: str) -> str:
+    """A sentence as read for ties: a life-span parenthesis gains "born" and "died"."""
+    return _LIFE_SPAN.sub(r"(\1born \2 – died \3\4", raw, count=1)
+
+
+@lru_cache(maxsize=65536)
+def token_stems(raw: str) -> tuple[str, ...]:
+    """The cue stem of each token of the sentence as read."""
+    return tuple(cue_stem(token) for token in analyse(reading(raw)).tokens)
+
+
+@dataclass(frozen=True, slots=True)
+class Cues:
+    """What the question asks about: all its cue stems, those of the names it mentions,
+    and its relation words (neither names nor the category noun of the answer);
+    `all_names` keeps the names' stems that are not cues (stopwords aside)."""
+
+    stems: frozenset[str]
+    names: frozenset[str]
+    relation: frozenset[str]
+    all_names: frozenset[str] = frozenset()
+
+    def without(self, own: frozenset[str]) -> Cues:
+        """The cues less the answer's own words (which can never tie the answer)."""
+        return Cues(self.stems - own, self.names - own, self.relation - own, self.all_names)
+
+
+@lru_cache(maxsize=4096)
+def question_cues(question: str) -> Cues:
+    q = analyse_question(question)
+    stems = frozenset(cue_stem(token) for token in q.text.tokens) - {""} - _NOT_CUES
+    names = frozenset(
+        cue_stem(token) for name in (*q.pair, *named_entities(q.words)) for token in name.tokens
+    )
+    head = expected_class(question).noun
+    return Cues(stems, names & stems, stems - names - {cue_stem(head)}, names)
+
+
+@lru_cache(maxsize=65536)
+def cue_positions(raw: str, wanted: frozenset[str]) -> tuple[tuple[int, str], ...]:
+    """(position, stem) of each token of the sentence, as read, whose stem is wanted."""
+    return tuple((i, s) for i, s in enumerate(token_stems(raw)) if s in wanted)
+
+
+def distance(
+    positions: tuple[tuple[int, str], ...],
+    span: Span,
+    skipped: frozenset[int] = frozenset(),
+    following_cost: int = 1,
+) -> int:
+    """Tokens from the span to the nearest of `positions` outside it (`FAR` if none), not
+    counting the `skipped` tokens between (the other members of a list it belongs to); a
+    word after the span counts `following_cost` times (a date follows its relation word:
+    "born 1920 - died 2003")."""
+    start, end = span
+    best = FAR
+    for i, _ in positions:
+        if start <= i < end:
+            continue
+        between = range(i + 1, start) if i < start else range(end, i)
+        gap = 1 + sum(1 for j in between if j not in skipped)
+        best = min(best, gap if i < start else gap * following_cost)
+    return best
+
+
+def placements(raw: str, kind: str) -> tuple[tuple[Span, tuple[str, ...]], ...]:
+    """The spans of `kind` in the sentence as read for ties."""
+    return spans_in(reading(raw), kind)
+
+
+def locate(raw: str, needle: tuple[str, ...]) -> list[Span]:
+    """Where `needle` (folded tokens) occurs in the sentence as read."""
+    return find_all(analyse(reading(raw)).tokens, needle)
+
+
+@lru_cache(maxsize=65536)
+def listed(raw: str, kind: str) -> frozenset[int]:
+    """The tokens of a sentence, as read, that belong to spans of `kind` or join them
+    ("and", "or"): a list's members are as near to its head as its first member."""
+    tokens = analyse(reading(raw)).tokens
+    inside = {i for (start, end), _ in placements(raw, kind) for i in range(start, end)}
+    joins = {i for i, token in enumerate(tokens) if token in ("and", "or", "&")}
+    return frozenset(inside | joins)
+
+
+@lru_cache(maxsize=16384)
+def title_core(title: str) -> Text:
+    """A page title without its parenthesis or what follows a comma (`Stull, Kansas`)."""
+    return analyse(_TITLE_TAIL.sub("", title))

@@ -1,0 +1,62 @@
+"""Yes/no and either/or answers are accepted only when the comparison computed from the
+stored evidence agrees: dates, numbers, nationalities and attributes on real pages."""
+
+from __future__ import annotations
+
+import pytest
+from verifier_utils import Store, check, rejected, supported
+
+from graph.verifier import GROUNDING_COMPUTED
+
+
+@pytest.fixture
+def store() -> Store:
+    return Store()
+
+
+def test_born_first_is_computed_from_the_dates(store: Store) -> None:
+    ids = store.add("Antonín Dvořák", 0) + store.add("Giuseppe Verdi", 0)
+    question = "Who was born first, Antonín Dvořák or Giuseppe Verdi?"
+    verdict = check(store, question, "Giuseppe Verdi")
+    supported(verdict, GROUNDING_COMPUTED, ids)
+    assert "1813" in verdict["reason"] and "september 8 1841" in verdict["reason"]
+    swapped = check(store, question, "Antonín Dvořák")
+    rejected(swapped, "contradicts", "giuseppe verdi")
+    younger = "Who is younger, Antonín Dvořák or Giuseppe Verdi?"
+    supported(check(store, younger, "Antonín Dvořák"), GROUNDING_COMPUTED, ids)
+
+
+def test_higher_is_computed_from_the_stated_heights(store: Store) -> None:
+    store.search("Baltoro Kangri")  # "... with an elevation of 7312 m"
+    store.search("Mingli Sar")  # "... is 6050 meters high ..."
+    question = "Which mountain is higher, Baltoro Kangri or Mingli Sar?"
+    verdict = check(store, question, "Baltoro Kangri")
+    assert verdict["supported"] and verdict["grounding"] == GROUNDING_COMPUTED, verdict["reason"]
+    assert "7312" in verdict["reason"] and "6050" in verdict["reason"]
+    rejected(check(store, question, "Mingli Sar"), "contradicts")
+
+
+@pytest.mark.parametrize(
+    ("question", "right", "wrong"),
+    [
+        ("Are King Vidor and Géza von Cziffra both film directors?", "yes", "no"),
+        ("Are King Vidor and Géza von Cziffra both American directors?", "no", "yes"),
+        ("Are King Vidor and Géza von Cziffra of the same nationality?", "no", "yes"),
+        ("Are Christopher Nolan and Lisa Kudrow both actresses?", "no", "yes"),
+    ],
+)
+def test_a_swapped_yes_no_is_rejected(store: Store, question: str, right: str, wrong: str) -> None:
+    for title in ("King Vidor", "Géza von Cziffra", "Christopher Nolan", "Lisa Kudrow"):
+        store.add(title, 0)
+    assert check(store, question, right)["supported"], check(store, question, right)["reason"]
+    rejected(check(store, question, wrong), "Computed from the stored evidence", "contradicts")
+
+
+def test_a_comparison_the_evidence_cannot_decide_accepts_no_answer(store: Store) -> None:
+    store.add("Christopher Nolan", 0, 1)
+    store.add("Lisa Kudrow", 0, 1)
+    question = "Who is from farther west, Christopher Nolan or Lisa Kudrow?"
+    for answer in ("Christopher Nolan", "Lisa Kudrow"):
+        verdict = check(store, question, answer)
+        rejected(verdict, "cannot be computed")
+        assert verdict["missing"]

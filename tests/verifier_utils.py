@@ -1,0 +1,83 @@
+"""Stored evidence from real snapshot pages, and checks on the verdicts built from it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from graph.verifier import GROUNDING_NONE, verify_answer
+from graph.verifier.lexicon import snapshot_lexicon
+from tools.base import Evidence, Verdict
+from tools.wikipedia.snapshot import SnapshotSource, shared_snapshot
+
+RETRIEVED_AT = "2026-01-01T00:00:00Z"
+
+
+class Store:
+    """Builds stored evidence from snapshot pages, numbering ids as the state would."""
+
+    def __init__(self, snapshot: SnapshotSource | None = None) -> None:
+        self.snapshot = snapshot or shared_snapshot()
+        self.evidence: list[Evidence] = []
+
+    def add(self, title: str, *indexes: int) -> list[str]:
+        """Store sentences of a real page; return their ids."""
+        page = self.snapshot.page(title)
+        assert page is not None, f"snapshot lacks {title!r}"
+        return [self.add_text(page.title, page.sentences[i], i) for i in indexes]
+
+    def search(self, title: str) -> list[str]:
+        """Store what Search[title] stores: the page's first five sentences."""
+        page = self.snapshot.page(title)
+        assert page is not None, f"snapshot lacks {title!r}"
+        return self.add(title, *range(min(5, len(page.sentences))))
+
+    def add_text(self, title: str, text: str, index: int = 0) -> str:
+        """Store one sentence as a tool returned it (an injected one, say)."""
+        evidence_id = f"e{len(self.evidence) + 1}"
+        self.evidence.append(
+            Evidence(
+                id=evidence_id,
+                text=text,
+                tool="Search",
+                source={"title": title, "sentence_index": index},
+                facts={},
+                retrieved_at=RETRIEVED_AT,
+            )
+        )
+        return evidence_id
+
+
+def check(
+    store: Store,
+    question: str,
+    answer: str,
+    question_type: str | None = None,
+    *,
+    lexicon: bool = True,
+) -> Verdict:
+    """The verdict, with the snapshot's leads as the type lexicon unless `lexicon` is off."""
+    verdict = verify_answer(
+        question,
+        answer,
+        store.evidence,
+        question_type=question_type,
+        lexicon=snapshot_lexicon() if lexicon else None,
+    )
+    assert set(verdict) == set(Verdict.__annotations__)
+    assert verdict["reason"].strip()
+    return verdict
+
+
+def supported(verdict: Verdict, grounding: str, ids: Iterable[str]) -> None:
+    assert verdict["supported"], verdict["reason"]
+    assert verdict["grounding"] == grounding
+    assert verdict["missing"] == []
+    assert set(ids) <= set(verdict["evidence_ids"])
+
+
+def rejected(verdict: Verdict, *reason_words: str) -> None:
+    assert not verdict["supported"], verdict["reason"]
+    assert verdict["grounding"] == GROUNDING_NONE
+    assert verdict["evidence_ids"] == []
+    for word in reason_words:
+        assert word in verdict["reason"], verdict["reason"]
