@@ -124,3 +124,54 @@ DEMO_REPLIES = [
 def demo_model() -> ScriptedReActModel:
     """A scripted model that answers `DEMO_QUESTION` (for the README's offline run)."""
     return ScriptedReActModel(responses=DEMO_REPLIES)
+
+
+TOUR_QUESTION = "Which page does a long tour of the snapshot end on?"
+_TOUR_WORD = re.compile(r"[A-Za-z]{6,}")
+
+
+def _tour_keyword(page: Any) -> str | None:
+    """A word that Lookup finds in exactly one sentence of `page`, latest sentence first."""
+    from tools.wikipedia.lookup import broad_keyword_hint, find_matches
+
+    for sentence in reversed(page.sentences):
+        for word in _TOUR_WORD.findall(sentence):
+            matches = find_matches(page, word)
+            if len(matches) == 1 and broad_keyword_hint(page, word, matches) is None:
+                return word
+    return None
+
+
+def tour_settings(steps: int) -> dict[str, Any]:
+    """Run settings under which a `steps`-turn tour runs to its Finish, recorded unverified."""
+    return {
+        "max_model_turns": steps + 1,
+        "max_tool_calls": steps + 1,
+        "max_seconds": 3600.0,
+        "verify_mode": "record",
+    }
+
+
+def tour_replies(steps: int) -> list[str]:
+    """A `steps`-turn script over the offline snapshot: Search a page, Lookup a word
+    on it, Search the next page, ... (distinct pages, no repeats), then Finish on
+    the last page's title. Deterministic: the pages are taken in snapshot order."""
+    from tools.wikipedia.snapshot import shared_snapshot
+
+    if steps < 2:
+        raise ValueError("a tour needs at least 2 steps (one Search and the Finish)")
+    source = shared_snapshot()
+    replies: list[str] = []
+    last = ""
+    for title in source.titles():
+        if len(replies) >= steps - 1:
+            break
+        page = source.page(title) if "[" not in title and "]" not in title else None
+        keyword = _tour_keyword(page) if page is not None else None
+        if keyword is None:
+            continue
+        last = title
+        replies.append(f"Thought: open page {len(replies) + 1}\nAction: Search[{title}]")
+        if len(replies) < steps - 1:
+            replies.append(f"Thought: look up {keyword}\nAction: Lookup[{keyword}]")
+    return [*replies, f"Thought: done\nAction: Finish[{last}]"]
