@@ -29,7 +29,19 @@ from graph.verifier import verify_answer
 from tools.base import Environment
 
 EnvName = Literal["wikipedia", "library"]
-RECURSION_LIMIT = 200
+SUPERSTEPS_PER_TURN = 4  # reason, review, act, observe: the longest path of one model turn
+RECURSION_MARGIN = 8
+
+
+def recursion_limit(ctx: Context) -> int:
+    """LangGraph's recursion limit for one run, derived from the budgets.
+
+    Every model turn takes at most `SUPERSTEPS_PER_TURN` supersteps, and the
+    `reason` after the last allowed turn only stops the episode, so any
+    episode the budgets allow ends on a budget, never on this limit. The
+    margin covers a review re-run on resume and the start.
+    """
+    return SUPERSTEPS_PER_TURN * (ctx.max_model_turns + 1) + RECURSION_MARGIN
 
 
 def route_after_reason(
