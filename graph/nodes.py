@@ -57,8 +57,7 @@ EnvironmentFactory = Callable[[Context], Environment]
 
 
 def _cache_key(ctx: Context, names: tuple[str, ...]) -> tuple[Any, ...]:
-    values = asdict(ctx)
-    return tuple(values.get(name) for name in names)
+    return tuple(getattr(ctx, name, None) for name in names)
 
 
 @dataclass
