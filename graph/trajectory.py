@@ -130,7 +130,7 @@ def _tool_repeat_key(step: Step) -> str | None:
 
 def evidence_key(item: Evidence | EvidenceDraft) -> str:
     """What makes two pieces of evidence the same: their source and their text."""
-    return fingerprint([item["source"], item["text"]])
+    return json.dumps([item["source"], item["text"]], sort_keys=True, default=str)
 
 
 _RENDERED_STEPS: PrefixCache[Step, str] = PrefixCache(render_step, indexed=False)
