@@ -42,7 +42,7 @@ from graph.store.delta_walk import (
 from graph.store.serde import CompressingSerializer
 from tools.dbfiles import CHECKPOINTS, check_file, claim, describe_error
 
-PAGE_SIZE = 16384
+PAGE_SIZE = 4096
 PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL")
 # `SqliteSaver`'s writes table, created first (in a new file) without a rowid: the rows
 # live in their primary key's b-tree instead of a table plus an index repeating the key.
