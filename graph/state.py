@@ -2,10 +2,16 @@
 
 `steps` and `evidence` only ever grow, so they are `DeltaChannel`s: each
 checkpoint stores the new items, not the whole list again, and the SQLite
-file grows linearly with the number of steps. `question` and `settings`
-(written once per thread) and `outcome` (written by `act`, read by the next
-`observe`) are `DeltaChannel`s too, keeping their latest write: each value is
-stored once, as the write that set it, instead of in every checkpoint.
+file grows linearly with the number of steps. The values a turn hands on
+(`proposal`, `outcome`, `env_state`, `counters`) and those written once per
+thread (`question`, `settings`) are `DeltaChannel`s keeping their latest
+write: each value is stored once, as the write that set it, not again in
+every checkpoint (`proposal` and `outcome` are None once consumed).
+
+A `DeltaChannel` is read back by replaying writes since its last snapshot,
+taken every N updates: every 100 for the lists (a snapshot copies the whole
+list), every 10 for the turn's values (small, rewritten each turn), and
+practically never for the write-once values (one write to replay).
 """
 
 from __future__ import annotations
@@ -25,9 +31,8 @@ StepKind = Literal["tool", "failed", "invalid", "repeat", "rejected", "unsupport
 
 
 LIST_SNAPSHOTS = 100
-ONCE_SNAPSHOTS = 1000
-OUTCOME_SNAPSHOTS = 10
 TURN_SNAPSHOTS = 10
+ONCE_SNAPSHOTS = 1000
 
 
 def latest(current: Any, writes: Sequence[Any]) -> Any:
@@ -101,7 +106,7 @@ class AgentState(TypedDict, total=False):
         list[Evidence], DeltaChannel(append_items, snapshot_frequency=LIST_SNAPSHOTS)
     ]
     proposal: Annotated[Proposal, DeltaChannel(latest, snapshot_frequency=TURN_SNAPSHOTS)]
-    outcome: Annotated[dict[str, Any], DeltaChannel(latest, snapshot_frequency=OUTCOME_SNAPSHOTS)]
+    outcome: Annotated[dict[str, Any], DeltaChannel(latest, snapshot_frequency=TURN_SNAPSHOTS)]
     env_state: Annotated[dict[str, Any], DeltaChannel(latest, snapshot_frequency=TURN_SNAPSHOTS)]
     counters: Annotated[Counters, DeltaChannel(latest, snapshot_frequency=TURN_SNAPSHOTS)]
     settings: Annotated[dict[str, Any], DeltaChannel(latest, snapshot_frequency=ONCE_SNAPSHOTS)]

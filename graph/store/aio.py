@@ -1,7 +1,11 @@
 """The server's checkpoint saver: the async twin of `graph.store.savers.CompactSqliteSaver`.
 
 The LangGraph server and the CLI write the same file, so this saver uses the
-same pragmas, version scheme and `delta_seeds` metadata; only the I/O is async.
+same pragmas, serializer and `delta_seeds` metadata; only the I/O is async.
+Inside `langgraph dev` the server wraps it in an adapter that makes channel
+versions its own way and reads `DeltaChannel` history with LangGraph's
+generic walk (through `aget_tuple`); `graph.store.savers` explains why the two
+version schemes order together.
 """
 
 from __future__ import annotations

@@ -1,14 +1,16 @@
 """Rebuilding `DeltaChannel` values from SQLite without reading every ancestor.
 
-A `DeltaChannel` (the append-only `steps` and `evidence`, and the values
-written once or rarely: `settings`, `question`, `outcome`) stores no value in
-a checkpoint except an occasional snapshot, its *seed*; reading a channel
-walks the checkpoint's ancestors back to the nearest seed and replays the
-writes in between. LangGraph's `SqliteSaver` finds seeds by deserialising
-every ancestor's whole checkpoint blob. Our savers record in each
-checkpoint's metadata (`delta_seeds`) which channels it seeds, so the walk
-reads only ids and that list, and fetches a blob only where a seed is (or,
-for a checkpoint written by another saver, where the list is missing).
+A `DeltaChannel` (see `graph.state`) stores no value in a checkpoint except
+an occasional snapshot, its *seed*; reading a channel walks the checkpoint's
+ancestors back to the nearest seed and replays the writes in between.
+LangGraph's `SqliteSaver` finds seeds by deserialising every ancestor's whole
+checkpoint blob, and `question` and `settings`, written once, are seeded
+only at the thread's start. Our savers record in each checkpoint's metadata
+(`delta_seeds`) which channels it seeds, so the walk reads ids and whether
+that list is empty, and reads a blob only where it is not (or, for a
+checkpoint written by another saver, where the list is missing), looking for
+seeds the way LangGraph does. `tests/test_savers.py` checks both walks agree
+on every checkpoint.
 
 `DeltaWalk` consumes the rows of `STAGE1_SQL` and says which writes to read
 (`writes_queries`); the sync and async savers only run the queries.
