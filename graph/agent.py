@@ -100,11 +100,11 @@ ENVIRONMENTS: dict[str, tuple[type[Context], Any, tuple[str, ...]]] = {
 
 
 def build_graph(
-    env_name: EnvName, deps: AgentDeps | None = None
+    env_name: EnvName, deps: AgentDeps | None = None, nodes: Nodes | None = None
 ) -> StateGraph[AgentState, Context, InputState, AgentState]:
-    """The uncompiled graph of one environment."""
+    """The uncompiled graph of one environment (`nodes` replaces its node functions)."""
     context_type, factory, keys = ENVIRONMENTS[env_name]
-    nodes = Nodes(deps or AgentDeps(environment_factory=factory, environment_keys=keys))
+    nodes = nodes or Nodes(deps or AgentDeps(environment_factory=factory, environment_keys=keys))
     builder = StateGraph(AgentState, context_schema=context_type, input_schema=InputState)
     builder.add_node("reason", nodes.reason)
     builder.add_node("review", nodes.review)
