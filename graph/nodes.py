@@ -21,6 +21,7 @@ from graph.approval import approval_request, parse_decision
 from graph.context import Context
 from graph.errors import DecisionError
 from graph.models import load_chat_model
+from graph.outcomes import outcome_evidence, stored_outcome
 from graph.protocol import ParseFailure, parse_react_output
 from graph.state import AgentState, Proposal, Step
 from graph.trajectory import (
@@ -59,8 +60,7 @@ EnvironmentFactory = Callable[[Context], Environment]
 
 
 def _cache_key(ctx: Context, names: tuple[str, ...]) -> tuple[Any, ...]:
-    values = asdict(ctx)
-    return tuple(values.get(name) for name in names)
+    return tuple(getattr(ctx, name, None) for name in names)
 
 
 @dataclass
@@ -178,7 +178,7 @@ class Nodes:
         ctx = runtime.context
         env = self.deps.environment(ctx)
         counters = _counters(state)
-        update: dict[str, Any] = {"status": "running"}
+        update: dict[str, Any] = {} if state.get("status") == "running" else {"status": "running"}
         if not state.get("settings"):
             update["settings"] = asdict(ctx) | {"env": env.name}
         exec_ctx = _exec_context(state, runtime)
@@ -228,7 +228,8 @@ class Nodes:
             action=proposal.get("action_text", ""),
         )
         _add_elapsed(counters, started)
-        return update | {"proposal": proposal, "counters": counters, "outcome": None}
+        update |= {"proposal": proposal, "counters": counters}
+        return update | ({"outcome": None} if state.get("outcome") else {})
 
     @staticmethod
     def propose(env: Environment, text: str, steps: list[Step], exec_ctx: ExecContext) -> Proposal:
@@ -352,7 +353,7 @@ class Nodes:
         _bump(counters, "http_requests", outcome.requests)
         _bump(counters, "cache_hits", outcome.cache_hits)
         _add_elapsed(counters, started)
-        return {"outcome": asdict(outcome), "counters": counters}
+        return {"outcome": stored_outcome(outcome), "counters": counters}
 
     def observe(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Store the turn: its observation, new evidence, environment changes, counters."""
@@ -376,7 +377,8 @@ class Nodes:
         if outcome:
             step["state_before"] = fingerprint(env_state)
             env_state.update(outcome.get("env_update") or {})
-            new_evidence, ids = add_evidence(state.get("evidence") or [], outcome["evidence"])
+            drafts = outcome_evidence(outcome)
+            new_evidence, ids = add_evidence(state.get("evidence") or [], drafts)
             step.update(
                 Step(
                     kind="failed" if outcome.get("failed") else "tool",
@@ -393,14 +395,14 @@ class Nodes:
             if counter:
                 _bump(counters, counter)
         _emit(runtime, "step", step=dict(step))
-        update: dict[str, Any] = {
-            "steps": [step],
-            "evidence": new_evidence,
-            "env_state": env_state,
-            "counters": counters,
-            "proposal": None,
-            "outcome": None,
-        }
+        update: dict[str, Any] = {"steps": [step], "proposal": None}
+        if new_evidence:
+            update["evidence"] = new_evidence
+        for key, value in (("env_state", env_state), ("counters", counters)):
+            if value != state.get(key):
+                update[key] = value
+        if outcome:
+            update["outcome"] = None
         if outcome.get("stop_reason"):
             update |= {
                 "status": "unverified",

@@ -19,7 +19,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, StateSnapshot
 from platformdirs import user_state_dir
 
-from graph.agent import ENVIRONMENTS, RECURSION_LIMIT
+from graph.agent import ENVIRONMENTS, recursion_limit
 from graph.context import Context
 from graph.errors import AgentError, DatabaseError, ThreadNotFoundError
 
@@ -67,12 +67,14 @@ def thread_config(thread_id: str, checkpoint_id: str | None = None) -> RunnableC
     configurable: dict[str, Any] = {"thread_id": thread_id}
     if checkpoint_id:
         configurable |= {"checkpoint_id": checkpoint_id, "checkpoint_ns": ""}
-    return RunnableConfig(configurable=configurable, recursion_limit=RECURSION_LIMIT)
+    return RunnableConfig(configurable=configurable)
 
 
 def _stream(
     agent: Agent, value: Any, config: RunnableConfig, ctx: Context, on_event: EventHandler | None
 ) -> None:
+    config = RunnableConfig(**config)
+    config["recursion_limit"] = recursion_limit(ctx)
     for event in agent.stream(value, config, context=ctx, stream_mode="custom", durability="sync"):
         if on_event is not None and isinstance(event, dict):
             on_event(event)
@@ -122,7 +124,6 @@ def resume_episode(
     env_name = agent.name.removesuffix("-agent")
     ctx = ctx or make_context(env_name, settings)
     config = RunnableConfig(**state.config)
-    config["recursion_limit"] = RECURSION_LIMIT
     if state.interrupts:
         if decision is None:
             raise AgentError(

@@ -3,7 +3,8 @@
 `langgraph.json` names `make_checkpointer` as the server's checkpointer
 (`{"checkpointer": {"path": "./graph/server.py:make_checkpointer"}}`), so the
 server keeps every checkpoint in the same SQLite file as the CLI,
-`graph.runner.default_db_path()` (`$REACT_AGENT_DB` if set).
+`graph.runner.default_db_path()` (`$REACT_AGENT_DB` if set), with the same
+pragmas and channel version scheme (`graph.store.aio`).
 
 The server calls the factory once per event loop and enters the context
 manager it returns (langgraph-api's custom-checkpointer hook); the saver it
@@ -12,28 +13,15 @@ yields is closed when the server shuts down.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import aiosqlite
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
 from graph.runner import default_db_path
-from tools.dbfiles import CHECKPOINTS, check_file
+from graph.store.aio import CompactAsyncSqliteSaver, open_async_sqlite_saver
 
 
 @asynccontextmanager
-async def make_checkpointer() -> AsyncIterator[AsyncSqliteSaver]:
-    """An `AsyncSqliteSaver` on the CLI's checkpoint file (WAL, synchronous=NORMAL, as the CLI)."""
-    path = await asyncio.to_thread(check_file, default_db_path(), CHECKPOINTS, create=True)
-    async with aiosqlite.connect(path) as conn:
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        if (await (await conn.execute("PRAGMA application_id")).fetchone()) != (
-            CHECKPOINTS.app_id,
-        ):
-            await conn.execute(f"PRAGMA application_id = {CHECKPOINTS.app_id}")
-        saver = AsyncSqliteSaver(conn)
-        await saver.setup()
+async def make_checkpointer() -> AsyncIterator[CompactAsyncSqliteSaver]:
+    """A `CompactAsyncSqliteSaver` on the CLI's checkpoint file."""
+    async with open_async_sqlite_saver(default_db_path()) as saver:
         yield saver
