@@ -6,9 +6,12 @@ Usage: python benchmarks/bench_graph.py [--steps 40] [--repeat 5] [--plot FILE.p
 Prints, for episodes of N steps (N-1 Searches of distinct snapshot titles, then
 Finish): milliseconds per step with no checkpointer (baseline), with the
 in-memory saver and with SQLite on a file, each as a ratio to the baseline;
-the time the Wikipedia tool itself took per step; and the SQLite file's size
-after 10, 20, 30 and 40-step episodes with the growth per step, for the
-trajectory kept in `DeltaChannel`s (ours) and in plain `operator.add` lists.
+the time the Wikipedia tool itself took per step (pages read afresh, not from
+the source's cache of recent pages); and the SQLite file's size after 10, 20,
+30 and 40-step episodes with the growth per step, for the state as it is (the
+trajectory in `DeltaChannel`s) and with `steps` and `evidence` as plain
+`operator.add` lists. `bench_vs_prebuilt.py` compares with LangGraph's
+prebuilt agent.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from graph.runner import open_checkpointer, run_episode
 from graph.state import AgentState, Step
 from graph.testing import ScriptedReActModel
 from tools.base import Evidence
-from tools.wikipedia.snapshot import shared_snapshot
+from tools.wikipedia.snapshot import SnapshotSource, shared_snapshot
 
 QUESTION = "Benchmark question that needs many steps?"
 
@@ -120,7 +123,7 @@ def timed_episode(
 
 
 def tool_time_per_step(steps: int) -> float:
-    source = shared_snapshot()
+    source = SnapshotSource()
     titles = source.titles()[: steps - 1]
     started = time.perf_counter()
     for title in titles:

@@ -33,7 +33,19 @@ from graph.verifier.scorer import load_name_scorer
 from tools.base import Environment
 
 EnvName = Literal["wikipedia", "library"]
-RECURSION_LIMIT = 200
+SUPERSTEPS_PER_TURN = 4  # reason, review, act, observe: the longest path of one model turn
+RECURSION_MARGIN = 8
+
+
+def recursion_limit(ctx: Context) -> int:
+    """LangGraph's recursion limit for one run, derived from the budgets.
+
+    Every model turn takes at most `SUPERSTEPS_PER_TURN` supersteps, and the
+    `reason` after the last allowed turn only stops the episode, so any
+    episode the budgets allow ends on a budget, never on this limit. The
+    margin covers a review re-run on resume and the start.
+    """
+    return SUPERSTEPS_PER_TURN * (ctx.max_model_turns + 1) + RECURSION_MARGIN
 
 
 def route_after_reason(
@@ -93,11 +105,11 @@ ENVIRONMENTS: dict[str, tuple[type[Context], Any, tuple[str, ...]]] = {
 
 
 def build_graph(
-    env_name: EnvName, deps: AgentDeps | None = None
+    env_name: EnvName, deps: AgentDeps | None = None, nodes: Nodes | None = None
 ) -> StateGraph[AgentState, Context, InputState, AgentState]:
-    """The uncompiled graph of one environment."""
+    """The uncompiled graph of one environment (`nodes` replaces its node functions)."""
     context_type, factory, keys = ENVIRONMENTS[env_name]
-    nodes = Nodes(deps or AgentDeps(environment_factory=factory, environment_keys=keys))
+    nodes = nodes or Nodes(deps or AgentDeps(environment_factory=factory, environment_keys=keys))
     guard = ThreadGuard(env_name, context_type).wrap
     builder = StateGraph(AgentState, context_schema=context_type, input_schema=InputState)
     builder.add_node("reason", guard(nodes.reason))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -29,8 +29,7 @@ EnvironmentFactory = Callable[[Context], Environment]
 
 
 def _cache_key(ctx: Context, names: tuple[str, ...]) -> tuple[Any, ...]:
-    values = asdict(ctx)
-    return tuple(values.get(name) for name in names)
+    return tuple(getattr(ctx, name, None) for name in names)
 
 
 @dataclass

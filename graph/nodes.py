@@ -25,6 +25,7 @@ from graph.node_support import (
     emit,
     exec_context,
 )
+from graph.outcomes import outcome_evidence, stored_outcome
 from graph.protocol import ParseFailure, parse_react_output
 from graph.review import review_write, unapproved
 from graph.state import AgentState, Proposal, Step
@@ -99,7 +100,7 @@ class Nodes:
         ctx = runtime.context
         env = self.deps.environment(ctx)
         counters = counters_of(state)
-        update: dict[str, Any] = {"status": "running"}
+        update: dict[str, Any] = {} if state.get("status") == "running" else {"status": "running"}
         if not state.get("settings"):
             update["settings"] = asdict(ctx) | {"env": env.name}
         exec_ctx = exec_context(state, runtime)
@@ -149,7 +150,8 @@ class Nodes:
             action=proposal.get("action_text", ""),
         )
         add_elapsed(counters, started)
-        return update | {"proposal": proposal, "counters": counters, "outcome": None}
+        update |= {"proposal": proposal, "counters": counters}
+        return update | ({"outcome": None} if state.get("outcome") else {})
 
     @staticmethod
     def propose(env: Environment, text: str, steps: list[Step], exec_ctx: ExecContext) -> Proposal:
@@ -209,7 +211,7 @@ class Nodes:
         bump(counters, "http_requests", outcome.requests)
         bump(counters, "cache_hits", outcome.cache_hits)
         add_elapsed(counters, started)
-        return {"outcome": asdict(outcome), "counters": counters}
+        return {"outcome": stored_outcome(outcome), "counters": counters}
 
     def observe(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Store the turn: its observation, new evidence, environment changes, counters."""
@@ -235,7 +237,8 @@ class Nodes:
         if outcome:
             step["state_before"] = fingerprint(env_state)
             env_state.update(outcome.get("env_update") or {})
-            new_evidence, ids = add_evidence(state.get("evidence") or [], outcome["evidence"])
+            drafts = outcome_evidence(outcome)
+            new_evidence, ids = add_evidence(state.get("evidence") or [], drafts)
             step.update(
                 Step(
                     kind="failed" if outcome.get("failed") else "tool",
@@ -252,14 +255,14 @@ class Nodes:
             if counter:
                 bump(counters, counter)
         emit(runtime, "step", step=dict(step))
-        update: dict[str, Any] = {
-            "steps": [step],
-            "evidence": new_evidence,
-            "env_state": env_state,
-            "counters": counters,
-            "proposal": None,
-            "outcome": None,
-        }
+        update: dict[str, Any] = {"steps": [step], "proposal": None}
+        if new_evidence:
+            update["evidence"] = new_evidence
+        for key, value in (("env_state", env_state), ("counters", counters)):
+            if value != state.get(key):
+                update[key] = value
+        if outcome:
+            update["outcome"] = None
         if outcome.get("stop_reason"):
             update |= {
                 "status": "unverified",

@@ -24,7 +24,6 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.types import Command, StateSnapshot
 
-from graph.agent import RECURSION_LIMIT
 from graph.approval import parse_decision
 from graph.context import Context
 from graph.errors import AgentError, RequestError, SettingsChangeError
@@ -115,6 +114,14 @@ def settings_changes(
     return {k: (stored.get(k), v) for k, v in wanted.items() if k != "env" and stored.get(k) != v}
 
 
+def _with_defaults(env_name: str, stored: Mapping[str, Any]) -> dict[str, Any]:
+    """`stored` completed with today's defaults for settings it lacks: a thread started
+    before a setting existed ran with that setting's default."""
+    if not stored:
+        return {}
+    return settings_of(env_name, make_context(env_name, {})) | dict(stored)
+
+
 def describe_changes(thread_id: str, changes: Mapping[str, tuple[Any, Any]]) -> str:
     """The one line refusing a settings change that was not asked for."""
     flags = ", ".join(f"--{k.replace('_', '-')} {new!r}" for k, (_, new) in changes.items())
@@ -152,15 +159,13 @@ def not_pending(state: StateSnapshot, thread_id: str, named: str) -> RequestErro
 
 
 def _config(base: RunnableConfig, owner: str, actor: str) -> RunnableConfig:
-    """The run config from `base`: at its checkpoint when it names one (a fork), else at
-    the thread's latest, which the lease holder read (naming the latest would make
-    LangGraph write a fork checkpoint of it first)."""
-    config = RunnableConfig(**base)
-    config["recursion_limit"] = RECURSION_LIMIT
-    return driven(config, owner, actor)
+    """The run config from `base` (`_stream` sets the recursion limit from the budgets)."""
+    return driven(RunnableConfig(**base), owner, actor)
 
 
 def _latest(thread_id: str, owner: str, actor: str) -> RunnableConfig:
+    """The thread's latest checkpoint, which the lease holder read (naming it by id would
+    make LangGraph write a fork checkpoint of it first)."""
     return _config(thread_config(thread_id), owner, actor)
 
 
@@ -213,7 +218,7 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
         other = OTHER_ENV.format(thread_id=thread_id, env=stored["env"], other=env_name)
         raise SettingsChangeError(other)
     wanted = settings_of(env_name, request.ctx or make_context(env_name, stored))
-    changes = settings_changes(stored, wanted)
+    changes = settings_changes(_with_defaults(env_name, stored), wanted)
     if changes and not request.change_settings:
         raise SettingsChangeError(describe_changes(thread_id, changes))
     update = {"settings": wanted} if changes or not stored else None

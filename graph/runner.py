@@ -24,7 +24,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import StateSnapshot
 
-from graph.agent import ENVIRONMENTS, RECURSION_LIMIT
+from graph.agent import ENVIRONMENTS, recursion_limit
 from graph.context import Context
 from graph.errors import AgentError, DatabaseError, ThreadNotFoundError
 from graph.store.leases import holding, lease_of, new_owner
@@ -109,7 +109,7 @@ def thread_config(thread_id: str, checkpoint_id: str | None = None) -> RunnableC
     configurable: dict[str, Any] = {"thread_id": thread_id}
     if checkpoint_id:
         configurable |= {"checkpoint_id": checkpoint_id, "checkpoint_ns": ""}
-    return RunnableConfig(configurable=configurable, recursion_limit=RECURSION_LIMIT)
+    return RunnableConfig(configurable=configurable)
 
 
 def driven(config: RunnableConfig, owner: str, actor: str) -> RunnableConfig:
@@ -121,6 +121,8 @@ def driven(config: RunnableConfig, owner: str, actor: str) -> RunnableConfig:
 def _stream(
     agent: Agent, value: Any, config: RunnableConfig, ctx: Context, on_event: EventHandler | None
 ) -> None:
+    config = RunnableConfig(**config)
+    config["recursion_limit"] = recursion_limit(ctx)
     for event in agent.stream(value, config, context=ctx, stream_mode="custom", durability="sync"):
         if on_event is not None and isinstance(event, dict):
             on_event(event)

@@ -3,7 +3,8 @@
 `langgraph.json` names `make_checkpointer` as the server's checkpointer
 (`{"checkpointer": {"path": "./graph/server.py:make_checkpointer"}}`), so the
 server keeps every checkpoint in the same SQLite file as the CLI,
-`graph.runner.default_db_path()` (`$REACT_AGENT_DB` if set).
+`graph.runner.default_db_path()` (`$REACT_AGENT_DB` if set), with the same
+pragmas and channel version scheme (`graph.store.aio`).
 
 Runs on the server take part in the thread lease like the CLI's commands: the
 saver carries the lease and the thread registry of its file, and the graph's
@@ -16,21 +17,17 @@ yields is closed when the server shuts down.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import aiosqlite
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
 from graph.runner import default_db_path
+from graph.store.aio import CompactAsyncSqliteSaver, open_async_sqlite_saver
 from graph.store.leases import SqliteThreadLease
 from graph.store.registry import ThreadRegistry
-from tools.dbfiles import CHECKPOINTS, check_file
 
 
-def attach_thread_stores(saver: AsyncSqliteSaver, path: Path) -> None:
+def attach_thread_stores(saver: CompactAsyncSqliteSaver, path: Path) -> None:
     """Give the saver the thread lease and registry of its file, where the nodes find them
     (langgraph-api's adapter passes unknown attributes on to the saver it wraps)."""
     saver.thread_lease = SqliteThreadLease(path)  # type: ignore[attr-defined]
@@ -38,17 +35,10 @@ def attach_thread_stores(saver: AsyncSqliteSaver, path: Path) -> None:
 
 
 @asynccontextmanager
-async def make_checkpointer() -> AsyncIterator[AsyncSqliteSaver]:
-    """An `AsyncSqliteSaver` on the CLI's checkpoint file (WAL, synchronous=NORMAL, as the CLI)."""
-    path = await asyncio.to_thread(check_file, default_db_path(), CHECKPOINTS, create=True)
-    async with aiosqlite.connect(path) as conn:
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        if (await (await conn.execute("PRAGMA application_id")).fetchone()) != (
-            CHECKPOINTS.app_id,
-        ):
-            await conn.execute(f"PRAGMA application_id = {CHECKPOINTS.app_id}")
-        saver = AsyncSqliteSaver(conn)
-        await saver.setup()
+async def make_checkpointer() -> AsyncIterator[CompactAsyncSqliteSaver]:
+    """A `CompactAsyncSqliteSaver` on the CLI's checkpoint file, carrying its thread lease
+    and registry."""
+    path = default_db_path()
+    async with open_async_sqlite_saver(path) as saver:
         attach_thread_stores(saver, path)
         yield saver

@@ -2,7 +2,16 @@
 
 `steps` and `evidence` only ever grow, so they are `DeltaChannel`s: each
 checkpoint stores the new items, not the whole list again, and the SQLite
-file grows linearly with the number of steps.
+file grows linearly with the number of steps. The values a turn hands on
+(`proposal`, `outcome`, `env_state`, `counters`) and those written once per
+thread (`question`, `settings`) are `DeltaChannel`s keeping their latest
+write: each value is stored once, as the write that set it, not again in
+every checkpoint (`proposal` and `outcome` are None once consumed).
+
+A `DeltaChannel` is read back by replaying writes since its last snapshot,
+taken every N updates: every 100 for the lists (a snapshot copies the whole
+list), every 10 for the turn's values (small, rewritten each turn), and
+practically never for the write-once values (one write to replay).
 """
 
 from __future__ import annotations
@@ -19,6 +28,16 @@ Status = Literal[
     "running", "verified", "unverified", "budget_exhausted", "awaiting_approval", "error"
 ]
 StepKind = Literal["tool", "failed", "invalid", "repeat", "rejected", "unsupported", "finish"]
+
+
+LIST_SNAPSHOTS = 100
+TURN_SNAPSHOTS = 10
+ONCE_SNAPSHOTS = 1000
+
+
+def latest(current: Any, writes: Sequence[Any]) -> Any:
+    """Reducer of the channels that keep their last write (batching-invariant)."""
+    return writes[-1] if writes else current
 
 
 def append_items(current: list[Any], batches: Sequence[list[Any]]) -> list[Any]:
@@ -83,14 +102,16 @@ class Counters(TypedDict, total=False):
 class AgentState(TypedDict, total=False):
     """Everything an episode needs to resume."""
 
-    question: str
-    steps: Annotated[list[Step], DeltaChannel(append_items)]
-    evidence: Annotated[list[Evidence], DeltaChannel(append_items)]
-    proposal: Proposal | None
-    outcome: dict[str, Any] | None
-    env_state: dict[str, Any]
-    counters: Counters
-    settings: dict[str, Any]
+    question: Annotated[str, DeltaChannel(latest, snapshot_frequency=ONCE_SNAPSHOTS)]
+    steps: Annotated[list[Step], DeltaChannel(append_items, snapshot_frequency=LIST_SNAPSHOTS)]
+    evidence: Annotated[
+        list[Evidence], DeltaChannel(append_items, snapshot_frequency=LIST_SNAPSHOTS)
+    ]
+    proposal: Annotated[Proposal, DeltaChannel(latest, snapshot_frequency=TURN_SNAPSHOTS)]
+    outcome: Annotated[dict[str, Any], DeltaChannel(latest, snapshot_frequency=TURN_SNAPSHOTS)]
+    env_state: Annotated[dict[str, Any], DeltaChannel(latest, snapshot_frequency=TURN_SNAPSHOTS)]
+    counters: Annotated[Counters, DeltaChannel(latest, snapshot_frequency=TURN_SNAPSHOTS)]
+    settings: Annotated[dict[str, Any], DeltaChannel(latest, snapshot_frequency=ONCE_SNAPSHOTS)]
     status: Status
     stop_reason: str
     answer: str

@@ -21,19 +21,29 @@ from langchain_core.messages.ai import UsageMetadata
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-_OBSERVATION = re.compile(r"^Observation \d+:", re.MULTILINE)
+OBSERVATION_MARK = "Observation "
+_OBSERVATION_NUMBER = re.compile(r"Observation (\d+):")
 _QUESTION = re.compile(r"^Question: (?P<q>.*)$", re.MULTILINE)
 
 
 def turn_index(messages: Sequence[BaseMessage]) -> int:
-    """How many turns the trajectory in the last message already holds."""
-    return len(_OBSERVATION.findall(str(messages[-1].content))) if messages else 0
+    """How many turns the trajectory in the last message already holds: the number
+    of its last `Observation N:` line (steps are numbered 1, 2, ...), read from the
+    end so that it costs the same at turn 200 as at turn 2."""
+    text = str(messages[-1].content) if messages else ""
+    end = len(text)
+    while (at := text.rfind(OBSERVATION_MARK, 0, end)) >= 0:
+        found = _OBSERVATION_NUMBER.match(text, at)
+        if found and (at == 0 or text[at - 1] == "\n"):
+            return int(found.group(1))
+        end = at
+    return 0
 
 
 def question_of(messages: Sequence[BaseMessage]) -> str:
     """The question of the episode, from the last message."""
-    found = _QUESTION.findall(str(messages[-1].content)) if messages else []
-    return found[-1].strip() if found else ""
+    found = _QUESTION.search(str(messages[-1].content)) if messages else None
+    return found.group("q").strip() if found else ""
 
 
 class ScriptedReActModel(BaseChatModel):
@@ -42,12 +52,14 @@ class ScriptedReActModel(BaseChatModel):
     `by_question` maps a question to its own script (used by evaluations);
     past the script's end the last reply repeats. `delay_s` sleeps per call
     (to measure concurrency). Stop sequences are honoured, and usage is
-    reported as a word count so token accounting can be tested.
+    reported as a word count so token accounting can be tested
+    (`count_usage=False` skips it: benchmarks want a model that costs nothing).
     """
 
     responses: list[str] = Field(default_factory=list)
     by_question: dict[str, list[str]] = Field(default_factory=dict)
     delay_s: float = 0.0
+    count_usage: bool = True
 
     @property
     def _llm_type(self) -> str:
@@ -55,7 +67,10 @@ class ScriptedReActModel(BaseChatModel):
 
     def script_for(self, messages: Sequence[BaseMessage]) -> list[str]:
         """The script that answers this prompt."""
-        script = self.by_question.get(question_of(messages), self.responses)
+        if self.by_question:
+            script = self.by_question.get(question_of(messages), self.responses)
+        else:
+            script = self.responses
         if not script:
             raise ValueError(f"no script for question {question_of(messages)!r}")
         return script
@@ -74,6 +89,8 @@ class ScriptedReActModel(BaseChatModel):
         for marker in stop or []:
             if marker in text:
                 text = text[: text.index(marker)]
+        if not self.count_usage:
+            return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
         prompt_words = sum(len(str(m.content).split()) for m in messages)
         written = len(text.split())
         usage = UsageMetadata(
@@ -135,3 +152,54 @@ def library_demo_model() -> PolicyReActModel:
     from graph.library_demo import next_turn
 
     return PolicyReActModel(policy=next_turn)
+
+
+TOUR_QUESTION = "Which page does a long tour of the snapshot end on?"
+_TOUR_WORD = re.compile(r"[A-Za-z]{6,}")
+
+
+def _tour_keyword(page: Any) -> str | None:
+    """A word that Lookup finds in exactly one sentence of `page`, latest sentence first."""
+    from tools.wikipedia.lookup import broad_keyword_hint, find_matches
+
+    for sentence in reversed(page.sentences):
+        for word in _TOUR_WORD.findall(sentence):
+            matches = find_matches(page, word)
+            if len(matches) == 1 and broad_keyword_hint(page, word, matches) is None:
+                return word
+    return None
+
+
+def tour_settings(steps: int) -> dict[str, Any]:
+    """Run settings under which a `steps`-turn tour runs to its Finish, recorded unverified."""
+    return {
+        "max_model_turns": steps + 1,
+        "max_tool_calls": steps + 1,
+        "max_seconds": 3600.0,
+        "verify_mode": "record",
+    }
+
+
+def tour_replies(steps: int) -> list[str]:
+    """A `steps`-turn script over the offline snapshot: Search a page, Lookup a word
+    on it, Search the next page, ... (distinct pages, no repeats), then Finish on
+    the last page's title. Deterministic: the pages are taken in snapshot order."""
+    from tools.wikipedia.snapshot import shared_snapshot
+
+    if steps < 2:
+        raise ValueError("a tour needs at least 2 steps (one Search and the Finish)")
+    source = shared_snapshot()
+    replies: list[str] = []
+    last = ""
+    for title in source.titles():
+        if len(replies) >= steps - 1:
+            break
+        page = source.page(title) if "[" not in title and "]" not in title else None
+        keyword = _tour_keyword(page) if page is not None else None
+        if keyword is None:
+            continue
+        last = title
+        replies.append(f"Thought: open page {len(replies) + 1}\nAction: Search[{title}]")
+        if len(replies) < steps - 1:
+            replies.append(f"Thought: look up {keyword}\nAction: Lookup[{keyword}]")
+    return [*replies, f"Thought: done\nAction: Finish[{last}]"]

@@ -5,13 +5,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from graph.context import Context
+from graph.derived import PrefixCache
 from graph.prompts import render
 from graph.state import Step
 from tools.base import Environment, Evidence, EvidenceDraft, Verdict
@@ -68,22 +69,39 @@ def _examples_file(env_name: str, style: str) -> str:
     return f"{env_name}_examples.txt" if style == "react" else f"{env_name}_examples_{style}.txt"
 
 
+@lru_cache(maxsize=64)
+def _system_prompt(
+    env_name: str,
+    actions: tuple[tuple[str, str], ...],
+    finish_action: str,
+    settings: tuple[tuple[str, Any], ...],
+    situation: str,
+) -> str:
+    rules = render(f"{env_name}_rules.txt", **dict(settings)).strip()
+    if situation:
+        rules = f"{rules}\n\n{situation.strip()}"
+    style = dict(settings)["prompt_style"]
+    return render(
+        "system.txt",
+        environment_rules=rules,
+        action_list="\n".join(f"{usage}: {description}" for usage, description in actions),
+        finish_action=finish_action,
+        examples=render(_examples_file(env_name, style)).strip(),
+    )
+
+
 def build_messages(
     env: Environment, ctx: Context, question: str, steps: Sequence[Step], situation: str = ""
 ) -> list[BaseMessage]:
-    """System prompt with rules, the run's situation and examples, then the trajectory."""
-    specs = env.specs().values()
-    rules = render(f"{env.name}_rules.txt", **asdict(ctx)).strip()
-    if situation:
-        rules = f"{rules}\n\n{situation.strip()}"
-    system = render(
-        "system.txt",
-        environment_rules=rules,
-        action_list="\n".join(f"{spec.usage}: {spec.description}" for spec in specs),
-        finish_action=env.finish_action,
-        examples=render(_examples_file(env.name, ctx.prompt_style)).strip(),
-    )
-    trajectory = "".join(render_step(step) for step in steps)
+    """System prompt with rules, the run's situation and examples, then the trajectory.
+
+    The system prompt is rendered once per distinct settings and situation,
+    and each past step once (see `graph.derived`).
+    """
+    actions = tuple((spec.usage, spec.description) for spec in env.specs().values())
+    settings = tuple(vars(ctx).items())
+    system = _system_prompt(env.name, actions, env.finish_action, settings, situation)
+    trajectory = "".join(_RENDERED_STEPS.of(steps).values())
     return [
         SystemMessage(system),
         HumanMessage(render("turn.txt", question=question, trajectory=trajectory)),
@@ -105,6 +123,21 @@ def repeat_key(action: str, args: Mapping[str, Any]) -> str:
     return f"{action}:{fingerprint(normal)}"
 
 
+def _tool_repeat_key(step: Step) -> str | None:
+    """The repeat key of a step whose tool ran (only those can be repeated)."""
+    return step.get("repeat_key") if step.get("kind") == "tool" else None
+
+
+def evidence_key(item: Evidence | EvidenceDraft) -> str:
+    """What makes two pieces of evidence the same: their source and their text."""
+    return json.dumps([item["source"], item["text"]], sort_keys=True, default=str)
+
+
+_RENDERED_STEPS: PrefixCache[Step, str] = PrefixCache(render_step, indexed=False)
+_REPEAT_KEYS: PrefixCache[Step, str | None] = PrefixCache(_tool_repeat_key)
+_EVIDENCE_KEYS: PrefixCache[Evidence, str] = PrefixCache(evidence_key)
+
+
 def find_repeat(
     steps: Sequence[Step], key: str, env_state: Mapping[str, Any], reads_state: bool
 ) -> Step | None:
@@ -116,9 +149,8 @@ def find_repeat(
     run left (same result, no change).
     """
     current = fingerprint(dict(env_state))
-    for step in reversed(steps):
-        if step.get("repeat_key") != key or step.get("kind") != "tool":
-            continue
+    for position in reversed(_REPEAT_KEYS.of(steps).positions(key)):
+        step = steps[position]
         if step.get("state_before") == current:
             return step
         if not reads_state and step.get("state_after") == current:
@@ -165,11 +197,16 @@ def add_evidence(
     stored: Sequence[Evidence], drafts: Sequence[EvidenceDraft]
 ) -> tuple[list[Evidence], list[str]]:
     """New evidence items (each stored once) and the ids of all of `drafts`."""
-    known = {fingerprint([e["source"], e["text"]]): e["id"] for e in stored}
+    stored_keys = _EVIDENCE_KEYS.of(stored)
+    known: dict[str, str] = {}
     new: list[Evidence] = []
     ids: list[str] = []
     for draft in drafts:
-        key = fingerprint([draft["source"], draft["text"]])
+        key = evidence_key(draft)
+        if key not in known:
+            positions = stored_keys.positions(key)
+            if positions:
+                known[key] = stored[positions[-1]]["id"]
         if key not in known:
             item = Evidence(
                 id=f"E{len(stored) + len(new) + 1}",

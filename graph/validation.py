@@ -28,9 +28,10 @@ from graph.context import Context
 from graph.errors import AgentError
 
 MAX_QUESTION_CHARS = 4000
-# A model turn takes at most four graph steps (reason, review, act, observe), and
-# graph.agent.RECURSION_LIMIT is 200: more turns would stop on the recursion limit.
-MAX_MODEL_TURNS = 45
+# The recursion limit follows the budgets (graph.agent.recursion_limit), so these caps
+# only keep a typo from asking for an endless episode.
+MAX_MODEL_TURNS = 10_000
+MAX_TOOL_CALLS = 10_000
 Naming = Literal["flag", "setting"]
 Rule = Callable[[Any], str | None]
 
@@ -253,7 +254,7 @@ RULES: dict[str, Rule] = {
     "temperature": _number(0, 2),
     "max_tokens": _whole(1, 131_072),
     "max_model_turns": _whole(1, MAX_MODEL_TURNS),
-    "max_tool_calls": _whole(1, 100),
+    "max_tool_calls": _whole(1, MAX_TOOL_CALLS),
     "max_seconds": _number(0, 86_400, above_low=True),
     "max_verifier_rejections": _whole(0, 20),
     "max_repeats": _whole(0, 20),

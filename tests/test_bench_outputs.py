@@ -77,7 +77,7 @@ def test_an_earlier_record_survives_a_failed_rerun(
 
 
 def test_agent_settings_are_checked_by_the_agents_rules(tmp_path: Path) -> None:
-    with pytest.raises(BenchError, match="--max-steps: 500 is not allowed"):
-        QABench(BenchConfig(out=tmp_path, model=SAMPLE, max_steps=500), progress=False)
+    with pytest.raises(BenchError, match="--max-steps: 50000 is not allowed"):
+        QABench(BenchConfig(out=tmp_path, model=SAMPLE, max_steps=50000), progress=False)
     with pytest.raises(BenchError, match="--temperature"):
         QABench(BenchConfig(out=tmp_path, model=SAMPLE, temperature=-1.0), progress=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -11,6 +12,7 @@ from tools.wikipedia.lookup import (
     BROAD_MIN_SENTENCES,
     broad_keyword_hint,
     find_matches,
+    fold,
     format_lookup_result,
     is_stop_word,
 )
@@ -233,3 +235,38 @@ def test_result_line_follows_react() -> None:
 def test_result_line_rejects_a_cursor_outside_the_matches(cursor: int) -> None:
     with pytest.raises(IndexError):
         format_lookup_result([2, 5], cursor, "x")
+
+
+CJK_RANGES = (
+    "\u2e80-\u2fdf\u3005-\u3007\u3021-\u3029\u3040-\u30ff\u3100-\u312f\u3130-\u318f"
+    "\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+)
+
+
+def lookaround_matches(sentences: tuple[str, ...], keyword: str) -> list[int]:
+    """Lookup's matching as one regex with the CJK class in lookarounds (before issue 12)."""
+    words = fold(keyword).split()
+    non_cjk_word = f"[^\\W{CJK_RANGES}]"
+    edge = re.compile(f"[{CJK_RANGES}]")
+
+    def boundary(char: str) -> bool:
+        return (char.isalnum() or char == "_") and not edge.match(char)
+
+    left = f"(?<!{non_cjk_word})" if boundary(words[0][0]) else ""
+    right = f"(?!{non_cjk_word})" if boundary(words[-1][-1]) else ""
+    pattern = re.compile(left + r"\s+".join(re.escape(w) for w in words) + right)
+    return [i for i, s in enumerate(sentences) if pattern.search(fold(s))]
+
+
+def test_matching_agrees_with_the_single_regex_it_replaced() -> None:
+    rng = random.Random(12)
+    alphabet = ["a", "b", "ab", " ", "  ", "_", "é", "1", "-", "伦", "敦", "ゴ", "\n", "A"]
+
+    def text(most: int) -> str:
+        return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, most)))
+
+    keywords = [keyword for keyword in (text(4) for _ in range(120)) if keyword.split()]
+    for keyword in keywords:
+        sentences = tuple(text(12) for _ in range(40))
+        page = Page(title="Random", sentences=sentences)
+        assert find_matches(page, keyword) == lookaround_matches(sentences, keyword), keyword

@@ -115,7 +115,7 @@ def _interrupt_values(state: Any) -> list[Any]:
 
 def test_server_starts_with_our_checkpointer(setup: Setup) -> None:
     log = setup.server.log_tail(400)
-    assert "Using custom checkpointer: AsyncSqliteSaver" in log
+    assert "Using custom checkpointer: CompactAsyncSqliteSaver" in log
     assert setup.server.db.exists()
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
 from tools.wikipedia.base import Page
 
@@ -51,8 +53,9 @@ _CJK_RANGES = (
     "\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
 )
 _CJK_CHAR = re.compile(f"[{_CJK_RANGES}]")
-# A word character that is not CJK: the neighbour a word boundary forbids.
-_NON_CJK_WORD = f"[^\\W{_CJK_RANGES}]"
+# A word character that is not CJK: the neighbour a word boundary forbids. Compiled
+# once; keyword patterns stay small and the boundaries are checked with this.
+_NON_CJK_WORD = re.compile(f"[^\\W{_CJK_RANGES}]")
 
 
 def fold(text: str) -> str:
@@ -64,15 +67,43 @@ def _needs_boundary(char: str) -> bool:
     return (char.isalnum() or char == "_") and not _CJK_CHAR.match(char)
 
 
-def keyword_pattern(keyword: str) -> re.Pattern[str] | None:
-    """The regex that finds `keyword` in folded text, or None for a blank keyword."""
+@dataclass(frozen=True)
+class KeywordPattern:
+    """A keyword as a phrase regex plus the word boundaries its edges need."""
+
+    phrase: re.Pattern[str]
+    left_boundary: bool
+    right_boundary: bool
+
+    def search(self, text: str) -> bool:
+        """Whether the keyword occurs in `text` (folded) with the boundaries it needs."""
+        found = self.phrase.search(text)
+        while found is not None:
+            start, end = found.span()
+            left_ok = not (self.left_boundary and start and _NON_CJK_WORD.match(text, start - 1))
+            right_ok = not (self.right_boundary and _NON_CJK_WORD.match(text, end))
+            if left_ok and right_ok:
+                return True
+            found = self.phrase.search(text, start + 1)
+        return False
+
+
+def keyword_pattern(keyword: str) -> KeywordPattern | None:
+    """How to find `keyword` in folded text, or None for a blank keyword."""
     words = fold(keyword).split()
     if not words:
         return None
-    body = r"\s+".join(re.escape(word) for word in words)
-    left = f"(?<!{_NON_CJK_WORD})" if _needs_boundary(words[0][0]) else ""
-    right = f"(?!{_NON_CJK_WORD})" if _needs_boundary(words[-1][-1]) else ""
-    return re.compile(left + body + right)
+    phrase = re.compile(r"\s+".join(re.escape(word) for word in words))
+    return KeywordPattern(phrase, _needs_boundary(words[0][0]), _needs_boundary(words[-1][-1]))
+
+
+@lru_cache(maxsize=64)
+def _folded(page: Page) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The page's sentences and section headings, folded (once per page)."""
+    return (
+        tuple(fold(sentence) for sentence in page.sentences),
+        tuple(fold(section.heading) for section in page.sections),
+    )
 
 
 def find_matches(page: Page, keyword: str) -> list[int]:
@@ -85,18 +116,19 @@ def find_matches(page: Page, keyword: str) -> list[int]:
     pattern = keyword_pattern(keyword)
     if pattern is None:
         return []
-    total = len(page.sentences)
+    sentences, headings = _folded(page)
+    total = len(sentences)
     matches = [
         section.first_sentence
-        for section in page.sections
-        if section.first_sentence < total and pattern.search(fold(section.heading))
+        for section, heading in zip(page.sections, headings, strict=True)
+        if section.first_sentence < total and pattern.search(heading)
     ]
     seen = set(matches)
     matches = list(dict.fromkeys(matches))
     matches.extend(
         index
-        for index, sentence in enumerate(page.sentences)
-        if index not in seen and pattern.search(fold(sentence))
+        for index, sentence in enumerate(sentences)
+        if index not in seen and pattern.search(sentence)
     )
     return matches
 

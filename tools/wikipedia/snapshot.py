@@ -17,6 +17,7 @@ import os
 import re
 import sqlite3
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -37,6 +38,7 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 SNAPSHOT_FILE = DATA_DIR / "wiki_snapshot.jsonl.gz"
 INDEX_VERSION = "1"
 SIMILAR_LIMIT = 5
+RECENT_PAGES = 64
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -86,6 +88,7 @@ class SnapshotSource:
         self.index_file = Path(index_file) if index_file else default_index_path()
         self._lock = threading.Lock()
         self._conn = self._open_index()
+        self._recent: OrderedDict[str, Page | None] = OrderedDict()
 
     def _fingerprint(self) -> str:
         """The index format and a hash of the data's content (not its mtime, which
@@ -148,16 +151,24 @@ class SnapshotSource:
         os.replace(building, self.index_file)
 
     def page(self, title: str) -> Page | None:
-        """The page whose normalised title equals `title`'s, if any."""
+        """The page whose normalised title equals `title`'s, if any (the last
+        `RECENT_PAGES` are kept: a Lookup reads the page its Search just opened)."""
+        key = normalize_title(title)
         with self._lock:
+            if key in self._recent:
+                self._recent.move_to_end(key)
+                return self._recent[key]
             row = self._conn.execute(
-                "SELECT title, sentences FROM pages WHERE norm_title = ?",
-                (normalize_title(title),),
+                "SELECT title, sentences FROM pages WHERE norm_title = ?", (key,)
             ).fetchone()
-        if row is None:
-            return None
-        sentences = tuple(s.strip() for s in json.loads(row[1]))
-        return Page(title=row[0], sentences=sentences)
+            page = None
+            if row is not None:
+                sentences = tuple(s.strip() for s in json.loads(row[1]))
+                page = Page(title=row[0], sentences=sentences)
+            self._recent[key] = page
+            if len(self._recent) > RECENT_PAGES:
+                self._recent.popitem(last=False)
+            return page
 
     def similar(self, query: str, limit: int = SIMILAR_LIMIT) -> tuple[str, ...]:
         """Titles ranked by full-text relevance to `query` (titles weigh more)."""

@@ -1,0 +1,188 @@
+"""The episodes `bench_vs_prebuilt.py` times: ours, LangGraph's prebuilt agent, and
+our graph with do-nothing nodes (the floor its shape and saver set)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from langchain.agents import create_agent
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.runtime import Runtime
+
+from graph.agent import ENVIRONMENTS, build_agent, build_graph, recursion_limit
+from graph.context import Context, WikipediaContext
+from graph.nodes import AgentDeps, Nodes
+from graph.state import AgentState
+from graph.store.savers import connect, open_sqlite_saver
+from graph.testing import TOUR_QUESTION, ScriptedReActModel, tour_settings
+
+
+class Sample(NamedTuple):
+    """One episode: wall-clock and process CPU seconds, and the SQLite file's size."""
+
+    wall_s: float
+    cpu_s: float
+    size: int | None
+
+
+class Clock(NamedTuple):
+    wall: float
+    cpu: float
+
+    @classmethod
+    def start(cls) -> Clock:
+        return cls(time.perf_counter(), time.process_time())
+
+    def sample(self, size_of: Callable[[], int | None]) -> Sample:
+        wall, cpu = time.perf_counter() - self.wall, time.process_time() - self.cpu
+        return Sample(wall, cpu, size_of())
+
+
+class InstantToolCallingModel(BaseChatModel):
+    """A fake tool-calling model: `steps - 1` calls of the trivial tool, then an answer."""
+
+    steps: int
+
+    @property
+    def _llm_type(self) -> str:
+        return "instant-tool-calling"
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Any:
+        return self
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        turn = (len(messages) - 1) // 2
+        if turn + 1 >= self.steps:
+            message = AIMessage(content="done")
+        else:
+            call = {"name": "lookup", "args": {"query": f"page {turn}"}, "id": f"call_{turn}"}
+            message = AIMessage(content="", tool_calls=[call])
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def lookup(query: str) -> str:
+    """Look something up (the anchor's trivial tool)."""
+    return f"Result for {query}."
+
+
+def make_saver(kind: str, db: Path, anchor: bool) -> Any:
+    if kind == "none":
+        return None
+    if kind == "memory":
+        return InMemorySaver()
+    if anchor:
+        saver = SqliteSaver(connect(db))
+        saver.setup()
+        return saver
+    return open_sqlite_saver(db)
+
+
+def run_config(saver: Any, limit: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The run config (a new thread when there is a saver) and `durability="sync"`
+    (which LangGraph only accepts with a checkpointer)."""
+    if saver is None:
+        return {"recursion_limit": limit}, {}
+    thread = {"thread_id": str(uuid.uuid4())}
+    return {"recursion_limit": limit, "configurable": thread}, {"durability": "sync"}
+
+
+def run_project(kind: str, steps: int, replies: list[str], db: Path) -> Sample:
+    """One episode of ours."""
+    saver = make_saver(kind, db, anchor=False)
+    agent = build_agent(
+        "wikipedia", saver, model=ScriptedReActModel(responses=replies, count_usage=False)
+    )
+    ctx = WikipediaContext(**tour_settings(steps))
+    config, options = run_config(saver, recursion_limit(ctx))
+    clock = Clock.start()
+    result = agent.invoke({"question": TOUR_QUESTION}, config, context=ctx, **options)
+    sample = clock.sample(lambda: file_size(saver, db))
+    if len(result["steps"]) != steps:
+        raise RuntimeError(f"ours ran {len(result['steps'])} steps, not {steps}: {result}")
+    return sample
+
+
+def run_anchor(kind: str, steps: int, db: Path) -> Sample:
+    """One episode of `create_agent`."""
+    saver = make_saver(kind, db, anchor=True)
+    agent: Any = create_agent(InstantToolCallingModel(steps=steps), [lookup], checkpointer=saver)
+    config, options = run_config(saver, 4 * steps + 10)
+    clock = Clock.start()
+    result = agent.invoke({"messages": [HumanMessage("Tour the pages.")]}, config, **options)
+    sample = clock.sample(lambda: file_size(saver, db))
+    if len(result["messages"]) != 2 * steps:
+        raise RuntimeError(f"the anchor ran {len(result['messages'])} messages, not {2 * steps}")
+    return sample
+
+
+def file_size(saver: Any, db: Path) -> int | None:
+    if not isinstance(saver, SqliteSaver):
+        return None
+    saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    saver.conn.close()
+    return db.stat().st_size
+
+
+class FloorNodes(Nodes):
+    """Nodes that only hand on fixed data of our sizes (a 600-character observation,
+    one evidence sentence): what LangGraph and the saver cost per step of our graph."""
+
+    def reason(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        turn = len(state.get("steps") or []) + 1
+        if turn >= runtime.context.max_model_turns - 1:
+            return {"status": "unverified", "proposal": None}
+        action = f"Search[Page {turn}]"
+        proposal = {"thought": "next", "action": "Search", "action_text": action}
+        update = {"proposal": proposal, "counters": {"model_calls": turn}}
+        return update | ({} if state.get("status") else {"status": "running"})
+
+    def act(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        outcome = {"observation": "o" * 600, "evidence": [], "env_update": {"page": "p"}}
+        return {"outcome": outcome, "counters": {"tool_calls": len(state.get("steps") or [])}}
+
+    def observe(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        turn = len(state.get("steps") or []) + 1
+        return {
+            "steps": [{"index": turn, "kind": "tool", "observation": "o" * 600}],
+            "evidence": [{"id": f"E{turn}", "text": "s" * 200, "source": {"title": "p"}}],
+            "env_state": {"page": f"Page {turn}"},
+            "proposal": None,
+            "outcome": None,
+        }
+
+
+def run_floor(kind: str, steps: int, db: Path) -> Sample:
+    """One episode of our graph and saver with `FloorNodes`."""
+    saver = make_saver(kind, db, anchor=False)
+    _, factory, keys = ENVIRONMENTS["wikipedia"]
+    nodes = FloorNodes(AgentDeps(environment_factory=factory, environment_keys=keys))
+    agent = build_graph("wikipedia", nodes=nodes).compile(checkpointer=saver)
+    ctx = WikipediaContext(**tour_settings(steps))
+    config, options = run_config(saver, recursion_limit(ctx))
+    clock = Clock.start()
+    agent.invoke({"question": TOUR_QUESTION}, config, context=ctx, **options)
+    return clock.sample(lambda: file_size(saver, db))
+
+
+def run_one(who: str, kind: str, replies: list[str], db: Path) -> Sample:
+    """One episode of ours ("project"), the anchor or the floor, as long as `replies`."""
+    if who == "project":
+        return run_project(kind, len(replies), replies, db)
+    if who == "floor":
+        return run_floor(kind, len(replies), db)
+    return run_anchor(kind, len(replies), db)
