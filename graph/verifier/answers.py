@@ -24,6 +24,10 @@ REASON_CONTAINED = "{answer!r} is stated in stored {cite}"
 REASON_TITLE = "{answer!r} is the subject of page {title!r} (stored {cite})"
 REASON_PARAPHRASE = "Every part of {answer!r} is stated in stored {cite}, though not as one span"
 TIED_BY_RELATION = "; it is the {kind} nearest {word!r} there, what the question asks about"
+TIED_BY_DESCRIPTION = (
+    "; it is the year of what the sentence describes ({described!r}), the date the question"
+    " asks for"
+)
 TIED_BY_SUBJECT = "; it is the subject of a stored page that shares {count} of the question's words"
 TIED_BY_NOUN = "; the question's {noun!r} stands next to it"
 TIED_BY_SENTENCE = "; its sentence shares {count} of the question's words"
@@ -44,7 +48,9 @@ def _tie(check: Check, reading: Reading) -> str:
     """Why the answer answers this question: what ties it, and its class."""
     said = ""
     nearest = min(reading.placements, key=lambda p: p.relation_distance, default=None)
-    if reading.slot and nearest is not None and nearest.relation_word:
+    if reading.slot and nearest is not None and nearest.described:
+        said = TIED_BY_DESCRIPTION.format(described=nearest.described)
+    elif reading.slot and nearest is not None and nearest.relation_word:
         said = TIED_BY_RELATION.format(kind=reading.kind, word=nearest.relation_word)
     elif reading.subject_cues >= SUBJECT_CUES:
         said = TIED_BY_SUBJECT.format(count=reading.subject_cues)

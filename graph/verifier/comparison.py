@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graph.verifier.answers import explain_missing
-from graph.verifier.candidates import find_all
+from graph.verifier.candidates import YEAR, find_all
 from graph.verifier.check import Check
 from graph.verifier.compute import (
     NATIONALITY_WORDS,
@@ -97,7 +97,7 @@ def _by_value(
     entities = check.entities[:2]
     words = check.q.text.tokens
     if what == "date":
-        values = [date_of(items, cues.relation) for items in facts]
+        values = [date_of(items, cues.relation_for(YEAR)) for items in facts]
     else:
         values = [number_of(items, counted_words(words, cues, inside)) for items in facts]
     for entity, value in zip(entities, values, strict=True):

@@ -24,10 +24,10 @@ import re
 from dataclasses import dataclass
 
 from graph.verifier.answer_types import class_of
-from graph.verifier.candidates import NAME, is_year, spans_in
+from graph.verifier.candidates import NAME, NUMBER, is_year, spans_in
 from graph.verifier.categories import DEMONYMS, HYPERNYMS
 from graph.verifier.matching import Item
-from graph.verifier.normalise import MONTH_NAMES, analyse, is_number, singular, split_words
+from graph.verifier.normalise import MONTH_NAMES, analyse, singular, split_words
 from graph.verifier.relation import Cues, cue_positions, cue_stem, distance, reading
 
 EARLIER = frozenset(
@@ -96,14 +96,14 @@ def _date_at(tokens: tuple[str, ...], index: int) -> tuple[Value, str]:
     return (year, 0, 0), tokens[index]
 
 
-def _numbers(tokens: tuple[str, ...]) -> list[tuple[int, float]]:
+def _numbers(read: str) -> list[tuple[int, float]]:
+    """(position, value) of each number (not a year) of a sentence as read."""
     found = []
-    for index, token in enumerate(tokens):
-        if is_number(token) and not is_year(token):
-            try:
-                found.append((index, float(token)))
-            except ValueError:
-                continue
+    for (index, _), (token,) in spans_in(read, NUMBER):
+        try:
+            found.append((index, float(token)))
+        except ValueError:
+            continue
     return found
 
 
@@ -137,7 +137,7 @@ def number_of(items: list[Item], counted: frozenset[str]) -> Measured | None:
     for item in items:
         tokens = analyse(reading(item.raw)).tokens
         positions = cue_positions(item.raw, counted)
-        for index, number in _numbers(tokens):
+        for index, number in _numbers(reading(item.raw)):
             gap = distance(positions, (index, index + 1))
             if gap <= NEAR_ENOUGH and (best is None or gap < best[0]):
                 best = (gap, Measured((number,), tokens[index], item))

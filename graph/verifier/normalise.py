@@ -11,6 +11,13 @@ from functools import lru_cache
 
 from graph.verifier.clean import clean
 
+# A date glued to the next one where a dash was lost ("195418 March 2008", "1971September").
+_GLUED_DATE = re.compile(
+    r"(?<=\b\d{4})(?=(?:\d{1,2} )?(?:january|february|march|april|may|june|july|august"
+    r"|september|october|november|december)\b)",
+    re.IGNORECASE,
+)
+_GLUED_YEAR = re.compile(r"\b\d{5,6} [A-Z]|\b\d{4}[A-Z]")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _ABBREVIATION = re.compile(r"\b(?:[^\W\d_]\.){2,}")
 _APOSTROPHE = re.compile(r"(?<=\w)['’](?:s\b|(?=\w))")
@@ -95,6 +102,8 @@ _UNITS = {
 _WORD_FOLDS = {**_NUMBER_WORDS, **_UNITS}
 # Folded spellings of units and months, which a sentence may write otherwise.
 REWRITTEN = frozenset([*_UNITS.values(), "percent", *MONTH_NAMES.values()])
+# Folded units: a number followed by one is a measure ("1454 ft"), never a year.
+UNITS = frozenset([*_UNITS.values(), "percent"])
 _TENS = frozenset(split_words("twenty thirty forty fifty sixty seventy eighty ninety"))
 
 
@@ -176,6 +185,11 @@ def _fold_numbers(raw: list[str]) -> list[str]:
     return out
 
 
+def unglue_dates(text: str) -> str:
+    """Put back the dash between two dates written without one ("1971September 13, 1996")."""
+    return _GLUED_DATE.sub(" – ", text) if _GLUED_YEAR.search(text) else text
+
+
 def _tens_units(match: re.Match[str]) -> str:
     return str(int(_NUMBER_WORDS[match.group(1)]) + int(_NUMBER_WORDS[match.group(2)]))
 
@@ -194,7 +208,7 @@ def _unabbreviate(match: re.Match[str]) -> str:
 @lru_cache(maxsize=65536)
 def analyse(text: str) -> Text:
     """Fold `text` for matching (cached: stored sentences recur across checks)."""
-    folded = clean(text).casefold()
+    folded = unglue_dates(clean(text)).casefold()
     if not folded.isascii():
         folded = _COMBINING.sub("", unicodedata.normalize("NFKD", folded))
     if "-" in folded and _DIGIT.search(folded):

@@ -36,6 +36,7 @@ from graph.verifier.relation import (
     title_core,
     token_stems,
 )
+from graph.verifier.slots import MADE
 
 HEAD_BEFORE = 3
 # A date follows its relation word ("born 1920 - died 2003"): a word after it counts twice.
@@ -47,6 +48,8 @@ def _following_cost(kind: str | None) -> int:
 
 
 HEAD_AFTER = 6
+DESCRIBED_WORDS = 5
+UNIT_REACH = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,7 @@ class Placement:
     near_cues: frozenset[str]
     relation_distance: int
     relation_word: str
+    described: str = ""
 
 
 class Reading:
@@ -138,6 +142,18 @@ class Reading:
         return bool(content) and 2 * named >= len(content)
 
     @cached_property
+    def has_unit(self) -> bool:
+        """A unit of the asked quantity ("ft" for "how tall?") inside the answer's span or
+        within `UNIT_REACH` words of it in a stating sentence (True when none is asked)."""
+        units = self.cues.units
+        return not units or any(
+            not units.isdisjoint(
+                token_stems(p.item.raw)[max(0, p.span[0] - UNIT_REACH) : p.span[1] + UNIT_REACH]
+            )
+            for p in self.placements
+        )
+
+    @cached_property
     def rivals(self) -> tuple[int, int]:
         """(most cues of a sentence stating a rival span, nearest rival to a relation word)."""
         if self.kind is None:
@@ -196,11 +212,14 @@ class Reader:
         in_sentence = self._sentence_cues(item, cues, span)
         near = (self._neighbour_stems(item) & cues.stems) - in_sentence
         skipped = listed(item.raw, kind) if kind else frozenset()
-        positions = cue_positions(item.raw, cues.relation)
+        positions = cue_positions(item.raw, cues.relation_for(kind))
         relation = distance(positions, span, skipped, _following_cost(kind))
         words = analyse(reading(item.raw)).tokens
         nearest = min(positions, key=lambda p: abs(p[0] - span[0]), default=None)
         word = words[nearest[0]] if nearest is not None else ""
+        if nearest is not None and word == MADE:
+            described = " ".join(words[nearest[0] + 1 : nearest[0] + DESCRIBED_WORDS])
+            return Placement(item, span, in_sentence, near, relation, "", f"a {described}")
         return Placement(item, span, in_sentence, near, relation, word)
 
     def _is_rival(self, tokens: tuple[str, ...], answer: Text) -> bool:
@@ -215,7 +234,7 @@ class Reader:
         nearest = min(placed, key=lambda p: p.relation_distance, default=None)
         if nearest is None or nearest.relation_distance >= FAR:
             return False
-        positions = cue_positions(nearest.item.raw, cues.relation)
+        positions = cue_positions(nearest.item.raw, cues.relation_for(kind))
         skipped = listed(nearest.item.raw, kind)
         cost = _following_cost(kind)
         return not any(
@@ -238,7 +257,7 @@ class Reader:
             if not rivals:
                 continue
             most = max(most, len(self._sentence_cues(item, cues, None)))
-            positions = cue_positions(item.raw, cues.relation)
+            positions = cue_positions(item.raw, cues.relation_for(kind))
             if positions:
                 skipped = listed(item.raw, kind)
                 nearest = min(

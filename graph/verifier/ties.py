@@ -40,6 +40,18 @@ REASON_RIVAL_TIED = (
     "{answer!r} is stated in stored {cite}, which does not say {relation}; another stored"
     " {kind} is stated next to it."
 )
+REASON_NOT_MEASURE = (
+    "{answer!r} is stated in stored {cite}, but not as the quantity the question asks for"
+    " ({relation}): no unit of it stands next to {answer!r}."
+)
+REASON_NOT_COUNTED = (
+    "{answer!r} is stated in stored {cite}, which does not say what the question counts"
+    " ({counted})."
+)
+REASON_NOT_DATED = (
+    "{answer!r} is stated in stored {cite}, which does not say the event the question asks"
+    " the date of ({events})."
+)
 REASON_SCORED = (
     "{answer!r} is stated in stored {cite}, but the evidence does not tie it closely enough"
     " to what the question asks ({relation}; the learned scorer {score})."
@@ -64,9 +76,11 @@ def wanted(check: Check) -> str:
     return f"{asked} ({classes})"
 
 
-def relation_words(check: Check) -> str:
-    """The question's relation words as it writes them: "'born', 'director'"."""
-    relation = check.reader.cues.relation - {cue_stem(t) for t in check.folded.tokens}
+def relation_words(check: Check, kind: str | None = None) -> str:
+    """The question's relation words for an answer of `kind`, as it writes them: "'born',
+    'director'"."""
+    own = {cue_stem(t) for t in check.folded.tokens}
+    relation = check.reader.cues.relation_for(kind) - own
     words = [token for token in check.q.text.tokens if cue_stem(token) in relation]
     return ", ".join(repr(word) for word in dict.fromkeys(words)) or "its words"
 
@@ -120,17 +134,26 @@ def tie_problem(
     kind, answer = reading.kind, check.answer
     if kind is None or not reading.placements:
         return None
-    relation = relation_words(check)
+    relation = relation_words(check, kind)
     missing = [MISSING_TIE.format(answer=answer, relation=relation)]
     cite = citation(found.ids)
+    if kind == NUMBER and not reading.has_unit:
+        reason = REASON_NOT_MEASURE.format(answer=answer, cite=cite, relation=relation)
+        return reject(reason, missing)
     if kind in (YEAR, NUMBER):
         if reading.relation_distance < FAR:
             if reading.relation_distance <= SLOT_DISTANCE and reading.slot:
                 return None
             nearest = min(reading.placements, key=lambda p: p.relation_distance)
             reason = REASON_NOT_NEAREST.format(
-                answer=answer, cite=cite, kind=kind, word=nearest.relation_word
+                answer=answer, cite=cite, kind=kind, word=nearest.relation_word or nearest.described
             )
+            return reject(reason, missing)
+        if kind == NUMBER and reading.cues.measures:
+            reason = REASON_NOT_COUNTED.format(answer=answer, cite=cite, counted=relation)
+            return reject(reason, missing)
+        if kind == YEAR and reading.cues.dates:
+            reason = REASON_NOT_DATED.format(answer=answer, cite=cite, events=relation)
             return reject(reason, missing)
         if reading.sentence_cues >= 1 and reading.rival_distance > RIVAL_DISTANCE:
             return None
