@@ -7,17 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graph.verifier.answers import explain_missing
+from graph.verifier.attributes import attribute_of, conflict, covered, demonyms_of
 from graph.verifier.candidates import YEAR, find_all
 from graph.verifier.check import Check
 from graph.verifier.compute import (
     NATIONALITY_WORDS,
     Measured,
-    attribute_of,
-    conflict,
     counted_words,
-    covered,
     date_of,
-    demonyms_of,
     direction,
     named_next_to,
     number_of,

@@ -8,9 +8,11 @@ The question says what is compared:
   the first date of the page's first sentence (a person's birth, a work's year);
 - numbers, for more / larger / longer / higher and fewer / smaller: the number
   nearest the counted word ("more species") or another relation word;
-- "same <nationality, country, origin>": the demonyms each page gives;
+- "same <nationality, country, origin>": the demonyms each page gives, and the
+  countries and states it names; "same <band, province, ...>": the names each
+  page writes next to that noun (or a synonym), the states a page names;
 - "both", "same" and the like otherwise: whether each page states every word
-  of the attribute (a broader word covers a narrower one: "writer" a novelist);
+  of the attribute (see `graph.verifier.attributes`);
 - an either/or question with none of these: which page states more of the
   attribute the question names.
 
@@ -23,11 +25,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graph.verifier.answer_types import class_of
 from graph.verifier.candidates import NAME, NUMBER, is_year, spans_in
-from graph.verifier.categories import DEMONYMS, HYPERNYMS
 from graph.verifier.matching import Item
 from graph.verifier.normalise import MONTH_NAMES, analyse, singular, split_words
+from graph.verifier.places import regions_named
 from graph.verifier.relation import Cues, cue_positions, cue_stem, distance, reading
 
 EARLIER = frozenset(
@@ -48,9 +49,6 @@ LESS = frozenset(
     )
 )
 NATIONALITY_WORDS = frozenset(split_words("nationality country citizenship origin"))
-_NOT_ATTRIBUTE = frozenset(
-    split_words("both same also either each all two following share common one")
-)
 # The words a page measures a comparative's quantity by.
 _MEASURES = {
     comparative: split_words(measures)
@@ -67,8 +65,11 @@ _MEASURES = {
     for comparative in split_words(comparatives)
 }
 NEAR_ENOUGH = 6
-_LOWER_WORD = re.compile(r"\b[a-z][a-z-]+\b")
 NEXT_TO = 1
+_CLAUSE_BREAK = re.compile(r"[,;:()]")
+_REGION_NOUNS = frozenset(split_words("state province"))
+# Nouns a page may use for the asked one ("the girl group Apink" for a band).
+_SYNONYMS = {"band": ("group",), "group": ("band",), "film": ("movie",), "movie": ("film",)}
 _MONTH_NUMBERS = {
     month: number for number, month in enumerate(dict.fromkeys(MONTH_NAMES.values()), start=1)
 }
@@ -145,84 +146,20 @@ def number_of(items: list[Item], counted: frozenset[str]) -> Measured | None:
 
 
 def named_next_to(items: list[Item], noun: str) -> frozenset[str]:
-    """The names a page writes next to a noun ("Jiangsu province", "the band Alphaville")."""
+    """The names a page writes next to a noun or its synonym, in the same clause
+    ("Jiangsu province, China": Jiangsu; "the girl group Apink" for "band"); for a state
+    or province, the ones it names ("Jefferson County, New York")."""
+    wanted = frozenset({cue_stem(noun), *(cue_stem(w) for w in _SYNONYMS.get(singular(noun), ()))})
     found: set[str] = set()
     for item in items:
-        positions = cue_positions(item.raw, frozenset({cue_stem(noun)}))
-        for span, tokens in spans_in(reading(item.raw), NAME):
-            if distance(positions, span) <= NEXT_TO:
-                found.add(" ".join(tokens))
+        if singular(noun) in _REGION_NOUNS:
+            found.update(regions_named(item.raw))
+        for clause in _CLAUSE_BREAK.split(reading(item.raw)):
+            positions = cue_positions(clause, wanted)
+            for span, tokens in spans_in(clause, NAME):
+                if distance(positions, span) <= NEXT_TO:
+                    found.add(" ".join(tokens))
     return frozenset(found)
-
-
-def demonyms_of(items: list[Item]) -> frozenset[str]:
-    """The nationalities the entity's page gives (its first sentence when stored)."""
-    leads = [item for item in items if item.index == 0] or items
-    return frozenset(token for item in leads for token in item.text.tokens if token in DEMONYMS)
-
-
-def _page_stems(items: list[Item]) -> frozenset[str]:
-    found: set[str] = set()
-    for item in items:
-        found.update(cue_stem(token) for token in item.text.tokens)
-        found.update(cue_stem(token) for token in item.title_text.tokens)
-    return frozenset(found - {""})
-
-
-def attribute_of(
-    question_words: tuple[str, ...], cues: Cues, entities: frozenset[str]
-) -> tuple[frozenset[str], frozenset[str]]:
-    """The attribute a comparison asks about: the question's words less the compared
-    entities' and the comparison's own, and less verbs in -ed ("worked as", "situated
-    in"); split into its core (names, category nouns, demonyms) and the rest."""
-    core: set[str] = set()
-    rest: set[str] = set()
-    for word in question_words:
-        stemmed = cue_stem(word)
-        if stemmed not in cues.stems - entities or word in _NOT_ATTRIBUTE:
-            continue
-        if stemmed in cues.names or class_of(word) or word in DEMONYMS:
-            core.add(word)
-        elif not word.endswith("ed"):
-            rest.add(word)
-    return frozenset(core), frozenset(rest)
-
-
-def _related(noun: str, other: str) -> bool:
-    """The same category, or one broader than the other ("writer" and "novelist")."""
-    return (
-        singular(noun) == singular(other)
-        or singular(other) in HYPERNYMS.get(singular(noun), frozenset())
-        or singular(noun) in HYPERNYMS.get(singular(other), frozenset())
-    )
-
-
-def covered(items: list[Item], words: frozenset[str]) -> frozenset[str]:
-    """The attribute words the entity's page states (a broader word by a narrower one)."""
-    stems = _page_stems(items)
-    tokens = {singular(token) for item in items for token in item.text.tokens}
-    return frozenset(
-        word
-        for word in words
-        if cue_stem(word) in stems or not tokens.isdisjoint(HYPERNYMS.get(singular(word), ()))
-    )
-
-
-def conflict(items: list[Item], core: frozenset[str]) -> str:
-    """A core attribute word the page's first sentence contradicts: another nationality,
-    or only categories unrelated to the asked one ("film director" for "actress")."""
-    leads = [item for item in items if item.index == 0]
-    if not leads:
-        return ""
-    tokens = [token for item in leads for token in item.text.tokens]
-    demonyms = {token for token in tokens if token in DEMONYMS}
-    nouns = {word for item in leads for word in _LOWER_WORD.findall(item.raw) if class_of(word)}
-    for word in sorted(core):
-        if word in DEMONYMS and demonyms and word not in demonyms:
-            return f"{leads[0].id} gives {', '.join(sorted(demonyms))}, not {word}"
-        if class_of(word) and nouns and not any(_related(word, noun) for noun in nouns):
-            return f"{leads[0].id} describes it as {', '.join(sorted(nouns))}, not {word}"
-    return ""
 
 
 def direction(words: tuple[str, ...], skipped: frozenset[int]) -> tuple[str, int] | None:
