@@ -12,6 +12,7 @@ Cromwell", "directed by Stanley Kubrick").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,7 +25,7 @@ from graph.verifier.answer_types import (
     local_classes,
 )
 from graph.verifier.candidates import find_all
-from graph.verifier.categories import DATE, DEMONYMS, NATIONALITY, PLACE, WORK
+from graph.verifier.categories import DATE, DEMONYMS, MODIFIER, NATIONALITY, WORK
 from graph.verifier.matching import Item
 from graph.verifier.normalise import MONTH_NAMES, Text, is_number, split_words
 
@@ -35,6 +36,8 @@ FROM_GUESS = "guess"
 FROM_CONTEXT = "context"
 _WEAK = frozenset({FROM_GUESS, FROM_CONTEXT, "name ending"})
 _SHOWN_CHARS = 80
+# A name's last word joined to a lower-case one ("New Jersey-based", "Award-winning").
+_COMPOUND_MODIFIER = re.compile(r"\w-[a-z]+\W*$")
 _PREPOSITIONS = frozenset(split_words("in on during since until by from"))
 # Capitalised small words that only a title capitalises ("The Closer I Get").
 _TITLE_WORDS = frozenset(
@@ -87,6 +90,10 @@ def classify(
     tokens = answer.tokens
     if not tokens or all(is_number(token) for token in tokens):
         return Classified(found)
+    if all(token in DEMONYMS for token in tokens):
+        return Classified({NATIONALITY: (FROM_NAME, "a demonym")})
+    if _COMPOUND_MODIFIER.search(raw):
+        return Classified({MODIFIER: (FROM_NAME, "a compound modifier")})
     key = " ".join(tokens)
     sources = (
         (FROM_LEXICON, list(lexicon.describe(key)) if lexicon is not None else []),
@@ -101,9 +108,6 @@ def classify(
     if len(tokens) > 1:
         for kind in class_of(tokens[-1]):
             found.setdefault(kind, ("name ending", tokens[-1]))
-    if all(token in DEMONYMS for token in tokens):
-        found.setdefault(PLACE, (FROM_NAME, "a demonym"))
-        found.setdefault(NATIONALITY, (FROM_NAME, "a demonym"))
     if any(token in MONTH_NAMES for token in tokens) and (
         any(is_number(token) for token in tokens) or tokens[0] in _PREPOSITIONS
     ):

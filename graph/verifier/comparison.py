@@ -96,7 +96,8 @@ def _by_value(
     if what == "date":
         values = [date_of(items, cues.relation_for(YEAR)) for items in facts]
     else:
-        values = [number_of(items, counted_words(words, cues, inside)) for items in facts]
+        counted, units = counted_words(words, cues, inside)
+        values = [number_of(items, counted, units) for items in facts]
     for entity, value in zip(entities, values, strict=True):
         if value is None:
             return Outcome(why_undecided=NO_VALUE.format(what=what, entity=_name(entity)))

@@ -30,6 +30,7 @@ from graph.verifier.matching import Item
 from graph.verifier.normalise import MONTH_NAMES, analyse, singular, split_words
 from graph.verifier.places import regions_named
 from graph.verifier.relation import Cues, cue_positions, cue_stem, distance, reading
+from graph.verifier.slots import COMPARATIVES, QUANTITIES
 
 EARLIER = frozenset(
     split_words("first earlier earliest older oldest before sooner previously prior elder")
@@ -49,22 +50,8 @@ LESS = frozenset(
     )
 )
 NATIONALITY_WORDS = frozenset(split_words("nationality country citizenship origin"))
-# The words a page measures a comparative's quantity by.
-_MEASURES = {
-    comparative: split_words(measures)
-    for comparatives, measures in (
-        ("higher highest", "high height elevation altitude tall"),
-        ("taller tallest", "tall height high"),
-        ("longer longest shorter shortest", "long length"),
-        ("larger largest bigger biggest smaller smallest", "large size area big"),
-        ("deeper deepest", "deep depth"),
-        ("heavier heaviest lighter", "heavy weight"),
-        ("wider widest narrower", "wide width"),
-        ("populous", "population inhabitants"),
-    )
-    for comparative in split_words(comparatives)
-}
 NEAR_ENOUGH = 6
+UNIT_REACH = 2
 NEXT_TO = 1
 _CLAUSE_BREAK = re.compile(r"[,;:()]")
 _REGION_NOUNS = frozenset(split_words("state province"))
@@ -132,13 +119,18 @@ def date_of(items: list[Item], relation: frozenset[str]) -> Measured | None:
     return None
 
 
-def number_of(items: list[Item], counted: frozenset[str]) -> Measured | None:
-    """The number nearest the counted word ("species", "albums") on the entity's page."""
+def number_of(
+    items: list[Item], counted: frozenset[str], units: frozenset[str] = frozenset()
+) -> Measured | None:
+    """The number nearest the counted word ("species", "albums") on the entity's page; for a
+    measure, one followed by one of its `units` ("7312 m", not the "82nd highest")."""
     best: tuple[int, Measured] | None = None
     for item in items:
         tokens = analyse(reading(item.raw)).tokens
         positions = cue_positions(item.raw, counted)
         for index, number in _numbers(reading(item.raw)):
+            if units and units.isdisjoint(tokens[index + 1 : index + 1 + UNIT_REACH]):
+                continue
             gap = distance(positions, (index, index + 1))
             if gap <= NEAR_ENOUGH and (best is None or gap < best[0]):
                 best = (gap, Measured((number,), tokens[index], item))
@@ -179,16 +171,19 @@ def direction(words: tuple[str, ...], skipped: frozenset[int]) -> tuple[str, int
     return None
 
 
-def counted_words(words: tuple[str, ...], cues: Cues, skipped: frozenset[int]) -> frozenset[str]:
-    """What a comparison measures: the measure a comparative names ("higher": height,
-    elevation, altitude), the word "more"/"fewer" counts ("more species"), else the
-    question's relation words."""
+def counted_words(
+    words: tuple[str, ...], cues: Cues, skipped: frozenset[int]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """What a comparison measures, and the units of a measure: the quantity a comparative
+    names ("higher": height, elevation; in m or ft), the word "more"/"fewer" counts ("more
+    species"), else the question's relation words."""
     for index, word in enumerate(words):
         if word not in MORE | LESS or index in skipped:
             continue
-        if word in _MEASURES:
-            return frozenset(cue_stem(measure) for measure in _MEASURES[word])
+        if word in COMPARATIVES:
+            names, units = QUANTITIES[COMPARATIVES[word]]
+            return frozenset(cue_stem(name) for name in names), frozenset(units)
         following = cue_stem(words[index + 1]) if index + 1 < len(words) else ""
         if following and index + 1 not in skipped:
-            return frozenset({following})
-    return cues.relation
+            return frozenset({following}), frozenset()
+    return cues.relation, frozenset()

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from graph.verifier.candidates import YEAR, Span, answer_kind
 from graph.verifier.classes import Classified
 from graph.verifier.matching import Item
-from graph.verifier.normalise import Text, analyse
+from graph.verifier.normalise import Text, analyse, singular
 from graph.verifier.relation import (
     FAR,
     Cues,
@@ -41,6 +41,22 @@ from graph.verifier.slots import MADE
 HEAD_BEFORE = 3
 # A date follows its relation word ("born 1920 - died 2003"): a word after it counts twice.
 DATE_FOLLOWING_COST = 2
+
+
+@lru_cache(maxsize=65536)
+def nouns(raw: str) -> tuple[str, ...]:
+    """The tokens of a sentence, as read, in the singular: where a category noun is found
+    ("the film Lolita"; "Mica Paris sang" names no singer)."""
+    return tuple(singular(token) for token in analyse(reading(raw)).tokens)
+
+
+def _without_event(answer: Text, events: frozenset[str]) -> Text:
+    """A date answer without the event word it opens with ("born 12 December 1925"): the
+    event ties the date in the sentence, as for any other date."""
+    tokens = answer.tokens
+    while len(tokens) > 1 and cue_stem(tokens[0]) in events:
+        tokens = tokens[1:]
+    return answer if tokens == answer.tokens else Text(tokens, f" {' '.join(tokens)} ")
 
 
 def _following_cost(kind: str | None) -> int:
@@ -129,8 +145,8 @@ class Reading:
         if not head:
             return None
         return any(
-            head in token_stems(p.item.raw)[max(0, p.span[0] - HEAD_BEFORE) : p.span[0]]
-            or head in token_stems(p.item.raw)[p.span[1] : p.span[1] + HEAD_AFTER]
+            head in nouns(p.item.raw)[max(0, p.span[0] - HEAD_BEFORE) : p.span[0]]
+            or head in nouns(p.item.raw)[p.span[1] : p.span[1] + HEAD_AFTER]
             for p in self.placements
         )
 
@@ -140,6 +156,16 @@ class Reading:
         content = [token for token in self.answer.tokens if cue_stem(token)]
         named = sum(cue_stem(token) in self.reader.question_names for token in content)
         return bool(content) and 2 * named >= len(content)
+
+    @cached_property
+    def numbered(self) -> bool:
+        """The question's category noun stands right before the number ("District 53")."""
+        head = self.reader.head
+        return bool(head) and any(
+            nouns(p.item.raw)[p.span[0] - 1 : p.span[0]] == (head,)
+            for p in self.placements
+            if p.span[0]
+        )
 
     @cached_property
     def has_unit(self) -> bool:
@@ -186,7 +212,7 @@ class Reader:
         self.cues = cues
         self.question = question
         self.question_names = question_names
-        self.head = cue_stem(head) if head not in ("", "who", "where") else ""
+        self.head = singular(head) if head not in ("", "who", "where") else ""
         pages: dict[str, dict[int, Item]] = {}
         for item in items:
             pages.setdefault(item.page, {})[item.index] = item
@@ -279,9 +305,11 @@ class Reader:
 
     def read(self, raw_answer: str, stating: list[Item], classified: Classified) -> Reading:
         answer = analyse(raw_answer)
+        kind = answer_kind(answer, raw_answer)
+        if kind == YEAR:
+            answer = _without_event(answer, self.cues.dates)
         own = frozenset(cue_stem(token) for token in answer.tokens)
         cues = self.cues.without(own)
-        kind = answer_kind(answer, raw_answer)
         placed = tuple(
             self.place(item, span, cues, kind)
             for item in stating

@@ -43,24 +43,40 @@ _COUNTING = frozenset(split_words("many much"))
 _MEASURE_ASKING = frozenset(split_words("what which"))
 _COPULAS = frozenset(split_words("is are was were"))
 _KIND_WORDS = frozenset(split_words("type kind sort total number"))
-# What a "how ..." adjective measures: the quantity's names and its units (as folded).
+# What a "how ..." adjective or a comparative measures: the quantity's names and units.
 _TIME_UNITS = "year month week day hour minute second decade century"
 _LENGTH_UNITS = "km m mi ft inch cm yard"
 _AREA_UNITS = "acre ha km mi square sq"
-MEASURED_BY = {
-    adjective: split_words(words)
-    for adjective, words in (
-        ("tall", f"tall height high {_LENGTH_UNITS} storey story floor"),
-        ("high", f"high height elevation altitude tall {_LENGTH_UNITS} storey story floor"),
-        ("long", f"long length {_TIME_UNITS} {_LENGTH_UNITS}"),
-        ("old", "old age aged year"),
-        ("far", f"far distance away {_LENGTH_UNITS}"),
-        ("large", f"large size area {_AREA_UNITS}"),
-        ("big", f"big size area {_AREA_UNITS}"),
-        ("wide", f"wide width {_LENGTH_UNITS}"),
-        ("deep", f"deep depth {_LENGTH_UNITS}"),
-        ("heavy", "heavy weight kg lb pound ton tonne"),
+_HEIGHT_UNITS = f"{_LENGTH_UNITS} storey story floor"
+QUANTITIES = {
+    adjective: (split_words(names), split_words(units))
+    for adjective, names, units in (
+        ("tall", "tall height high", _HEIGHT_UNITS),
+        ("high", "high height elevation altitude tall", _HEIGHT_UNITS),
+        ("long", "long length", f"{_TIME_UNITS} {_LENGTH_UNITS}"),
+        ("old", "old age aged", "year"),
+        ("far", "far distance away", _LENGTH_UNITS),
+        ("large", "large size area big", _AREA_UNITS),
+        ("big", "big size area large", _AREA_UNITS),
+        ("wide", "wide width", _LENGTH_UNITS),
+        ("deep", "deep depth", _LENGTH_UNITS),
+        ("heavy", "heavy weight", "kg lb pound ton tonne"),
+        ("populous", "population inhabitants populous", ""),
     )
+}
+COMPARATIVES = {
+    comparative: adjective
+    for adjective, comparatives in (
+        ("high", "higher highest"),
+        ("tall", "taller tallest"),
+        ("long", "longer longest shorter shortest"),
+        ("large", "larger largest bigger biggest smaller smallest"),
+        ("deep", "deeper deepest"),
+        ("heavy", "heavier heaviest lighter"),
+        ("wide", "wider widest narrower"),
+        ("populous", "populous"),
+    )
+    for comparative in split_words(comparatives)
 }
 
 
@@ -89,7 +105,7 @@ def date_governors(tokens: tuple[str, ...]) -> frozenset[str]:
         return frozenset()
     found = {cue_stem(token) for token in tokens} & _SAME_EVENT.keys()
     events = frozenset[str]().union(*(_SAME_EVENT[stemmed] for stemmed in found))
-    return events | {MADE} if events and found.isdisjoint(_LIFE_STEMS) else events
+    return events | {cue_stem(MADE)} if events and found.isdisjoint(_LIFE_STEMS) else events
 
 
 def _run(stems: list[str], start: int) -> frozenset[str]:
@@ -116,8 +132,9 @@ def measured(tokens: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
         following = tokens[index + 1] if index + 1 < len(tokens) else ""
         if token == "how" and following in _COUNTING:
             return _run(stems, index + 2), frozenset()
-        if token == "how" and following in MEASURED_BY:
-            return frozenset(), frozenset(cue_stem(word) for word in MEASURED_BY[following])
+        if token == "how" and following in QUANTITIES:
+            names, units = QUANTITIES[following]
+            return frozenset(), frozenset(cue_stem(word) for word in (*names, *units))
         if token in _MEASURE_ASKING and following in _COPULAS:
             return _run(stems, index + 2), frozenset()
     return frozenset(), frozenset()

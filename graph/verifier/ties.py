@@ -88,11 +88,16 @@ def relation_words(check: Check, kind: str | None = None) -> str:
 def class_problem(check: Check, found: Found, reading: Reading) -> Verdict | None:
     """An answer of a class the question does not ask for: an actor for "released by what
     label?", a year for "what sports event?" (though a named event may go by its year:
-    "which World Cup?" -> 1982)."""
+    "which World Cup?" -> 1982, a year answers a question that also asks "what year",
+    and a number names what the sentence numbers: "District 53" for "which district")."""
     expected = check.expected
     if not expected.classes:
         return None
     event_year = reading.kind == YEAR and EVENT in expected.classes and expected.proper
+    if (reading.kind == YEAR and check.q.asks_year) or (
+        reading.kind == NUMBER and reading.numbered
+    ):
+        return None
     if reading.kind == NUMBER or (reading.kind == YEAR and not event_year):
         what = f"{with_article(reading.kind)}, not a name"
     elif reading.kind == NAME and reading.classified.fits(expected) is False:
@@ -142,7 +147,8 @@ def tie_problem(
         return reject(reason, missing)
     if kind in (YEAR, NUMBER):
         if reading.relation_distance < FAR:
-            if reading.relation_distance <= SLOT_DISTANCE and reading.slot:
+            counted = kind == NUMBER and bool(reading.cues.measures)
+            if (counted or reading.relation_distance <= SLOT_DISTANCE) and reading.slot:
                 return None
             nearest = min(reading.placements, key=lambda p: p.relation_distance)
             reason = REASON_NOT_NEAREST.format(

@@ -43,6 +43,7 @@ _IRREGULAR = {
     ),
     **dict.fromkeys(split_words("located location locations"), "locat"),
     **dict.fromkeys(split_words("lived lives living"), "live"),
+    **dict.fromkeys(split_words("married marries marrying marriage"), "marry"),
 }
 _PREPOSITIONS = frozenset(
     split_words(
@@ -50,16 +51,20 @@ _PREPOSITIONS = frozenset(
         " despite per beside besides beyond near inside outside throughout"
     )
 )
-_SHORT_VERB = 5
+_SHORTEST_ROOT = 3
 
 
 @lru_cache(maxsize=65536)
 def cue_stem(token: str) -> str:
     """A token's stem for cue matching ("" for stopwords and prepositions), irregular forms
-    brought together and -ed/-ing dropped ("earned" ~ "earn")."""
+    brought together, -ed/-ing and a final -e dropped ("served" ~ "serve" ~ "serving")."""
     if token in _PREPOSITIONS:
         return ""
     token = _IRREGULAR.get(token, token)
-    if len(token) > _SHORT_VERB and token.endswith(("ed", "ing")) and token not in _IRREGULAR:
-        token = token[: -2 if token.endswith("ed") else -3]
-    return stem(token)
+    if token not in _IRREGULAR.values():
+        for ending in ("ed", "ing"):
+            if token.endswith(ending) and len(token) - len(ending) >= _SHORTEST_ROOT:
+                token = token[: -len(ending)]
+                break
+    stemmed = stem(token)
+    return stemmed[:-1] if len(stemmed) > _SHORTEST_ROOT and stemmed.endswith("e") else stemmed
