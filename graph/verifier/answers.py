@@ -7,7 +7,7 @@ import re
 
 from graph.verifier.check import Check, Found
 from graph.verifier.matching import contains, negated, probe_of
-from graph.verifier.normalise import is_number
+from graph.verifier.normalise import MAY_HOLD_NUMBER, is_number
 from graph.verifier.reading import Reading
 from graph.verifier.ties import SUBJECT_CUES, wanted
 from graph.verifier.verdicts import (
@@ -77,6 +77,20 @@ def supported(check: Check, found: Found, reading: Reading | None = None) -> Ver
     return verdict(True, found.ids, reason + ".", [], GROUNDING_STATED)
 
 
+def _other_values(check: Check, digits: set[int]) -> list[str]:
+    """The numbers of as many digits as the answer's that related sentences state."""
+    if not digits:
+        return []
+    values: list[str] = []
+    for item in check.items:
+        if not MAY_HOLD_NUMBER.search(item.raw):
+            continue
+        found = [v for v in _PADDED_NUMBER.findall(item.text.padded) if len(v) in digits]
+        if found and item.trusted and check.directly_related(item.page):
+            values.extend(found)
+    return unique(values)
+
+
 def explain_missing(check: Check, missing: list[str]) -> Verdict:
     """The most useful reason for an answer that no trusted related sentence states."""
     answer, folded = check.answer, check.folded
@@ -93,14 +107,7 @@ def explain_missing(check: Check, missing: list[str]) -> Verdict:
     if stating:
         unrelated = citation(item.id for item in stating)
         return reject(REASON_UNRELATED.format(answer=answer, cite=unrelated), missing)
-    digits = {len(token) for token in folded.tokens if is_number(token)}
-    values = unique(
-        token
-        for item in check.items
-        if digits and item.trusted and check.directly_related(item.page)
-        for token in _PADDED_NUMBER.findall(item.text.padded)
-        if len(token) in digits
-    )
+    values = _other_values(check, {len(token) for token in folded.tokens if is_number(token)})
     if values:
         return reject(
             REASON_OTHER_VALUE.format(answer=answer, values=", ".join(values[:5])), missing

@@ -103,7 +103,7 @@ def _described(lead: str) -> str:
 def conflict(items: list[Item], core: frozenset[str]) -> str:
     """A core attribute word the page's first sentence contradicts: another nationality,
     or only categories unrelated to the asked one ("film director" for "actress")."""
-    leads = [item for item in items if item.index == 0]
+    leads = [item for item in items if item.position == 0]
     if not leads:
         return ""
     demonyms = demonyms_of(leads)
@@ -122,7 +122,7 @@ def conflict(items: list[Item], core: frozenset[str]) -> str:
 
 
 def _leads(items: list[Item]) -> list[Item]:
-    return [item for item in items if item.index == 0] or items
+    return [item for item in items if item.position == 0] or items
 
 
 def demonyms_of(items: list[Item]) -> frozenset[str]:

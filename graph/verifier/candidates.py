@@ -74,15 +74,25 @@ def answer_kind(answer: Text, raw: str) -> str | None:
 
 def find_all(tokens: tuple[str, ...], needle: tuple[str, ...]) -> list[Span]:
     """Every occurrence of `needle` in `tokens`, as token ranges."""
-    size = len(needle)
-    if not size:
+    if not needle or needle[0] not in tokens:
         return []
-    first = needle[0]
-    return [
-        (i, i + size)
-        for i, token in enumerate(tokens)
-        if token == first and tokens[i : i + size] == needle
-    ]
+    return find_in(Text(tokens, f" {' '.join(tokens)} "), needle)
+
+
+def find_in(hay: Text, needle: tuple[str, ...]) -> list[Span]:
+    """Every occurrence of `needle` in a folded text, as token ranges (a string search:
+    tokens hold no spaces, so the spaces before a match count the tokens before it)."""
+    if not needle:
+        return []
+    target = f" {' '.join(needle)} "
+    padded = hay.padded
+    spans: list[Span] = []
+    at = padded.find(target)
+    while at >= 0:
+        start = padded.count(" ", 0, at)
+        spans.append((start, start + len(needle)))
+        at = padded.find(target, at + 1)
+    return spans
 
 
 def _name_texts(raw: str) -> list[Text]:
@@ -108,7 +118,8 @@ def _name_texts(raw: str) -> list[Text]:
 @lru_cache(maxsize=65536)
 def spans_in(raw: str, kind: str) -> tuple[tuple[Span, tuple[str, ...]], ...]:
     """The spans of `kind` in a sentence: (token range, tokens), in order, each once."""
-    tokens = analyse(raw).tokens
+    text = analyse(raw)
+    tokens = text.tokens
     written = separated(raw)
     found: dict[Span, tuple[str, ...]] = {}
     if kind == YEAR:
@@ -126,6 +137,6 @@ def spans_in(raw: str, kind: str) -> tuple[tuple[Span, tuple[str, ...]], ...]:
         }
     elif kind == NAME:
         for name in _name_texts(raw):
-            for span in find_all(tokens, name.tokens):
+            for span in find_in(text, name.tokens):
                 found.setdefault(span, name.tokens)
     return tuple(sorted(found.items()))

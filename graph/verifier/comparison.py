@@ -194,7 +194,7 @@ def _outcome(check: Check, facts: list[list[Item]], yes_no: bool) -> Outcome:
 
 def _facts(check: Check) -> tuple[list[list[Item]], list[str]]:
     facts = [
-        [item for item in check.items if item.trusted and is_about(item, entity)]
+        [item for item in check.items if is_about(item, entity) and item.trusted]
         for entity in check.entities[:2]
     ]
     missing = [

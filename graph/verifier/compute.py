@@ -110,7 +110,7 @@ def date_of(items: list[Item], relation: frozenset[str]) -> Measured | None:
                 best = (gap, Measured(value, shown, item))
     if best is not None:
         return best[1]
-    for item in sorted(items, key=lambda item: (item.index != 0, item.index)):
+    for item in sorted(items, key=lambda item: (item.position != 0, item.position)):
         tokens = analyse(reading(item.raw)).tokens
         years = [index for index, token in enumerate(tokens) if is_year(token)]
         if years:

@@ -100,6 +100,8 @@ _UNITS = {
     "acres": "acre",
 }
 _WORD_FOLDS = {**_NUMBER_WORDS, **_UNITS}
+# A text that `analyse` may give a number: a digit or a number word.
+MAY_HOLD_NUMBER = re.compile(rf"\d|\b(?:{'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
 # Folded spellings of units and months, which a sentence may write otherwise.
 REWRITTEN = frozenset([*_UNITS.values(), "percent", *MONTH_NAMES.values()])
 # Folded units: a number followed by one is a measure ("1454 ft"), never a year.

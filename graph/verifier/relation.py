@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from graph.verifier.answer_types import expected_class
-from graph.verifier.candidates import NUMBER, YEAR, Span, find_all, spans_in
+from graph.verifier.candidates import NUMBER, YEAR, Span, find_in, spans_in
 from graph.verifier.normalise import Text, analyse, split_words, unglue_dates
 from graph.verifier.question import analyse_question, named_entities
 from graph.verifier.slots import MADE, date_governors, measured
@@ -68,6 +68,8 @@ class Cues:
 
     def without(self, own: frozenset[str]) -> Cues:
         """The cues less the answer's own words (which can never tie the answer)."""
+        if own.isdisjoint(self.stems) and own.isdisjoint(self.dates | self.measures):
+            return self
         return Cues(
             self.stems - own,
             self.names - own,
@@ -144,7 +146,7 @@ def placements(raw: str, kind: str) -> tuple[tuple[Span, tuple[str, ...]], ...]:
 
 def locate(raw: str, needle: tuple[str, ...]) -> list[Span]:
     """Where `needle` (folded tokens) occurs in the sentence as read."""
-    return find_all(analyse(reading(raw)).tokens, needle)
+    return find_in(analyse(reading(raw)), needle)
 
 
 @lru_cache(maxsize=65536)

@@ -46,11 +46,11 @@ REASON_NOT_MEASURE = (
 )
 REASON_NOT_COUNTED = (
     "{answer!r} is stated in stored {cite}, which does not say what the question counts"
-    " ({counted})."
+    " ({relation})."
 )
 REASON_NOT_DATED = (
     "{answer!r} is stated in stored {cite}, which does not say the event the question asks"
-    " the date of ({events})."
+    " the date of ({relation})."
 )
 REASON_SCORED = (
     "{answer!r} is stated in stored {cite}, but the evidence does not tie it closely enough"
@@ -131,6 +131,34 @@ def name_tied(reading: Reading) -> bool:
     )
 
 
+def _untied(
+    check: Check, reading: Reading, scorer: NameScorer | None
+) -> tuple[str, dict[str, str]] | None:
+    """Why a stated answer is not tied to what the question asks (a reason template and
+    its particular fields), or None when it is; names go to the `scorer` when given."""
+    kind = reading.kind
+    if kind == NUMBER and not reading.has_unit:
+        return REASON_NOT_MEASURE, {}
+    if kind in (YEAR, NUMBER):
+        if reading.relation_distance < FAR:
+            counted = kind == NUMBER and bool(reading.cues.measures)
+            if (counted or reading.relation_distance <= SLOT_DISTANCE) and reading.slot:
+                return None
+            nearest = min(reading.placements, key=lambda p: p.relation_distance)
+            return REASON_NOT_NEAREST, {"word": nearest.relation_word or nearest.described}
+        if kind == NUMBER and reading.cues.measures:
+            return REASON_NOT_COUNTED, {}
+        if kind == YEAR and reading.cues.dates:
+            return REASON_NOT_DATED, {}
+        if reading.sentence_cues >= 1 and reading.rival_distance > RIVAL_DISTANCE:
+            return None
+        return REASON_RIVAL_TIED, {}
+    if scorer is not None:
+        accepted, score = scorer.judge_name(check, reading)
+        return None if accepted else (REASON_SCORED, {"score": score})
+    return None if name_tied(reading) else (REASON_UNTIED, {})
+
+
 def tie_problem(
     check: Check, found: Found, reading: Reading, scorer: NameScorer | None = None
 ) -> Verdict | None:
@@ -139,38 +167,12 @@ def tie_problem(
     kind, answer = reading.kind, check.answer
     if kind is None or not reading.placements:
         return None
-    relation = relation_words(check, kind)
-    missing = [MISSING_TIE.format(answer=answer, relation=relation)]
-    cite = citation(found.ids)
-    if kind == NUMBER and not reading.has_unit:
-        reason = REASON_NOT_MEASURE.format(answer=answer, cite=cite, relation=relation)
-        return reject(reason, missing)
-    if kind in (YEAR, NUMBER):
-        if reading.relation_distance < FAR:
-            counted = kind == NUMBER and bool(reading.cues.measures)
-            if (counted or reading.relation_distance <= SLOT_DISTANCE) and reading.slot:
-                return None
-            nearest = min(reading.placements, key=lambda p: p.relation_distance)
-            reason = REASON_NOT_NEAREST.format(
-                answer=answer, cite=cite, kind=kind, word=nearest.relation_word or nearest.described
-            )
-            return reject(reason, missing)
-        if kind == NUMBER and reading.cues.measures:
-            reason = REASON_NOT_COUNTED.format(answer=answer, cite=cite, counted=relation)
-            return reject(reason, missing)
-        if kind == YEAR and reading.cues.dates:
-            reason = REASON_NOT_DATED.format(answer=answer, cite=cite, events=relation)
-            return reject(reason, missing)
-        if reading.sentence_cues >= 1 and reading.rival_distance > RIVAL_DISTANCE:
-            return None
-        reason = REASON_RIVAL_TIED.format(answer=answer, cite=cite, relation=relation, kind=kind)
-        return reject(reason, missing)
-    if scorer is not None:
-        accepted, score = scorer.judge_name(check, reading)
-        if accepted:
-            return None
-        reason = REASON_SCORED.format(answer=answer, cite=cite, relation=relation, score=score)
-        return reject(reason, missing)
-    if name_tied(reading):
+    untied = _untied(check, reading, scorer)
+    if untied is None:
         return None
-    return reject(REASON_UNTIED.format(answer=answer, cite=cite, relation=relation), missing)
+    template, fields = untied
+    relation = relation_words(check, kind)
+    reason = template.format(
+        answer=answer, cite=citation(found.ids), relation=relation, kind=kind, **fields
+    )
+    return reject(reason, [MISSING_TIE.format(answer=answer, relation=relation)])
