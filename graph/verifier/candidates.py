@@ -19,8 +19,9 @@ NAME = "name"
 
 Span = tuple[int, int]
 
+# A capital not inside a word (the look-behind follows it, so the scan can skip to capitals).
 _NAME_RUN = re.compile(
-    r"(?<![\w'’])[A-Z][\w'’.&-]*(?:\s+(?:(?:of|the|de|del|da|di|du|von|van|der|la|le|and|&|for)"
+    r"[A-Z](?<![\w'’][A-Z])[\w'’.&-]*(?:\s+(?:(?:of|the|de|del|da|di|du|von|van|der|la|le|and|&|for)"
     r"\s+)*[A-Z0-9][\w'’.&-]*)*"
 )
 _SEPARATED = re.compile(r"(?<![\d,.])\d,\d{3}(?![\d,]|\.\d)")

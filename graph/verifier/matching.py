@@ -23,7 +23,9 @@ from tools.base import Evidence
 
 _NO_SOURCE: dict[str, object] = {}
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
-_CAPITALISED_RUN = re.compile(r"(?:\b[A-Z][\w'’-]*\s+){1,}[A-Z][\w'’-]*")
+# Two or more capitalised words (the first not inside a word; the look-behind follows its
+# capital, so the scan can skip to capitals).
+_CAPITALISED_RUN = re.compile(r"[A-Z](?<!\w[A-Z])[\w'’-]*\s+(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*")
 
 _NEGATIONS = frozenset(
     split_words(

@@ -17,13 +17,17 @@ _GLUED_DATE = re.compile(
     r"|september|october|november|december)\b)",
     re.IGNORECASE,
 )
-_GLUED_YEAR = re.compile(r"\b\d{5,6} [A-Z]|\b\d{4}[A-Z]")
+_GLUED_YEAR = re.compile(r"[0-9]{4}(?:[A-Z]|[0-9]{1,2} [A-Z])")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _ABBREVIATION = re.compile(r"\b(?:[^\W\d_]\.){2,}")
 _APOSTROPHE = re.compile(r"(?<=\w)['’](?:s\b|(?=\w))")
 _COMBINING = re.compile(r"[\u0300-\u036f]")
 _DIGIT = re.compile(r"\d")
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
+# A text of plain letters and spaces, whose words are its tokens.
+_LETTERS = re.compile(r"[A-Za-z ]+")
+# The same tokens in a text folded to ASCII, found faster.
+_ASCII_TOKEN = re.compile(r"[a-z]+|\d+(?:[.,]\d+)*")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _TENS_UNITS = re.compile(
     r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]+"
@@ -210,20 +214,26 @@ def _unabbreviate(match: re.Match[str]) -> str:
 @lru_cache(maxsize=65536)
 def analyse(text: str) -> Text:
     """Fold `text` for matching (cached: stored sentences recur across checks)."""
+    if _LETTERS.fullmatch(text):
+        words = text.casefold().split()
+        if _TENS.isdisjoint(words):
+            raw = [_WORD_FOLDS.get(word, word) for word in words if word not in _ARTICLES]
+            return Text(tuple(raw), f" {' '.join(raw)} ")
     folded = unglue_dates(clean(text)).casefold()
     if not folded.isascii():
         folded = _COMBINING.sub("", unicodedata.normalize("NFKD", folded))
+    tokens = _ASCII_TOKEN if folded.isascii() else _TOKEN
     if "-" in folded and _DIGIT.search(folded):
         folded = _ISO_DATE.sub(_iso_date, folded)
-    if "." in folded:
+    if folded.count(".") > 1:
         folded = _ABBREVIATION.sub(_unabbreviate, folded)
     if "'" in folded or "’" in folded:
         folded = _APOSTROPHE.sub("", folded)
     if "%" in folded:
         folded = folded.replace("%", " percent ")
-    raw = _TOKEN.findall(folded)
+    raw = tokens.findall(folded)
     if not _TENS.isdisjoint(raw):
-        raw = _TOKEN.findall(_TENS_UNITS.sub(_tens_units, folded))
+        raw = tokens.findall(_TENS_UNITS.sub(_tens_units, folded))
     if _DIGIT.search(folded):
         raw = _fold_numbers(raw)
     raw = [_WORD_FOLDS.get(token, token) for token in raw if token not in _ARTICLES]

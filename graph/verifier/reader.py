@@ -72,11 +72,22 @@ def spans_by_distance(raw: str, kind: str, relation: frozenset[str]) -> tuple[Ri
 def _rival_profile(
     raw: str, title: str, kind: str, stems: frozenset[str], relation: frozenset[str]
 ) -> tuple[int, int, tuple[Rival, ...]]:
-    """A sentence's number of cues, its spans of `kind` by distance from the relation
-    words, and the smallest of those distances."""
-    table = spans_by_distance(raw, kind, relation)
-    closest = min((gap for _, _, gap in table), default=FAR)
+    """A sentence's number of cues, its spans of `kind` from the nearest to the relation
+    words to the farthest, and the smallest of those distances."""
+    table = tuple(sorted(spans_by_distance(raw, kind, relation), key=lambda rival: rival[2]))
+    closest = table[0][2] if table else FAR
     return len(sentence_cues(raw, title, stems, None)), closest, table
+
+
+@lru_cache(maxsize=16384)
+def _title_words(title: str) -> frozenset[str]:
+    return frozenset(title_core(title).tokens)
+
+
+@lru_cache(maxsize=65536)
+def _stems_of(*raws: str) -> frozenset[str]:
+    """The cue stems of the sentences (the neighbours of one)."""
+    return frozenset(stem for raw in raws if raw for stem in token_stems(raw))
 
 
 class Reader:
@@ -104,13 +115,11 @@ class Reader:
         self.pages = pages
 
     def _neighbour_stems(self, item: Item) -> frozenset[str]:
+        if item.position < 0:
+            return frozenset()
         page = self.pages.get(item.page, {})
-        found: set[str] = set()
-        for index in (item.position - 1, item.position + 1):
-            other = page.get(index)
-            if other is not None and item.position >= 0:
-                found.update(token_stems(other.raw))
-        return frozenset(found)
+        before, after = page.get(item.position - 1), page.get(item.position + 1)
+        return _stems_of(before.raw if before else "", after.raw if after else "")
 
     def place(self, item: Item, span: Span, cues: Cues, kind: str | None) -> Placement:
         in_sentence = sentence_cues(item.raw, item.title, cues.stems, span)
@@ -160,18 +169,21 @@ class Reader:
             count, closest, table = _rival_profile(item.raw, item.title, kind, cues.stems, relation)
             if not table or (count <= most and closest >= nearest):
                 continue
-            gaps = [gap for tokens, _, gap in table if self._is_rival(tokens, answer)]
-            if gaps:
-                most, nearest = max(most, count), min(nearest, *gaps)
+            for tokens, _, gap in table:
+                if count <= most and gap >= nearest:
+                    break
+                if self._is_rival(tokens, answer):
+                    most, nearest = max(most, count), min(nearest, gap)
+                    break
         return most, nearest
 
     def subject_cues(self, answer: Text, cues: Cues) -> int:
         """The cues on the stored page whose subject the answer is (-1: no such page)."""
-        words = set(answer.tokens)
+        words = frozenset(answer.tokens)
         own: set[str] = set()
         found = False
         for item in self.items:
-            title = set(title_core(item.title).tokens)
+            title = _title_words(item.title)
             if title and (title <= words or words <= title):
                 found = True
                 own |= sentence_cues(item.raw, item.title, cues.stems, None)

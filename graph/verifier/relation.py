@@ -28,6 +28,8 @@ _TITLE_TAIL = re.compile(r"\s*(?:\([^)]*\)|,.*)\s*$")
 _NOT_CUES = frozenset(split_words("year years name named date number many much type kind"))
 # "X is a 2006 film": the year of the subject's own description.
 _WORK_YEAR = re.compile(r"\b((?:is|was|are|were)\s+an?)\s+((?:1\d|20)\d\d)\b(?=\s+[^\W\d])")
+_HAS_YEAR = re.compile(r"[0-9]{3}")
+_DASH = re.compile(r"[-–—]")
 _LIFE_SPAN = re.compile(
     r"\(([^()]*?)\b((?:[\w.]+,?\s+){0,2}\d{3,4})\s*[-–—]\s*((?:[\w.]+,?\s+){0,2}\d{3,4})"
     r"(\s*[;,)])"
@@ -39,7 +41,11 @@ def reading(raw: str) -> str:
     """A sentence as read for ties: a life-span parenthesis gains "born" and "died", and
     the year of the subject's description ("X is a 2006 film") is read as when it was
     made."""
-    raw = _LIFE_SPAN.sub(r"(\1born \2 – died \3\4", unglue_dates(raw), count=1)
+    if not _HAS_YEAR.search(raw):
+        return raw
+    raw = unglue_dates(raw)
+    if "(" in raw and _DASH.search(raw):
+        raw = _LIFE_SPAN.sub(r"(\1born \2 – died \3\4", raw, count=1)
     return _WORK_YEAR.sub(rf"\1 {MADE} \2", raw)
 
 
