@@ -24,7 +24,7 @@ from platformdirs import user_cache_dir
 from graph.verifier import answer_types, categories, lexicon
 from graph.verifier.lexicon import Lexicon, guess_person, name_key
 from tools.dbfiles import NAME_LEXICON, check_file, claim
-from tools.wikipedia.snapshot import SNAPSHOT_FILE, iter_snapshot
+from tools.wikipedia.snapshot import SNAPSHOT_FILE, content_digest, iter_snapshot
 
 LEXICON_FORMAT = "1"
 # The modules whose reading of descriptions the stored lexicon depends on.
@@ -34,7 +34,7 @@ _DESCRIBED_CACHE = 16384
 
 def lexicon_fingerprint(data_file: Path) -> str:
     """The format, a hash of the snapshot's content and one of the reading code."""
-    data = hashlib.sha256(Path(data_file).read_bytes()).hexdigest()[:16]
+    data = content_digest(Path(data_file))
     code = hashlib.sha256()
     for module in _READERS:
         code.update(Path(str(module.__file__)).read_bytes())
