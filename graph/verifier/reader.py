@@ -69,14 +69,11 @@ def spans_by_distance(raw: str, kind: str, relation: frozenset[str]) -> tuple[Ri
 
 
 @lru_cache(maxsize=65536)
-def _rival_profile(
-    raw: str, title: str, kind: str, stems: frozenset[str], relation: frozenset[str]
-) -> tuple[int, int, tuple[Rival, ...]]:
-    """A sentence's number of cues, its spans of `kind` from the nearest to the relation
-    words to the farthest, and the smallest of those distances."""
+def _rival_profile(raw: str, kind: str, relation: frozenset[str]) -> tuple[int, tuple[Rival, ...]]:
+    """A sentence's spans of `kind` from the nearest to the relation words to the
+    farthest, and the smallest of those distances."""
     table = tuple(sorted(spans_by_distance(raw, kind, relation), key=lambda rival: rival[2]))
-    closest = table[0][2] if table else FAR
-    return len(sentence_cues(raw, title, stems, None)), closest, table
+    return (table[0][2] if table else FAR), table
 
 
 @lru_cache(maxsize=16384)
@@ -162,11 +159,15 @@ class Reader:
     def rivals(self, kind: str, answer: Text, cues: Cues) -> tuple[int, int]:
         """The most question cues in a sentence stating a rival span, and how near the
         question's relation word the nearest rival sits (anywhere in the evidence); a
-        sentence that can change neither is not searched for rivals."""
+        sentence that can change neither (no more cues, no relation word) is not read for
+        spans."""
         most, nearest = 0, FAR
         relation = cues.relation_for(kind)
         for item in self.items:
-            count, closest, table = _rival_profile(item.raw, item.title, kind, cues.stems, relation)
+            count = len(sentence_cues(item.raw, item.title, cues.stems, None))
+            if count <= most and not cue_positions(item.raw, relation):
+                continue
+            closest, table = _rival_profile(item.raw, kind, relation)
             if not table or (count <= most and closest >= nearest):
                 continue
             for tokens, _, gap in table:
