@@ -121,3 +121,15 @@ def test_a_date_answer_may_say_its_event(store: Store) -> None:
         ' back the time," born?'
     )
     supported(check(store, question, "born 12 December 1925"), GROUNDING_STATED, ids)
+
+
+def test_whose_asks_for_an_owner_a_country_too(store: Store) -> None:
+    store.add("HMS Duncan (D37)", 0)
+    ids = store.add("Type 45 destroyer", 0)  # "... built for the United Kingdom's Royal Navy."
+    question = (
+        'HMS "Duncan" is the sixth and last of the Type 45 destroyer, an advanced class of six'
+        " guided missile destroyers built for whose Royal Navy?"
+    )
+    verdict = check(store, question, "United Kingdom's")
+    supported(verdict, GROUNDING_STATED, ids)
+    assert "it is a place" in verdict["reason"]

@@ -172,7 +172,9 @@ def expected_class(question: str) -> Expected:
             if len(following) == 2 and following[0] in DEMONYMS and following[1] in _QUESTION_STOPS:
                 return Expected(frozenset({PERSON}), following[0])
             continue
-        if word in ("who", "whom", "whose"):
+        if word == "whose":
+            return Expected(WHO_CLASSES | {PLACE}, "who")
+        if word in ("who", "whom"):
             return Expected(WHO_CLASSES, "who")
         if word == "where":
             return Expected(WHERE_CLASSES, "where")
