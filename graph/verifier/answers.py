@@ -96,7 +96,9 @@ def explain_missing(check: Check, missing: list[str]) -> Verdict:
     answer, folded = check.answer, check.folded
     probe = probe_of(folded)
     stating = [
-        item for item in check.items if item.may_contain(probe) and contains(item.text, folded)
+        item
+        for item in (check.items if check.may_state(probe) else ())
+        if item.may_contain(probe) and contains(item.text, folded)
     ]
     untrusted = [item.id for item in stating if not item.trusted]
     if untrusted:

@@ -20,7 +20,7 @@ from graph.verifier.matching import (
     probe_of,
     stems,
 )
-from graph.verifier.normalise import Text, analyse
+from graph.verifier.normalise import Text, analyse, fold_plain
 from graph.verifier.question import analyse_question, named_entities
 from graph.verifier.reader import Reader
 from graph.verifier.reading import Reading
@@ -129,13 +129,24 @@ class Check:
         """The compared entities: the question's pair, else its capitalised names."""
         return self.q.pair or named_entities(self.q.words)
 
+    @cached_property
+    def _all_text(self) -> str:
+        """Every stored sentence and title, folded as `plain` folds each."""
+        return fold_plain("\n".join(f"{item.raw}\n{item.title}" for item in self.items))
+
+    def may_state(self, probe: str | None) -> bool:
+        """Whether any stored sentence or title can state a text with this probe."""
+        return probe is None or probe in self._all_text
+
     def stating(self, needle: Text) -> list[Item]:
-        """The trusted sentences that may state `needle` (cheap filter first)."""
+        """The trusted sentences that may state `needle` (cheap filters first)."""
         if needle.padded not in self._stating:
             probe = probe_of(needle)
-            self._stating[needle.padded] = [
-                item for item in self.items if item.may_contain(probe) and item.trusted
-            ]
+            self._stating[needle.padded] = (
+                [item for item in self.items if item.may_contain(probe) and item.trusted]
+                if self.may_state(probe)
+                else []
+            )
         return self._stating[needle.padded]
 
     def find(self, needle: Text) -> Found | None:
@@ -156,6 +167,8 @@ class Check:
             ):
                 return Found((item.id,), MATCH_PARAPHRASE)
         probe = probe_of(needle)
+        if not self.may_state(probe):
+            return None
         for item in self.items:
             if (
                 item.title_may_contain(probe)

@@ -248,7 +248,13 @@ def singular_form(padded: str) -> str:
 
 @lru_cache(maxsize=65536)
 def plain(text: str) -> str:
-    """Case, accents, apostrophes and full stops folded away, as `analyse` folds them."""
+    """`fold_plain`, kept per text."""
+    return fold_plain(text)
+
+
+def fold_plain(text: str) -> str:
+    """Case, accents, apostrophes and full stops folded away, as `analyse` folds them
+    (character by character: the fold of texts joined is the fold of each joined)."""
     folded = text.casefold()
     if not folded.isascii():
         folded = _COMBINING.sub("", unicodedata.normalize("NFKD", folded))
