@@ -27,7 +27,7 @@ from graph.context import CONTEXT_TYPES, Context
 from graph.nodes import AgentDeps, Nodes
 from graph.state import AgentState, InputState
 from graph.verifier import verify_answer
-from graph.verifier.lexicon import shared_lexicon
+from graph.verifier.lexicon_store import shared_lexicon
 from graph.verifier.scorer import load_name_scorer
 from tools.base import Environment
 
