@@ -28,7 +28,7 @@ from graph.evaluation.hotpot import load_questions  # noqa: E402
 from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages  # noqa: E402
 from graph.verifier import verify_answer  # noqa: E402
 from graph.verifier.check import Check  # noqa: E402
-from graph.verifier.lexicon import snapshot_lexicon  # noqa: E402
+from graph.verifier.lexicon_store import snapshot_lexicon  # noqa: E402
 from graph.verifier.reading import Reading  # noqa: E402
 from graph.verifier.scorer import FEATURES, SCORER_FILE, features  # noqa: E402
 from graph.verifier.ties import name_tied  # noqa: E402

@@ -28,7 +28,7 @@ from graph.nodes import AgentDeps, Nodes
 from graph.state import AgentState, InputState
 from graph.thread_guard import ThreadGuard
 from graph.verifier import verify_answer
-from graph.verifier.lexicon import shared_lexicon
+from graph.verifier.lexicon_store import shared_lexicon
 from graph.verifier.scorer import load_name_scorer
 from tools.base import Environment
 

@@ -130,7 +130,8 @@ def test_json_flag_prints_one_summary_object(
     assert main(["verifier", "--data", str(data_file), "--out", str(out), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert {"precision", "recall", "f1", "by_type", "per_second", "cases"} <= set(summary)
-    assert {"hard_negative_acceptance", "by_answer_kind", "ms_median"} <= set(summary)
+    assert {"hard_negative_acceptance", "by_answer_kind", "ms_median", "ms_p90"} <= set(summary)
+    assert summary["ms_first_median"] > 0
     assert {"span_swap", "yes_no_swap"} <= set(summary["by_case"])
     for scores in summary["by_type"].values():
         assert {"precision", "recall", "f1"} <= set(scores)

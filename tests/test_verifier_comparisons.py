@@ -60,3 +60,62 @@ def test_a_comparison_the_evidence_cannot_decide_accepts_no_answer(store: Store)
         verdict = check(store, question, answer)
         rejected(verdict, "cannot be computed")
         assert verdict["missing"]
+
+
+@pytest.mark.parametrize(
+    ("pages", "question", "right", "computed_from"),
+    [
+        (  # "in Jiangsu province, China" and "in ... Jiangxi province, China"
+            [("Nantong", 0), ("Jingdezhen", 0)],
+            "Are Nantong and Jingdezhen situated in the same province?",
+            "no",
+            "nantong: jiangsu; jingdezhen: jiangxi",
+        ),
+        (  # "in Jefferson County, New York" and "in Rapides Parish, Louisiana"
+            [
+                ("Watertown International Airport", 0),
+                ("Alexandria International Airport (Louisiana)", 0),
+            ],
+            "Are Watertown International Airport and Alexandria International Airport both"
+            " airports in the same state?",
+            "no",
+            "new york; alexandria international airport: louisiana",
+        ),
+        (  # "... the German synthpop group Alphaville"; "... the South Korean girl group Apink"
+            [("Marian Gold", 0), ("Jung Eun-ji", 1)],
+            "Are Marian Gold and Jung Eun-ji members of the same band?",
+            "no",
+            "marian gold: alphaville; jung eun ji: apink",
+        ),
+        (  # "... located in Pensacola, Florida, United States"; "... in Austria"
+            [("University of West Florida", 0), ("FH Joanneum", 0)],
+            "Are the University of West Florida and FH Joanneum both American Universities?",
+            "no",
+            "gives austrian, not american",
+        ),
+        (  # "... a genus of only two known species of trees, belonging to the plant family"
+            [("Brassocattleya", 1), ("Buckinghamia", 0)],
+            "Are both Brassocattleya and Buckinghamia orchids?",
+            "no",
+            "describes it as genus, species, trees, not orchids",
+        ),
+        (  # "... a British film director"; "... a British theatre, film and television director"
+            [("Anthony Minghella", 0), ("Piers Haggard", 0)],
+            "Are both Anthony Minghella and Piers Haggard film diectors?",
+            "yes",
+            "piers haggard states diectors, film",
+        ),
+    ],
+)
+def test_values_are_read_where_pages_say_them_otherwise(
+    store: Store, pages: list[tuple[str, int]], question: str, right: str, computed_from: str
+) -> None:
+    """A state or province the page names, a band called a group, a country for its
+    people, the class a description gives, a word the question misspells."""
+    for title, index in pages:
+        store.add(title, index)
+    verdict = check(store, question, right)
+    supported(verdict, GROUNDING_COMPUTED, [])
+    assert computed_from in verdict["reason"]
+    wrong = "yes" if right == "no" else "no"
+    rejected(check(store, question, wrong), "contradicts")

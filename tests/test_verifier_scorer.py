@@ -12,7 +12,7 @@ import pytest
 from verifier_utils import Store
 
 from graph.verifier import verify_answer
-from graph.verifier.lexicon import snapshot_lexicon
+from graph.verifier.lexicon_store import snapshot_lexicon
 from graph.verifier.scorer import FEATURES, SCORER_FILE, NameModel, load_name_scorer
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -32,7 +32,8 @@ class DatabaseKind:
 CHECKPOINTS = DatabaseKind(0x5278436B, "checkpoint database", frozenset({"checkpoints", "writes"}))
 LIBRARY = DatabaseKind(0x52784C62, "library database", frozenset({"reservations", "audit_log"}))
 SNAPSHOT_INDEX = DatabaseKind(0x5278576B, "Wikipedia snapshot index", frozenset({"pages_fts"}))
-KINDS = (CHECKPOINTS, LIBRARY, SNAPSHOT_INDEX)
+NAME_LEXICON = DatabaseKind(0x52784E6C, "name lexicon", frozenset({"names", "given_names"}))
+KINDS = (CHECKPOINTS, LIBRARY, SNAPSHOT_INDEX, NAME_LEXICON)
 
 
 class DatabaseFileError(ValueError):

@@ -27,7 +27,7 @@ from graph.evaluation.verifier_summary import format_summary, summarise
 from graph.models import load_chat_model
 from graph.verifier import verify_answer
 from graph.verifier.judge import JUDGE_MAX_TOKENS, judge
-from graph.verifier.lexicon import snapshot_lexicon
+from graph.verifier.lexicon_store import snapshot_lexicon
 from graph.verifier.scorer import NameModel, NameScorerFile, load_name_scorer
 from tools.base import Verdict
 

@@ -11,7 +11,8 @@ answers the question:
 - it is the class of thing the question asks for (a label, a person, a year);
 - it is tied to what the question asks: its sentence (with its page's
   subject, for a "He ...") carries the question's words, and of the spans of
-  its kind there, it sits nearest the question's relation word;
+  its kind there, it sits nearest the question's relation word (for a date,
+  the event the question dates; for a number, what it counts or measures);
 - a yes/no or either/or answer agrees with the comparison computed from the
   dates, numbers, nationalities or attributes each entity's page states.
 

@@ -77,7 +77,9 @@ _WH_WORDS = frozenset(split_words("which what when where how why"))
 _RELATING = frozenset(split_words("who whom whose where when"))
 # A "who" asks at the start, after a preposition, or at the end ("created by who?").
 _ASKING_BEFORE = frozenset(split_words("by with to for from of than about in on at"))
-_NATIONALITY = re.compile(r"\b(?:nationality|citizenship|ethnicity)\b", re.IGNORECASE)
+_NATIONALITY = re.compile(
+    r"\b(?:nationality|citizenship|ethnicity|(?:country of|national) origin)\b", re.IGNORECASE
+)
 _BORN = re.compile(r"\(\s*(?:born|b\.)\s|\(\s*[^()]*\d{3,4}\s*[-–—]\s*[^()]*\d{3,4}\s*\)")
 _PARENTHESIS = re.compile(r"\(([^()]*)\)\s*$")
 _BRACKETS = re.compile(r"\([^()]*\)")
@@ -113,12 +115,13 @@ NOTHING_EXPECTED = Expected()
 
 def _head_after(words: list[str], start: int) -> tuple[str, frozenset[str]]:
     """The category nouns after a wh-word, up to the end of its phrase: the last one,
-    and the classes of them all ("band artist": an organisation or a person)."""
+    and the classes of them all ("band artist": an organisation or a person); a year
+    inside the phrase is passed over ("what 2001 novel")."""
     head, kinds = "", frozenset[str]()
     while start < len(words) and words[start] in _DETERMINERS:
         start += 1
     for word in words[start : start + 6]:
-        if word in _SKIP_AFTER_WH or word == "of":
+        if word in _SKIP_AFTER_WH or word == "of" or word.isdigit():
             if word == "of" and head:
                 break
             continue
@@ -169,7 +172,9 @@ def expected_class(question: str) -> Expected:
             if len(following) == 2 and following[0] in DEMONYMS and following[1] in _QUESTION_STOPS:
                 return Expected(frozenset({PERSON}), following[0])
             continue
-        if word in ("who", "whom", "whose"):
+        if word == "whose":
+            return Expected(WHO_CLASSES | {PLACE}, "who")
+        if word in ("who", "whom"):
             return Expected(WHO_CLASSES, "who")
         if word == "where":
             return Expected(WHERE_CLASSES, "where")

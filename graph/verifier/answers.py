@@ -7,7 +7,7 @@ import re
 
 from graph.verifier.check import Check, Found
 from graph.verifier.matching import contains, negated, probe_of
-from graph.verifier.normalise import is_number
+from graph.verifier.normalise import MAY_HOLD_NUMBER, is_number
 from graph.verifier.reading import Reading
 from graph.verifier.ties import SUBJECT_CUES, wanted
 from graph.verifier.verdicts import (
@@ -24,6 +24,10 @@ REASON_CONTAINED = "{answer!r} is stated in stored {cite}"
 REASON_TITLE = "{answer!r} is the subject of page {title!r} (stored {cite})"
 REASON_PARAPHRASE = "Every part of {answer!r} is stated in stored {cite}, though not as one span"
 TIED_BY_RELATION = "; it is the {kind} nearest {word!r} there, what the question asks about"
+TIED_BY_DESCRIPTION = (
+    "; it is the year of what the sentence describes ({described!r}), the date the question"
+    " asks for"
+)
 TIED_BY_SUBJECT = "; it is the subject of a stored page that shares {count} of the question's words"
 TIED_BY_NOUN = "; the question's {noun!r} stands next to it"
 TIED_BY_SENTENCE = "; its sentence shares {count} of the question's words"
@@ -44,7 +48,9 @@ def _tie(check: Check, reading: Reading) -> str:
     """Why the answer answers this question: what ties it, and its class."""
     said = ""
     nearest = min(reading.placements, key=lambda p: p.relation_distance, default=None)
-    if reading.slot and nearest is not None and nearest.relation_word:
+    if reading.slot and nearest is not None and nearest.described:
+        said = TIED_BY_DESCRIPTION.format(described=nearest.described)
+    elif reading.slot and nearest is not None and nearest.relation_word:
         said = TIED_BY_RELATION.format(kind=reading.kind, word=nearest.relation_word)
     elif reading.subject_cues >= SUBJECT_CUES:
         said = TIED_BY_SUBJECT.format(count=reading.subject_cues)
@@ -71,12 +77,28 @@ def supported(check: Check, found: Found, reading: Reading | None = None) -> Ver
     return verdict(True, found.ids, reason + ".", [], GROUNDING_STATED)
 
 
+def _other_values(check: Check, digits: set[int]) -> list[str]:
+    """The numbers of as many digits as the answer's that related sentences state."""
+    if not digits:
+        return []
+    values: list[str] = []
+    for item in check.items:
+        if not MAY_HOLD_NUMBER.search(item.raw):
+            continue
+        found = [v for v in _PADDED_NUMBER.findall(item.text.padded) if len(v) in digits]
+        if found and item.trusted and check.directly_related(item.page):
+            values.extend(found)
+    return unique(values)
+
+
 def explain_missing(check: Check, missing: list[str]) -> Verdict:
     """The most useful reason for an answer that no trusted related sentence states."""
     answer, folded = check.answer, check.folded
     probe = probe_of(folded)
     stating = [
-        item for item in check.items if item.may_contain(probe) and contains(item.text, folded)
+        item
+        for item in (check.items if check.may_state(probe) else ())
+        if item.may_contain(probe) and contains(item.text, folded)
     ]
     untrusted = [item.id for item in stating if not item.trusted]
     if untrusted:
@@ -87,14 +109,7 @@ def explain_missing(check: Check, missing: list[str]) -> Verdict:
     if stating:
         unrelated = citation(item.id for item in stating)
         return reject(REASON_UNRELATED.format(answer=answer, cite=unrelated), missing)
-    digits = {len(token) for token in folded.tokens if is_number(token)}
-    values = unique(
-        token
-        for item in check.items
-        if digits and item.trusted and check.directly_related(item.page)
-        for token in _PADDED_NUMBER.findall(item.text.padded)
-        if len(token) in digits
-    )
+    values = _other_values(check, {len(token) for token in folded.tokens if is_number(token)})
     if values:
         return reject(
             REASON_OTHER_VALUE.format(answer=answer, values=", ".join(values[:5])), missing

@@ -19,6 +19,7 @@ LIVING = "living thing"
 PRODUCT = "product"
 NATIONALITY = "nationality"
 DATE = "date"
+MODIFIER = "modifier"  # a word that describes rather than names ("California-based")
 
 _CLASS_WORDS = {
     PERSON: """

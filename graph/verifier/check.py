@@ -20,9 +20,10 @@ from graph.verifier.matching import (
     probe_of,
     stems,
 )
-from graph.verifier.normalise import Text, analyse
+from graph.verifier.normalise import Text, analyse, fold_plain
 from graph.verifier.question import analyse_question, named_entities
-from graph.verifier.reading import Reader, Reading
+from graph.verifier.reader import Reader
+from graph.verifier.reading import Reading
 from graph.verifier.relation import question_cues
 from graph.verifier.verdicts import MATCH_PARAPHRASE, MATCH_VERBATIM, unique
 
@@ -64,21 +65,33 @@ class Check:
         self.wanted = stems(self.q.text.padded) - answer_stems
         self.names = self.q.name_stems - answer_stems
         self._direct: dict[str, bool] = {}
+        self._trusted: dict[str, list[Item]] = {}
+        self._related: dict[str, bool] = {}
+        self._stating: dict[str, list[Item]] = {}
+
+    @cached_property
+    def _by_page(self) -> dict[str, list[Item]]:
+        by_page: dict[str, list[Item]] = {}
+        for item in self.items:
+            by_page.setdefault(item.page, []).append(item)
+        return by_page
+
+    def page_items(self, page: str) -> list[Item]:
+        """The trusted stored sentences of a page (read only when a check needs them)."""
+        if page not in self._trusted:
+            self._trusted[page] = [item for item in self._by_page.get(page, ()) if item.trusted]
+        return self._trusted[page]
 
     @cached_property
     def pages(self) -> dict[str, list[Item]]:
         """The trusted stored sentences by page."""
-        pages: dict[str, list[Item]] = {}
-        for item in self.items:
-            if item.trusted:
-                pages.setdefault(item.page, []).append(item)
-        return pages
+        return {page: self.page_items(page) for page in self._by_page if self.page_items(page)}
 
     def directly_related(self, page: str) -> bool:
         """The page's sentences and title share with the question a word of a name the
         question mentions, or two other content words (the answer's own words aside)."""
         if page not in self._direct:
-            sentences = self.pages.get(page, [])
+            sentences = self.page_items(page)
             shared = self.wanted & _page_stems(
                 tuple(item.raw for item in sentences),
                 sentences[0].title_text.padded if sentences else "",
@@ -106,17 +119,35 @@ class Check:
 
     def related(self, item: Item) -> bool:
         """The sentence is on a page related to the question."""
-        return self.directly_related(item.page) or item.page in self.linked_pages
+        page = item.page
+        if page not in self._related:
+            self._related[page] = self.directly_related(page) or page in self.linked_pages
+        return self._related[page]
 
     @cached_property
     def entities(self) -> tuple[Text, ...]:
         """The compared entities: the question's pair, else its capitalised names."""
         return self.q.pair or named_entities(self.q.words)
 
+    @cached_property
+    def _all_text(self) -> str:
+        """Every stored sentence and title, folded as `plain` folds each."""
+        return fold_plain("\n".join(f"{item.raw}\n{item.title}" for item in self.items))
+
+    def may_state(self, probe: str | None) -> bool:
+        """Whether any stored sentence or title can state a text with this probe."""
+        return probe is None or probe in self._all_text
+
     def stating(self, needle: Text) -> list[Item]:
-        """The trusted sentences that may state `needle` (cheap filter first)."""
-        probe = probe_of(needle)
-        return [item for item in self.items if item.may_contain(probe) and item.trusted]
+        """The trusted sentences that may state `needle` (cheap filters first)."""
+        if needle.padded not in self._stating:
+            probe = probe_of(needle)
+            self._stating[needle.padded] = (
+                [item for item in self.items if item.may_contain(probe) and item.trusted]
+                if self.may_state(probe)
+                else []
+            )
+        return self._stating[needle.padded]
 
     def find(self, needle: Text) -> Found | None:
         """A trusted, related sentence that states `needle`, or None."""
@@ -135,9 +166,13 @@ class Check:
                 and self.related(item)
             ):
                 return Found((item.id,), MATCH_PARAPHRASE)
+        probe = probe_of(needle)
+        if not self.may_state(probe):
+            return None
         for item in self.items:
             if (
-                contains(item.title_text, needle)
+                item.title_may_contain(probe)
+                and contains(item.title_text, needle)
                 and item.trusted
                 and not negated(item.text, needle)
                 and self.related(item)
@@ -184,7 +219,7 @@ class Check:
             self.q.text,
             names,
             self.expected.noun,
-            lambda tokens: name_fits(tokens, self.expected, self.lexicon),
+            lambda tokens: name_fits(tokens, self.expected.classes, self.lexicon),
         )
 
     def read(self) -> Reading:

@@ -12,6 +12,7 @@ Cromwell", "directed by Stanley Kubrick").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,10 +24,10 @@ from graph.verifier.answer_types import (
     classes_of,
     local_classes,
 )
-from graph.verifier.candidates import find_all
-from graph.verifier.categories import DATE, DEMONYMS, NATIONALITY, PLACE, WORK
+from graph.verifier.candidates import find_in
+from graph.verifier.categories import DATE, DEMONYMS, MODIFIER, NATIONALITY, WORK
 from graph.verifier.matching import Item
-from graph.verifier.normalise import MONTH_NAMES, Text, is_number, split_words
+from graph.verifier.normalise import MONTH_NAMES, Text, analyse, is_number, split_words
 
 FROM_LEXICON = "lexicon"
 FROM_PAGE = "page"
@@ -35,6 +36,8 @@ FROM_GUESS = "guess"
 FROM_CONTEXT = "context"
 _WEAK = frozenset({FROM_GUESS, FROM_CONTEXT, "name ending"})
 _SHOWN_CHARS = 80
+# A name's last word joined to a lower-case one ("New Jersey-based", "Award-winning").
+_COMPOUND_MODIFIER = re.compile(r"\w-[a-z]+\W*$")
 _PREPOSITIONS = frozenset(split_words("in on during since until by from"))
 # Capitalised small words that only a title capitalises ("The Closer I Get").
 _TITLE_WORDS = frozenset(
@@ -70,8 +73,30 @@ class Classified:
         return f"{named} ({source}: {words!r})"
 
 
-def _is_own_page(item: Item, key: str) -> bool:
-    return item.index == 0 and " ".join(item.title_text.tokens) == key
+def _is_own_page(item: Item, padded: str) -> bool:
+    return item.position == 0 and item.title_text.padded == padded
+
+
+@lru_cache(maxsize=65536)
+def _context_classes(raw: str, span: tuple[int, int]) -> dict[str, str]:
+    """`local_classes` of a span of a stored sentence."""
+    return local_classes(analyse(raw).tokens, span)
+
+
+@lru_cache(maxsize=65536)
+def _from_lexicon(key: str, lexicon: NameLexicon) -> dict[str, tuple[str, str]]:
+    """Class -> (source, description) from the lexicon's descriptions of a name."""
+    return {
+        kind: (FROM_LEXICON, description[:_SHOWN_CHARS])
+        for kind, description in classes_of(lexicon.describe(key)).items()
+    }
+
+
+@lru_cache(maxsize=65536)
+def _guessed(key: str, lexicon: NameLexicon) -> dict[str, tuple[str, str]]:
+    """Class -> (source, description) from the lexicon's guess about a name."""
+    guess = lexicon.guess(key)
+    return {kind: (FROM_GUESS, text) for kind, text in classes_of([guess] if guess else []).items()}
 
 
 def classify(
@@ -87,23 +112,21 @@ def classify(
     tokens = answer.tokens
     if not tokens or all(is_number(token) for token in tokens):
         return Classified(found)
+    if all(token in DEMONYMS for token in tokens):
+        return Classified({NATIONALITY: (FROM_NAME, "a demonym")})
+    if _COMPOUND_MODIFIER.search(raw):
+        return Classified({MODIFIER: (FROM_NAME, "a compound modifier")})
     key = " ".join(tokens)
-    sources = (
-        (FROM_LEXICON, list(lexicon.describe(key)) if lexicon is not None else []),
-        (FROM_PAGE, [item.raw for item in items if _is_own_page(item, key)]),
-    )
-    for source, descriptions in sources:
-        for kind, description in classes_of(descriptions).items():
-            found.setdefault(kind, (source, description[:_SHOWN_CHARS]))
-    guess = lexicon.guess(key) if lexicon is not None and not found else None
-    for kind, description in classes_of([guess] if guess else []).items():
-        found.setdefault(kind, (FROM_GUESS, description))
+    if lexicon is not None:
+        found.update(_from_lexicon(key, lexicon))
+    own = [item.raw for item in items if _is_own_page(item, answer.padded)]
+    for kind, description in classes_of(own).items():
+        found.setdefault(kind, (FROM_PAGE, description[:_SHOWN_CHARS]))
+    if lexicon is not None and not found:
+        found.update(_guessed(key, lexicon))
     if len(tokens) > 1:
         for kind in class_of(tokens[-1]):
             found.setdefault(kind, ("name ending", tokens[-1]))
-    if all(token in DEMONYMS for token in tokens):
-        found.setdefault(PLACE, (FROM_NAME, "a demonym"))
-        found.setdefault(NATIONALITY, (FROM_NAME, "a demonym"))
     if any(token in MONTH_NAMES for token in tokens) and (
         any(is_number(token) for token in tokens) or tokens[0] in _PREPOSITIONS
     ):
@@ -112,16 +135,18 @@ def classify(
     if title_words:
         found.setdefault(WORK, ("name ending", f"a title ({title_words[0]})"))
     for item in stating:
-        sentence = item.text.tokens
-        for span in find_all(sentence, tokens):
-            for kind, words in local_classes(sentence, span).items():
+        for span in find_in(item.text, tokens):
+            for kind, words in _context_classes(item.raw, span).items():
                 found.setdefault(kind, (FROM_CONTEXT, words))
     return Classified(found)
 
 
 @lru_cache(maxsize=65536)
-def name_fits(tokens: tuple[str, ...], expected: Expected, lexicon: NameLexicon | None) -> bool:
-    """Whether a name (folded tokens) may be of a class the question asks for: False only
-    when the lexicon or the name itself says it is of another class."""
+def name_fits(
+    tokens: tuple[str, ...], classes: frozenset[str], lexicon: NameLexicon | None
+) -> bool:
+    """Whether a name (folded tokens) may be of one of the `classes` a question asks for:
+    False only when the lexicon or the name itself says it is of another class."""
     text = Text(tokens, f" {' '.join(tokens)} ")
-    return classify(text, " ".join(tokens), (), (), lexicon).fits(expected) is not False
+    found = classify(text, " ".join(tokens), (), (), lexicon)
+    return found.fits(Expected(classes)) is not False

@@ -40,5 +40,9 @@ def clean(text: str) -> str:
     (NFKC), and look-alike letters inside Latin words made Latin."""
     if text.isascii():
         return text
-    visible = "".join(char for char in text if unicodedata.category(char) != "Cf")
-    return _WORD.sub(_unmix, unicodedata.normalize("NFKC", visible))
+    visible = unicodedata.normalize(
+        "NFKC", "".join(char for char in text if unicodedata.category(char) != "Cf")
+    )
+    if visible.translate(_CONFUSABLES) == visible:
+        return visible
+    return _WORD.sub(_unmix, visible)

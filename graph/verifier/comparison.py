@@ -7,17 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graph.verifier.answers import explain_missing
-from graph.verifier.candidates import find_all
+from graph.verifier.attributes import attribute_of, conflict, covered, demonyms_of
+from graph.verifier.candidates import YEAR, find_all
 from graph.verifier.check import Check
 from graph.verifier.compute import (
     NATIONALITY_WORDS,
     Measured,
-    attribute_of,
-    conflict,
     counted_words,
-    covered,
     date_of,
-    demonyms_of,
     direction,
     named_next_to,
     number_of,
@@ -97,9 +94,10 @@ def _by_value(
     entities = check.entities[:2]
     words = check.q.text.tokens
     if what == "date":
-        values = [date_of(items, cues.relation) for items in facts]
+        values = [date_of(items, cues.relation_for(YEAR)) for items in facts]
     else:
-        values = [number_of(items, counted_words(words, cues, inside)) for items in facts]
+        counted, units = counted_words(words, cues, inside)
+        values = [number_of(items, counted, units) for items in facts]
     for entity, value in zip(entities, values, strict=True):
         if value is None:
             return Outcome(why_undecided=NO_VALUE.format(what=what, entity=_name(entity)))
@@ -196,7 +194,7 @@ def _outcome(check: Check, facts: list[list[Item]], yes_no: bool) -> Outcome:
 
 def _facts(check: Check) -> tuple[list[list[Item]], list[str]]:
     facts = [
-        [item for item in check.items if item.trusted and is_about(item, entity)]
+        [item for item in check.items if is_about(item, entity) and item.trusted]
         for entity in check.entities[:2]
     ]
     missing = [

@@ -8,9 +8,11 @@ The question says what is compared:
   the first date of the page's first sentence (a person's birth, a work's year);
 - numbers, for more / larger / longer / higher and fewer / smaller: the number
   nearest the counted word ("more species") or another relation word;
-- "same <nationality, country, origin>": the demonyms each page gives;
+- "same <nationality, country, origin>": the demonyms each page gives, and the
+  countries and states it names; "same <band, province, ...>": the names each
+  page writes next to that noun (or a synonym), the states a page names;
 - "both", "same" and the like otherwise: whether each page states every word
-  of the attribute (a broader word covers a narrower one: "writer" a novelist);
+  of the attribute (see `graph.verifier.attributes`);
 - an either/or question with none of these: which page states more of the
   attribute the question names.
 
@@ -23,12 +25,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graph.verifier.answer_types import class_of
-from graph.verifier.candidates import NAME, is_year, spans_in
-from graph.verifier.categories import DEMONYMS, HYPERNYMS
+from graph.verifier.candidates import NAME, NUMBER, is_year, spans_in
 from graph.verifier.matching import Item
-from graph.verifier.normalise import MONTH_NAMES, analyse, is_number, singular, split_words
+from graph.verifier.normalise import MONTH_NAMES, analyse, singular, split_words
+from graph.verifier.places import regions_named
 from graph.verifier.relation import Cues, cue_positions, cue_stem, distance, reading
+from graph.verifier.slots import COMPARATIVES, QUANTITIES
 
 EARLIER = frozenset(
     split_words("first earlier earliest older oldest before sooner previously prior elder")
@@ -48,27 +50,13 @@ LESS = frozenset(
     )
 )
 NATIONALITY_WORDS = frozenset(split_words("nationality country citizenship origin"))
-_NOT_ATTRIBUTE = frozenset(
-    split_words("both same also either each all two following share common one")
-)
-# The words a page measures a comparative's quantity by.
-_MEASURES = {
-    comparative: split_words(measures)
-    for comparatives, measures in (
-        ("higher highest", "high height elevation altitude tall"),
-        ("taller tallest", "tall height high"),
-        ("longer longest shorter shortest", "long length"),
-        ("larger largest bigger biggest smaller smallest", "large size area big"),
-        ("deeper deepest", "deep depth"),
-        ("heavier heaviest lighter", "heavy weight"),
-        ("wider widest narrower", "wide width"),
-        ("populous", "population inhabitants"),
-    )
-    for comparative in split_words(comparatives)
-}
 NEAR_ENOUGH = 6
-_LOWER_WORD = re.compile(r"\b[a-z][a-z-]+\b")
+UNIT_REACH = 2
 NEXT_TO = 1
+_CLAUSE_BREAK = re.compile(r"[,;:()]")
+_REGION_NOUNS = frozenset(split_words("state province"))
+# Nouns a page may use for the asked one ("the girl group Apink" for a band).
+_SYNONYMS = {"band": ("group",), "group": ("band",), "film": ("movie",), "movie": ("film",)}
 _MONTH_NUMBERS = {
     month: number for number, month in enumerate(dict.fromkeys(MONTH_NAMES.values()), start=1)
 }
@@ -96,14 +84,14 @@ def _date_at(tokens: tuple[str, ...], index: int) -> tuple[Value, str]:
     return (year, 0, 0), tokens[index]
 
 
-def _numbers(tokens: tuple[str, ...]) -> list[tuple[int, float]]:
+def _numbers(read: str) -> list[tuple[int, float]]:
+    """(position, value) of each number (not a year) of a sentence as read."""
     found = []
-    for index, token in enumerate(tokens):
-        if is_number(token) and not is_year(token):
-            try:
-                found.append((index, float(token)))
-            except ValueError:
-                continue
+    for (index, _), (token,) in spans_in(read, NUMBER):
+        try:
+            found.append((index, float(token)))
+        except ValueError:
+            continue
     return found
 
 
@@ -122,7 +110,7 @@ def date_of(items: list[Item], relation: frozenset[str]) -> Measured | None:
                 best = (gap, Measured(value, shown, item))
     if best is not None:
         return best[1]
-    for item in sorted(items, key=lambda item: (item.index != 0, item.index)):
+    for item in sorted(items, key=lambda item: (item.position != 0, item.position)):
         tokens = analyse(reading(item.raw)).tokens
         years = [index for index, token in enumerate(tokens) if is_year(token)]
         if years:
@@ -131,13 +119,18 @@ def date_of(items: list[Item], relation: frozenset[str]) -> Measured | None:
     return None
 
 
-def number_of(items: list[Item], counted: frozenset[str]) -> Measured | None:
-    """The number nearest the counted word ("species", "albums") on the entity's page."""
+def number_of(
+    items: list[Item], counted: frozenset[str], units: frozenset[str] = frozenset()
+) -> Measured | None:
+    """The number nearest the counted word ("species", "albums") on the entity's page; for a
+    measure, one followed by one of its `units` ("7312 m", not the "82nd highest")."""
     best: tuple[int, Measured] | None = None
     for item in items:
         tokens = analyse(reading(item.raw)).tokens
         positions = cue_positions(item.raw, counted)
-        for index, number in _numbers(tokens):
+        for index, number in _numbers(reading(item.raw)):
+            if units and units.isdisjoint(tokens[index + 1 : index + 1 + UNIT_REACH]):
+                continue
             gap = distance(positions, (index, index + 1))
             if gap <= NEAR_ENOUGH and (best is None or gap < best[0]):
                 best = (gap, Measured((number,), tokens[index], item))
@@ -145,84 +138,20 @@ def number_of(items: list[Item], counted: frozenset[str]) -> Measured | None:
 
 
 def named_next_to(items: list[Item], noun: str) -> frozenset[str]:
-    """The names a page writes next to a noun ("Jiangsu province", "the band Alphaville")."""
+    """The names a page writes next to a noun or its synonym, in the same clause
+    ("Jiangsu province, China": Jiangsu; "the girl group Apink" for "band"); for a state
+    or province, the ones it names ("Jefferson County, New York")."""
+    wanted = frozenset({cue_stem(noun), *(cue_stem(w) for w in _SYNONYMS.get(singular(noun), ()))})
     found: set[str] = set()
     for item in items:
-        positions = cue_positions(item.raw, frozenset({cue_stem(noun)}))
-        for span, tokens in spans_in(reading(item.raw), NAME):
-            if distance(positions, span) <= NEXT_TO:
-                found.add(" ".join(tokens))
+        if singular(noun) in _REGION_NOUNS:
+            found.update(regions_named(item.raw))
+        for clause in _CLAUSE_BREAK.split(reading(item.raw)):
+            positions = cue_positions(clause, wanted)
+            for span, tokens in spans_in(clause, NAME):
+                if distance(positions, span) <= NEXT_TO:
+                    found.add(" ".join(tokens))
     return frozenset(found)
-
-
-def demonyms_of(items: list[Item]) -> frozenset[str]:
-    """The nationalities the entity's page gives (its first sentence when stored)."""
-    leads = [item for item in items if item.index == 0] or items
-    return frozenset(token for item in leads for token in item.text.tokens if token in DEMONYMS)
-
-
-def _page_stems(items: list[Item]) -> frozenset[str]:
-    found: set[str] = set()
-    for item in items:
-        found.update(cue_stem(token) for token in item.text.tokens)
-        found.update(cue_stem(token) for token in item.title_text.tokens)
-    return frozenset(found - {""})
-
-
-def attribute_of(
-    question_words: tuple[str, ...], cues: Cues, entities: frozenset[str]
-) -> tuple[frozenset[str], frozenset[str]]:
-    """The attribute a comparison asks about: the question's words less the compared
-    entities' and the comparison's own, and less verbs in -ed ("worked as", "situated
-    in"); split into its core (names, category nouns, demonyms) and the rest."""
-    core: set[str] = set()
-    rest: set[str] = set()
-    for word in question_words:
-        stemmed = cue_stem(word)
-        if stemmed not in cues.stems - entities or word in _NOT_ATTRIBUTE:
-            continue
-        if stemmed in cues.names or class_of(word) or word in DEMONYMS:
-            core.add(word)
-        elif not word.endswith("ed"):
-            rest.add(word)
-    return frozenset(core), frozenset(rest)
-
-
-def _related(noun: str, other: str) -> bool:
-    """The same category, or one broader than the other ("writer" and "novelist")."""
-    return (
-        singular(noun) == singular(other)
-        or singular(other) in HYPERNYMS.get(singular(noun), frozenset())
-        or singular(noun) in HYPERNYMS.get(singular(other), frozenset())
-    )
-
-
-def covered(items: list[Item], words: frozenset[str]) -> frozenset[str]:
-    """The attribute words the entity's page states (a broader word by a narrower one)."""
-    stems = _page_stems(items)
-    tokens = {singular(token) for item in items for token in item.text.tokens}
-    return frozenset(
-        word
-        for word in words
-        if cue_stem(word) in stems or not tokens.isdisjoint(HYPERNYMS.get(singular(word), ()))
-    )
-
-
-def conflict(items: list[Item], core: frozenset[str]) -> str:
-    """A core attribute word the page's first sentence contradicts: another nationality,
-    or only categories unrelated to the asked one ("film director" for "actress")."""
-    leads = [item for item in items if item.index == 0]
-    if not leads:
-        return ""
-    tokens = [token for item in leads for token in item.text.tokens]
-    demonyms = {token for token in tokens if token in DEMONYMS}
-    nouns = {word for item in leads for word in _LOWER_WORD.findall(item.raw) if class_of(word)}
-    for word in sorted(core):
-        if word in DEMONYMS and demonyms and word not in demonyms:
-            return f"{leads[0].id} gives {', '.join(sorted(demonyms))}, not {word}"
-        if class_of(word) and nouns and not any(_related(word, noun) for noun in nouns):
-            return f"{leads[0].id} describes it as {', '.join(sorted(nouns))}, not {word}"
-    return ""
 
 
 def direction(words: tuple[str, ...], skipped: frozenset[int]) -> tuple[str, int] | None:
@@ -242,16 +171,19 @@ def direction(words: tuple[str, ...], skipped: frozenset[int]) -> tuple[str, int
     return None
 
 
-def counted_words(words: tuple[str, ...], cues: Cues, skipped: frozenset[int]) -> frozenset[str]:
-    """What a comparison measures: the measure a comparative names ("higher": height,
-    elevation, altitude), the word "more"/"fewer" counts ("more species"), else the
-    question's relation words."""
+def counted_words(
+    words: tuple[str, ...], cues: Cues, skipped: frozenset[int]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """What a comparison measures, and the units of a measure: the quantity a comparative
+    names ("higher": height, elevation; in m or ft), the word "more"/"fewer" counts ("more
+    species"), else the question's relation words."""
     for index, word in enumerate(words):
         if word not in MORE | LESS or index in skipped:
             continue
-        if word in _MEASURES:
-            return frozenset(cue_stem(measure) for measure in _MEASURES[word])
+        if word in COMPARATIVES:
+            names, units = QUANTITIES[COMPARATIVES[word]]
+            return frozenset(cue_stem(name) for name in names), frozenset(units)
         following = cue_stem(words[index + 1]) if index + 1 < len(words) else ""
         if following and index + 1 not in skipped:
-            return frozenset({following})
-    return cues.relation
+            return frozenset({following}), frozenset()
+    return cues.relation, frozenset()

@@ -15,11 +15,9 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
-from pathlib import Path
 
 from graph.verifier.answer_types import described_class
 from graph.verifier.categories import PERSON
-from tools.wikipedia.snapshot import SNAPSHOT_FILE, iter_snapshot
 
 PERSON_NAME = "{name} is a person ({first} is a given name)."
 # A first word is a given name when it opens at least this many people's titles,
@@ -77,33 +75,19 @@ class Lexicon:
 
     def guess(self, name: str) -> str | None:
         """ "... is a person" for a name of two or three words opening with a given name."""
-        words = name_key(name).split()
-        if 1 < len(words) <= GUESSED_NAME_WORDS and words[0] in self.given_names:
-            return PERSON_NAME.format(name=name, first=words[0].title())
-        return None
+        return guess_person(name, self.given_names)
+
+    def items(self) -> Iterable[tuple[str, list[str]]]:
+        """(folded name, descriptions) for every name."""
+        return self._by_name.items()
 
     def __len__(self) -> int:
         return len(self._by_name)
 
 
-@lru_cache(maxsize=2)
-def snapshot_lexicon(data_file: Path = SNAPSHOT_FILE) -> Lexicon:
-    """One lexicon per snapshot file and process (built in about a second)."""
-    return Lexicon(iter_snapshot(data_file))
-
-
-class LazyLexicon:
-    """The snapshot lexicon, built on its first use (so a process that never verifies
-    a named answer never pays for it)."""
-
-    def describe(self, name: str) -> list[str]:
-        return snapshot_lexicon().describe(name)
-
-    def guess(self, name: str) -> str | None:
-        return snapshot_lexicon().guess(name)
-
-
-def shared_lexicon() -> LazyLexicon:
-    """The lexicon the Wikipedia agent verifies with, whatever its source (live pages would
-    cost a request per name; the snapshot's 15k leads cost none)."""
-    return LazyLexicon()
+def guess_person(name: str, given_names: frozenset[str]) -> str | None:
+    """ "... is a person" for a name of two or three words opening with a given name."""
+    words = name_key(name).split()
+    if 1 < len(words) <= GUESSED_NAME_WORDS and words[0] in given_names:
+        return PERSON_NAME.format(name=name, first=words[0].title())
+    return None

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice, pairwise
+from typing import NamedTuple
 
 from graph.verifier.instructions import is_trusted
 from graph.verifier.normalise import (
@@ -21,8 +21,11 @@ from graph.verifier.normalise import (
 )
 from tools.base import Evidence
 
+_NO_SOURCE: dict[str, object] = {}
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
-_CAPITALISED_RUN = re.compile(r"(?:\b[A-Z][\w'’-]*\s+){1,}[A-Z][\w'’-]*")
+# Two or more capitalised words (the first not inside a word; the look-behind follows its
+# capital, so the scan can skip to capitals).
+_CAPITALISED_RUN = re.compile(r"[A-Z](?<!\w[A-Z])[\w'’-]*\s+(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*")
 
 _NEGATIONS = frozenset(
     split_words(
@@ -42,15 +45,14 @@ STOPWORDS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Item:
-    """One stored sentence with its page title; analysed only when a check needs it."""
+class Item(NamedTuple):
+    """One stored sentence with its page title; analysed only when a check needs it (each
+    analysis is kept per sentence text)."""
 
     id: str
     title: str
     raw: str
-    title_text: Text
-    index: int = -1
+    position: int = -1  # the sentence's index on its page (-1: unknown)
 
     @property
     def page(self) -> str:
@@ -61,6 +63,11 @@ class Item:
         return analyse(self.raw)
 
     @property
+    def title_text(self) -> Text:
+        """The page title folded, without its parenthesis."""
+        return title_text(self.title)
+
+    @property
     def trusted(self) -> bool:
         return is_trusted(self.raw)
 
@@ -68,25 +75,31 @@ class Item:
         """Whether the sentence can state a text whose `probe_of` is `probe` (a cheap filter)."""
         return probe is None or probe in plain(self.raw)
 
+    def title_may_contain(self, probe: str | None) -> bool:
+        """`may_contain` for the page's title."""
+        return probe is None or probe in plain(self.title)
+
 
 @lru_cache(maxsize=16384)
-def _title_text(title: str) -> Text:
+def title_text(title: str) -> Text:
+    """A page title folded for matching, without its parenthesis."""
     return analyse(_PARENTHETICAL.sub("", title))
-
-
-def _item(evidence_id: str, title: str, text: str, index: int = -1) -> Item:
-    return Item(evidence_id, title, text, _title_text(title), index)
 
 
 def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
     """The stored evidence as sentences with their page titles."""
     items: list[Item] = []
     for record in evidence:
-        source = record.get("source") or {}
-        title = str(source.get("title") or "")
+        source = record.get("source") or _NO_SOURCE
         index = source.get("sentence_index")
-        position = index if isinstance(index, int) else -1
-        items.append(_item(str(record["id"]), title, str(record["text"]), position))
+        items.append(
+            Item(
+                str(record["id"]),
+                str(source.get("title") or ""),
+                str(record["text"]),
+                index if isinstance(index, int) else -1,
+            )
+        )
     return items
 
 

@@ -11,12 +11,23 @@ from functools import lru_cache
 
 from graph.verifier.clean import clean
 
+# A date glued to the next one where a dash was lost ("195418 March 2008", "1971September").
+_GLUED_DATE = re.compile(
+    r"(?<=\b\d{4})(?=(?:\d{1,2} )?(?:january|february|march|april|may|june|july|august"
+    r"|september|october|november|december)\b)",
+    re.IGNORECASE,
+)
+_GLUED_YEAR = re.compile(r"[0-9]{4}(?:[A-Z]|[0-9]{1,2} [A-Z])")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _ABBREVIATION = re.compile(r"\b(?:[^\W\d_]\.){2,}")
 _APOSTROPHE = re.compile(r"(?<=\w)['’](?:s\b|(?=\w))")
 _COMBINING = re.compile(r"[\u0300-\u036f]")
 _DIGIT = re.compile(r"\d")
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
+# A text of plain letters and spaces, whose words are its tokens.
+_LETTERS = re.compile(r"[A-Za-z ]+")
+# The same tokens in a text folded to ASCII, found faster.
+_ASCII_TOKEN = re.compile(r"[a-z]+|\d+(?:[.,]\d+)*")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _TENS_UNITS = re.compile(
     r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]+"
@@ -93,8 +104,12 @@ _UNITS = {
     "acres": "acre",
 }
 _WORD_FOLDS = {**_NUMBER_WORDS, **_UNITS}
+# A text that `analyse` may give a number: a digit or a number word.
+MAY_HOLD_NUMBER = re.compile(rf"\d|\b(?:{'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
 # Folded spellings of units and months, which a sentence may write otherwise.
 REWRITTEN = frozenset([*_UNITS.values(), "percent", *MONTH_NAMES.values()])
+# Folded units: a number followed by one is a measure ("1454 ft"), never a year.
+UNITS = frozenset([*_UNITS.values(), "percent"])
 _TENS = frozenset(split_words("twenty thirty forty fifty sixty seventy eighty ninety"))
 
 
@@ -176,6 +191,11 @@ def _fold_numbers(raw: list[str]) -> list[str]:
     return out
 
 
+def unglue_dates(text: str) -> str:
+    """Put back the dash between two dates written without one ("1971September 13, 1996")."""
+    return _GLUED_DATE.sub(" – ", text) if _GLUED_YEAR.search(text) else text
+
+
 def _tens_units(match: re.Match[str]) -> str:
     return str(int(_NUMBER_WORDS[match.group(1)]) + int(_NUMBER_WORDS[match.group(2)]))
 
@@ -194,20 +214,26 @@ def _unabbreviate(match: re.Match[str]) -> str:
 @lru_cache(maxsize=65536)
 def analyse(text: str) -> Text:
     """Fold `text` for matching (cached: stored sentences recur across checks)."""
-    folded = clean(text).casefold()
+    if _LETTERS.fullmatch(text):
+        words = text.casefold().split()
+        if _TENS.isdisjoint(words):
+            raw = [_WORD_FOLDS.get(word, word) for word in words if word not in _ARTICLES]
+            return Text(tuple(raw), f" {' '.join(raw)} ")
+    folded = unglue_dates(clean(text)).casefold()
     if not folded.isascii():
         folded = _COMBINING.sub("", unicodedata.normalize("NFKD", folded))
+    tokens = _ASCII_TOKEN if folded.isascii() else _TOKEN
     if "-" in folded and _DIGIT.search(folded):
         folded = _ISO_DATE.sub(_iso_date, folded)
-    if "." in folded:
+    if folded.count(".") > 1:
         folded = _ABBREVIATION.sub(_unabbreviate, folded)
     if "'" in folded or "’" in folded:
         folded = _APOSTROPHE.sub("", folded)
     if "%" in folded:
         folded = folded.replace("%", " percent ")
-    raw = _TOKEN.findall(folded)
+    raw = tokens.findall(folded)
     if not _TENS.isdisjoint(raw):
-        raw = _TOKEN.findall(_TENS_UNITS.sub(_tens_units, folded))
+        raw = tokens.findall(_TENS_UNITS.sub(_tens_units, folded))
     if _DIGIT.search(folded):
         raw = _fold_numbers(raw)
     raw = [_WORD_FOLDS.get(token, token) for token in raw if token not in _ARTICLES]
@@ -222,7 +248,13 @@ def singular_form(padded: str) -> str:
 
 @lru_cache(maxsize=65536)
 def plain(text: str) -> str:
-    """Case, accents, apostrophes and full stops folded away, as `analyse` folds them."""
+    """`fold_plain`, kept per text."""
+    return fold_plain(text)
+
+
+def fold_plain(text: str) -> str:
+    """Case, accents, apostrophes and full stops folded away, as `analyse` folds them
+    (character by character: the fold of texts joined is the fold of each joined)."""
     folded = text.casefold()
     if not folded.isascii():
         folded = _COMBINING.sub("", unicodedata.normalize("NFKD", folded))

@@ -15,58 +15,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from graph.verifier.answer_types import expected_class
-from graph.verifier.candidates import Span, find_all, spans_in
-from graph.verifier.matching import stem
-from graph.verifier.normalise import Text, analyse, split_words
+from graph.verifier.candidates import NUMBER, YEAR, Span, find_in, spans_in
+from graph.verifier.normalise import Text, analyse, split_words, unglue_dates
 from graph.verifier.question import analyse_question, named_entities
+from graph.verifier.slots import MADE, date_governors, measured
+from graph.verifier.wordstems import cue_stem
 
 FAR = 99
 
-# Irregular forms that a crude stem does not bring together.
-_IRREGULAR = {
-    **dict.fromkeys(split_words("birth births birthplace"), "born"),
-    **dict.fromkeys(split_words("died dies death deaths dead"), "die"),
-    **dict.fromkeys(split_words("wrote written writing writes"), "write"),
-    **dict.fromkeys(split_words("sang sung singing sings"), "sing"),
-    **dict.fromkeys(split_words("won winning winner winners wins"), "win"),
-    **dict.fromkeys(split_words("built building builds"), "build"),
-    **dict.fromkeys(split_words("made making makes maker"), "make"),
-    **dict.fromkeys(split_words("began begun beginning begins"), "begin"),
-    **dict.fromkeys(split_words("led leads leading leader"), "lead"),
-    **dict.fromkeys(split_words("taught teaches teaching teacher"), "teach"),
-    **dict.fromkeys(split_words("held holds holding"), "hold"),
-    **dict.fromkeys(split_words("became becomes becoming"), "become"),
-    **dict.fromkeys(split_words("fought fights fighting"), "fight"),
-    **dict.fromkeys(split_words("grew grown grows growing"), "grow"),
-    **dict.fromkeys(split_words("knew known knows"), "know"),
-    **dict.fromkeys(split_words("lost loses losing"), "lose"),
-    **dict.fromkeys(split_words("met meets meeting"), "meet"),
-    **dict.fromkeys(split_words("spoke spoken speaks speaking speaker"), "speak"),
-    **dict.fromkeys(split_words("took taken takes taking"), "take"),
-    **dict.fromkeys(split_words("gave given gives giving"), "give"),
-    **dict.fromkeys(split_words("sold sells selling"), "sell"),
-    **dict.fromkeys(split_words("bought buys buying"), "buy"),
-    **dict.fromkeys(split_words("starred starring stars"), "star"),
-    **dict.fromkeys(
-        split_words(
-            "found founded founding founds foundation form formed forming forms formation"
-            " establish established establishment"
-        ),
-        "found",
-    ),
-    **dict.fromkeys(split_words("located location locations"), "locat"),
-    **dict.fromkeys(split_words("lived lives living"), "live"),
-}
-_PREPOSITIONS = frozenset(
-    split_words(
-        "through via across along within without among amongst toward towards upon against"
-        " despite per beside besides beyond near inside outside throughout"
-    )
-)
-_SHORT_VERB = 5
 # Words that say what kind of answer is wanted rather than what it is about.
 _TITLE_TAIL = re.compile(r"\s*(?:\([^)]*\)|,.*)\s*$")
 _NOT_CUES = frozenset(split_words("year years name named date number many much type kind"))
+# "X is a 2006 film": the year of the subject's own description.
+_WORK_YEAR = re.compile(r"\b((?:is|was|are|were)\s+an?)\s+((?:1\d|20)\d\d)\b(?=\s+[^\W\d])")
+_HAS_YEAR = re.compile(r"[0-9]{3}")
+_DASH = re.compile(r"[-–—]")
 _LIFE_SPAN = re.compile(
     r"\(([^()]*?)\b((?:[\w.]+,?\s+){0,2}\d{3,4})\s*[-–—]\s*((?:[\w.]+,?\s+){0,2}\d{3,4})"
     r"(\s*[;,)])"
@@ -74,21 +37,16 @@ _LIFE_SPAN = re.compile(
 
 
 @lru_cache(maxsize=65536)
-def cue_stem(token: str) -> str:
-    """A token's stem for cue matching ("" for stopwords and prepositions), irregular forms
-    brought together and -ed/-ing dropped ("earned" ~ "earn")."""
-    if token in _PREPOSITIONS:
-        return ""
-    token = _IRREGULAR.get(token, token)
-    if len(token) > _SHORT_VERB and token.endswith(("ed", "ing")) and token not in _IRREGULAR:
-        token = token[: -2 if token.endswith("ed") else -3]
-    return stem(token)
-
-
-@lru_cache(maxsize=65536)
 def reading(raw: str) -> str:
-    """A sentence as read for ties: a life-span parenthesis gains "born" and "died"."""
-    return _LIFE_SPAN.sub(r"(\1born \2 – died \3\4", raw, count=1)
+    """A sentence as read for ties: a life-span parenthesis gains "born" and "died", and
+    the year of the subject's description ("X is a 2006 film") is read as when it was
+    made."""
+    if not _HAS_YEAR.search(raw):
+        return raw
+    raw = unglue_dates(raw)
+    if "(" in raw and _DASH.search(raw):
+        raw = _LIFE_SPAN.sub(r"(\1born \2 – died \3\4", raw, count=1)
+    return _WORK_YEAR.sub(rf"\1 {MADE} \2", raw)
 
 
 @lru_cache(maxsize=65536)
@@ -101,27 +59,63 @@ def token_stems(raw: str) -> tuple[str, ...]:
 class Cues:
     """What the question asks about: all its cue stems, those of the names it mentions,
     and its relation words (neither names nor the category noun of the answer);
-    `all_names` keeps the names' stems that are not cues (stopwords aside)."""
+    `all_names` keeps the names' stems that are not cues (stopwords aside). `dates` are
+    the event words a date answer is the date of ("born"), `measures` what a number
+        answer counts or measures ("album", "capacity"), `units` the words one of which a
+    measure must stand next to ("tall", "ft"); see `graph.verifier.slots`."""
 
     stems: frozenset[str]
     names: frozenset[str]
     relation: frozenset[str]
     all_names: frozenset[str] = frozenset()
+    dates: frozenset[str] = frozenset()
+    measures: frozenset[str] = frozenset()
+    units: frozenset[str] = frozenset()
 
     def without(self, own: frozenset[str]) -> Cues:
         """The cues less the answer's own words (which can never tie the answer)."""
-        return Cues(self.stems - own, self.names - own, self.relation - own, self.all_names)
+        if own.isdisjoint(self.stems) and own.isdisjoint(self.dates | self.measures):
+            return self
+        return Cues(
+            self.stems - own,
+            self.names - own,
+            self.relation - own,
+            self.all_names,
+            self.dates - own,
+            self.measures - own,
+            self.units,
+        )
+
+    def relation_for(self, kind: str | None) -> frozenset[str]:
+        """The relation words a span of `kind` must sit next to: the event of a date, the
+        quantity of a number, else all of them."""
+        if kind == YEAR and self.dates:
+            return self.dates
+        if kind == NUMBER and self.measures:
+            return self.measures
+        return self.relation
 
 
 @lru_cache(maxsize=4096)
 def question_cues(question: str) -> Cues:
     q = analyse_question(question)
-    stems = frozenset(cue_stem(token) for token in q.text.tokens) - {""} - _NOT_CUES
+    tokens = q.text.tokens
+    every = tuple(cue_stem(token) for token in tokens)
+    stems = frozenset(every) - {""} - _NOT_CUES
     names = frozenset(
         cue_stem(token) for name in (*q.pair, *named_entities(q.words)) for token in name.tokens
     )
     head = expected_class(question).noun
-    return Cues(stems, names & stems, stems - names - {cue_stem(head)}, names)
+    measures, units = measured(tokens)
+    return Cues(
+        stems,
+        names & stems,
+        stems - names - {cue_stem(head)},
+        names,
+        date_governors(tokens) - names,
+        measures - {""},
+        units,
+    )
 
 
 @lru_cache(maxsize=65536)
@@ -158,7 +152,7 @@ def placements(raw: str, kind: str) -> tuple[tuple[Span, tuple[str, ...]], ...]:
 
 def locate(raw: str, needle: tuple[str, ...]) -> list[Span]:
     """Where `needle` (folded tokens) occurs in the sentence as read."""
-    return find_all(analyse(reading(raw)).tokens, needle)
+    return find_in(analyse(reading(raw)), needle)
 
 
 @lru_cache(maxsize=65536)

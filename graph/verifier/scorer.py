@@ -61,31 +61,33 @@ def features(check: Check, reading: Reading) -> list[float]:
     fits = reading.classified.fits(check.expected)
     near, rival = reading.relation_distance, reading.rival_distance
     best = reading.best
-    values = {
-        "class_fits": fits is True,
-        "class_unknown": fits is None,
-        "question_names_class": bool(check.expected.classes),
-        "slot": reading.slot,
-        "relation_nearness": _nearness(near),
-        "relation_within_2": near <= 2,
-        "relation_within_6": near <= 6,
-        "no_relation_word": near >= FAR,
-        "rival_nearness": _nearness(rival),
-        "nearer_than_rivals": near < rival,
-        "sentence_cues": min(reading.sentence_cues, CAP) / CAP,
-        "near_cues": min(reading.near_cues, CAP) / CAP,
-        "cue_share": reading.sentence_cues / max(1, reading.cue_count),
-        "own_page": reading.subject_cues >= 0,
-        "own_page_cues": min(max(reading.subject_cues, 0), CAP) / CAP,
-        "category_noun_next": reading.head_adjacent is True,
-        "no_category_noun": reading.head_adjacent is None,
-        "names_question": reading.names_question,
-        "rival_cues": min(reading.rival_cues, CAP) / CAP,
-        "cue_margin": (reading.sentence_cues - reading.rival_cues) / CAP,
-        "placements": min(len(reading.placements), 4) / 4,
-        "in_first_sentence": bool(best and best.item.index == 0),
-    }
-    return [float(values[name]) for name in FEATURES]
+    cues, near_cues = (len(best.sentence_cues), len(best.near_cues)) if best else (0, 0)
+    subject, rival_cues, head = reading.subject_cues, reading.rival_cues, reading.head_adjacent
+    values = (
+        fits is True,
+        fits is None,
+        bool(check.expected.classes),
+        reading.slot,
+        _nearness(near),
+        near <= 2,
+        near <= 6,
+        near >= FAR,
+        _nearness(rival),
+        near < rival,
+        min(cues, CAP) / CAP,
+        min(near_cues, CAP) / CAP,
+        cues / max(1, reading.cue_count),
+        subject >= 0,
+        min(max(subject, 0), CAP) / CAP,
+        head is True,
+        head is None,
+        reading.names_question,
+        min(rival_cues, CAP) / CAP,
+        (cues - rival_cues) / CAP,
+        min(len(reading.placements), 4) / 4,
+        bool(best and best.item.position == 0),
+    )
+    return [float(value) for value in values]
 
 
 @dataclass(frozen=True, slots=True)

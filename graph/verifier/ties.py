@@ -40,6 +40,18 @@ REASON_RIVAL_TIED = (
     "{answer!r} is stated in stored {cite}, which does not say {relation}; another stored"
     " {kind} is stated next to it."
 )
+REASON_NOT_MEASURE = (
+    "{answer!r} is stated in stored {cite}, but not as the quantity the question asks for"
+    " ({relation}): no unit of it stands next to {answer!r}."
+)
+REASON_NOT_COUNTED = (
+    "{answer!r} is stated in stored {cite}, which does not say what the question counts"
+    " ({relation})."
+)
+REASON_NOT_DATED = (
+    "{answer!r} is stated in stored {cite}, which does not say the event the question asks"
+    " the date of ({relation})."
+)
 REASON_SCORED = (
     "{answer!r} is stated in stored {cite}, but the evidence does not tie it closely enough"
     " to what the question asks ({relation}; the learned scorer {score})."
@@ -64,9 +76,11 @@ def wanted(check: Check) -> str:
     return f"{asked} ({classes})"
 
 
-def relation_words(check: Check) -> str:
-    """The question's relation words as it writes them: "'born', 'director'"."""
-    relation = check.reader.cues.relation - {cue_stem(t) for t in check.folded.tokens}
+def relation_words(check: Check, kind: str | None = None) -> str:
+    """The question's relation words for an answer of `kind`, as it writes them: "'born',
+    'director'"."""
+    own = {cue_stem(t) for t in check.folded.tokens}
+    relation = check.reader.cues.relation_for(kind) - own
     words = [token for token in check.q.text.tokens if cue_stem(token) in relation]
     return ", ".join(repr(word) for word in dict.fromkeys(words)) or "its words"
 
@@ -74,11 +88,16 @@ def relation_words(check: Check) -> str:
 def class_problem(check: Check, found: Found, reading: Reading) -> Verdict | None:
     """An answer of a class the question does not ask for: an actor for "released by what
     label?", a year for "what sports event?" (though a named event may go by its year:
-    "which World Cup?" -> 1982)."""
+    "which World Cup?" -> 1982, a year answers a question that also asks "what year",
+    and a number names what the sentence numbers: "District 53" for "which district")."""
     expected = check.expected
     if not expected.classes:
         return None
     event_year = reading.kind == YEAR and EVENT in expected.classes and expected.proper
+    if (reading.kind == YEAR and check.q.asks_year) or (
+        reading.kind == NUMBER and reading.numbered
+    ):
+        return None
     if reading.kind == NUMBER or (reading.kind == YEAR and not event_year):
         what = f"{with_article(reading.kind)}, not a name"
     elif reading.kind == NAME and reading.classified.fits(expected) is False:
@@ -112,6 +131,34 @@ def name_tied(reading: Reading) -> bool:
     )
 
 
+def _untied(
+    check: Check, reading: Reading, scorer: NameScorer | None
+) -> tuple[str, dict[str, str]] | None:
+    """Why a stated answer is not tied to what the question asks (a reason template and
+    its particular fields), or None when it is; names go to the `scorer` when given."""
+    kind = reading.kind
+    if kind == NUMBER and not reading.has_unit:
+        return REASON_NOT_MEASURE, {}
+    if kind in (YEAR, NUMBER):
+        if reading.relation_distance < FAR:
+            counted = kind == NUMBER and bool(reading.cues.measures)
+            if (counted or reading.relation_distance <= SLOT_DISTANCE) and reading.slot:
+                return None
+            nearest = min(reading.placements, key=lambda p: p.relation_distance)
+            return REASON_NOT_NEAREST, {"word": nearest.relation_word or nearest.described}
+        if kind == NUMBER and reading.cues.measures:
+            return REASON_NOT_COUNTED, {}
+        if kind == YEAR and reading.cues.dates:
+            return REASON_NOT_DATED, {}
+        if reading.sentence_cues >= 1 and reading.rival_distance > RIVAL_DISTANCE:
+            return None
+        return REASON_RIVAL_TIED, {}
+    if scorer is not None:
+        accepted, score = scorer.judge_name(check, reading)
+        return None if accepted else (REASON_SCORED, {"score": score})
+    return None if name_tied(reading) else (REASON_UNTIED, {})
+
+
 def tie_problem(
     check: Check, found: Found, reading: Reading, scorer: NameScorer | None = None
 ) -> Verdict | None:
@@ -120,28 +167,12 @@ def tie_problem(
     kind, answer = reading.kind, check.answer
     if kind is None or not reading.placements:
         return None
-    relation = relation_words(check)
-    missing = [MISSING_TIE.format(answer=answer, relation=relation)]
-    cite = citation(found.ids)
-    if kind in (YEAR, NUMBER):
-        if reading.relation_distance < FAR:
-            if reading.relation_distance <= SLOT_DISTANCE and reading.slot:
-                return None
-            nearest = min(reading.placements, key=lambda p: p.relation_distance)
-            reason = REASON_NOT_NEAREST.format(
-                answer=answer, cite=cite, kind=kind, word=nearest.relation_word
-            )
-            return reject(reason, missing)
-        if reading.sentence_cues >= 1 and reading.rival_distance > RIVAL_DISTANCE:
-            return None
-        reason = REASON_RIVAL_TIED.format(answer=answer, cite=cite, relation=relation, kind=kind)
-        return reject(reason, missing)
-    if scorer is not None:
-        accepted, score = scorer.judge_name(check, reading)
-        if accepted:
-            return None
-        reason = REASON_SCORED.format(answer=answer, cite=cite, relation=relation, score=score)
-        return reject(reason, missing)
-    if name_tied(reading):
+    untied = _untied(check, reading, scorer)
+    if untied is None:
         return None
-    return reject(REASON_UNTIED.format(answer=answer, cite=cite, relation=relation), missing)
+    template, fields = untied
+    relation = relation_words(check, kind)
+    reason = template.format(
+        answer=answer, cite=citation(found.ids), relation=relation, kind=kind, **fields
+    )
+    return reject(reason, [MISSING_TIE.format(answer=answer, relation=relation)])

@@ -73,6 +73,17 @@ def _stored_fingerprint(index_file: Path) -> str | None:
     return str(row[0]) if row else None
 
 
+def content_digest(path: Path) -> str:
+    """A hash of a file's content, computed once per process while the file is unchanged."""
+    stat = path.stat()
+    return _digest(str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=8)
+def _digest(path: str, size: int, mtime_ns: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
 def default_index_path() -> Path:
     """Where the FTS index lives unless the caller chooses."""
     return Path(user_cache_dir("react-evidence-agent")) / "wiki_snapshot_index.sqlite3"
@@ -93,8 +104,7 @@ class SnapshotSource:
     def _fingerprint(self) -> str:
         """The index format and a hash of the data's content (not its mtime, which
         differs between checkouts of the same file)."""
-        digest = hashlib.sha256(self.data_file.read_bytes()).hexdigest()[:16]
-        return f"{INDEX_VERSION}:{digest}"
+        return f"{INDEX_VERSION}:{content_digest(self.data_file)}"
 
     def _open_index(self) -> sqlite3.Connection:
         fingerprint = self._fingerprint()

@@ -1,0 +1,138 @@
+"""The attribute a "both ..." comparison asks about, and what each entity's page says of
+it: the words it states (a broader word by a narrower one, a nationality by a country,
+a misspelt word by the right one), and what its first sentence contradicts."""
+
+from __future__ import annotations
+
+import re
+
+from graph.verifier.answer_types import class_of
+from graph.verifier.categories import DEMONYMS, HYPERNYMS
+from graph.verifier.matching import Item
+from graph.verifier.normalise import singular, split_words
+from graph.verifier.places import nationalities_named
+from graph.verifier.relation import Cues
+from graph.verifier.wordstems import cue_stem
+
+_NOT_ATTRIBUTE = frozenset(
+    split_words("both same also either each all two following share common one")
+)
+_LOWER_WORD = re.compile(r"\b[a-z][a-z-]+\b")
+# What a lead says its subject is: from the first "is a"/"was an" to the end of that clause.
+_DESCRIPTION = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the|one)\b([^,;:()]*)")
+# The shortest words a swap, a letter left out (or added) and a letter changed are read in.
+SWAP_LENGTH = 5
+GAP_LENGTH = 6
+CHANGE_LENGTH = 8
+
+
+def _page_stems(items: list[Item]) -> frozenset[str]:
+    found: set[str] = set()
+    for item in items:
+        found.update(cue_stem(token) for token in item.text.tokens)
+        found.update(cue_stem(token) for token in item.title_text.tokens)
+    return frozenset(found - {""})
+
+
+def attribute_of(
+    question_words: tuple[str, ...], cues: Cues, entities: frozenset[str]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The attribute a comparison asks about: the question's words less the compared
+    entities' and the comparison's own, and less verbs in -ed ("worked as", "situated
+    in"); split into its core (names, category nouns, demonyms) and the rest."""
+    core: set[str] = set()
+    rest: set[str] = set()
+    for word in question_words:
+        stemmed = cue_stem(word)
+        if stemmed not in cues.stems - entities or word in _NOT_ATTRIBUTE:
+            continue
+        if stemmed in cues.names or class_of(word) or word in DEMONYMS:
+            core.add(word)
+        elif not word.endswith("ed"):
+            rest.add(word)
+    return frozenset(core), frozenset(rest)
+
+
+def _related(noun: str, other: str) -> bool:
+    """The same category, or one broader than the other ("writer" and "novelist")."""
+    return (
+        singular(noun) == singular(other)
+        or singular(other) in HYPERNYMS.get(singular(noun), frozenset())
+        or singular(noun) in HYPERNYMS.get(singular(other), frozenset())
+    )
+
+
+def one_typo_apart(word: str, other: str) -> bool:
+    """The two words differ by one letter left out, added, changed or two letters swapped
+    ("diectors" ~ "directors", "stuido" ~ "studio"), both being long enough to tell."""
+    shorter = min(len(word), len(other))
+    if shorter < SWAP_LENGTH or abs(len(word) - len(other)) > 1:
+        return False
+    start = 0
+    while start < shorter and word[start] == other[start]:
+        start += 1
+    a, b = word[start:], other[start:]
+    if len(a) != len(b):
+        return shorter >= GAP_LENGTH and (a[1:] == b or a == b[1:])
+    swapped = len(a) > 1 and a[:2] == b[1::-1] and a[2:] == b[2:]
+    return swapped or (shorter >= CHANGE_LENGTH and a[1:] == b[1:])
+
+
+def covered(items: list[Item], words: frozenset[str]) -> frozenset[str]:
+    """The attribute words the entity's page states (a broader word by a narrower one, a
+    nationality by a country, a word misspelt by one letter by the right one)."""
+    stems = _page_stems(items)
+    tokens = {singular(token) for item in items for token in item.text.tokens}
+    nationalities = frozenset().union(*(nationalities_named(item.raw) for item in items))
+    return frozenset(
+        word
+        for word in words
+        if cue_stem(word) in stems
+        or word in nationalities
+        or not tokens.isdisjoint(HYPERNYMS.get(singular(word), ()))
+        or any(one_typo_apart(singular(word), token) for token in tokens)
+    )
+
+
+def _described(lead: str) -> str:
+    """The lead's description of its subject ("a genus of ... trees"), else the whole lead."""
+    match = _DESCRIPTION.search(lead)
+    return match.group(1) if match else lead
+
+
+def conflict(items: list[Item], core: frozenset[str]) -> str:
+    """A core attribute word the page's first sentence contradicts: another nationality,
+    or only categories unrelated to the asked one ("film director" for "actress")."""
+    leads = [item for item in items if item.position == 0]
+    if not leads:
+        return ""
+    demonyms = demonyms_of(leads)
+    nouns = {
+        word
+        for item in leads
+        for word in _LOWER_WORD.findall(_described(item.raw))
+        if class_of(word)
+    }
+    for word in sorted(core):
+        if word in DEMONYMS and demonyms and word not in demonyms:
+            return f"{leads[0].id} gives {', '.join(sorted(demonyms))}, not {word}"
+        if class_of(word) and nouns and not any(_related(word, noun) for noun in nouns):
+            return f"{leads[0].id} describes it as {', '.join(sorted(nouns))}, not {word}"
+    return ""
+
+
+def _leads(items: list[Item]) -> list[Item]:
+    return [item for item in items if item.position == 0] or items
+
+
+def demonyms_of(items: list[Item]) -> frozenset[str]:
+    """The nationalities the entity's page gives (its first sentence when stored), as
+    demonyms or by the countries and states it names."""
+    return frozenset(
+        nationality
+        for item in _leads(items)
+        for nationality in (
+            *(token for token in item.text.tokens if token in DEMONYMS),
+            *nationalities_named(item.raw),
+        )
+    )
