@@ -64,7 +64,7 @@ def holding_thread(saver: Any, thread_id: str, db: str | None) -> Iterator[Hold]
         hold.interrupted = True
         registry = registry_of(saver)
         if registry is not None:
-            with suppress(sqlite3.Error):
+            with suppress(sqlite3.Error, DatabaseError):
                 registry.set_status(thread_id, "interrupted")
         command = resume_command(thread_id, db)
         print(INTERRUPTED.format(thread_id=thread_id, command=command), file=sys.stderr)
@@ -135,11 +135,13 @@ def damage_reported(command: Command) -> Command:
 
     @functools.wraps(command)
     def run(args: argparse.Namespace) -> int:
-        from graph.store.locations import checkpoint_path
+        from graph.store.locations import checkpoint_location, parse_location
         from tools.library.db import default_db_path
 
-        checkpoints = checkpoint_path(getattr(args, "db", None))
-        library = Path(getattr(args, "library_db", None) or default_db_path()).expanduser()
+        checkpoints = checkpoint_location(getattr(args, "db", None)).path
+        library = parse_location(
+            getattr(args, "library_db", None) or default_db_path(), "--library-db"
+        ).path
         with reporting_damage(checkpoints, library):
             return command(args)
 
