@@ -39,6 +39,16 @@ def checkpoint_count(url: str, thread_id: str) -> int:
     return int(row[0]) if row else 0
 
 
+def killed_episode(url: str, model: str, thread_id: str, checkpoints: int) -> None:
+    """Start the demo episode and SIGKILL it once it has written `checkpoints` checkpoints."""
+    process = start_cli(
+        "ask", DEMO_QUESTION, "--model", model, "--db", url, "--thread-id", thread_id
+    )
+    wait_for(lambda: checkpoint_count(url, thread_id) >= checkpoints, 120, "the steps")
+    process.send_signal(signal.SIGKILL)
+    finish(process)
+
+
 def threads_of(url: str) -> dict[str, str]:
     """`react-agent threads --json` as thread id -> status."""
     listed = run_cli("threads", "--db", url, "--json")
@@ -72,11 +82,7 @@ def test_an_episode_killed_in_one_process_is_resumed_from_another(
     whole = run_cli("ask", DEMO_QUESTION, "--model", model, "--db", postgres_url,
                     "--thread-id", "whole")  # fmt: skip
     assert whole.returncode == 0, whole.stderr
-    process = start_cli("ask", DEMO_QUESTION, "--model", model, "--db", postgres_url,
-                        "--thread-id", "killed")  # fmt: skip
-    wait_for(lambda: checkpoint_count(postgres_url, "killed") >= 4, 120, "the second step")
-    process.send_signal(signal.SIGKILL)
-    finish(process)
+    killed_episode(postgres_url, model, "killed", 4)
     assert threads_of(postgres_url)["killed"] == "interrupted"
     resumed = run_cli("resume", "killed", "--db", postgres_url, "--json")
     assert resumed.returncode == 0, resumed.stderr
@@ -123,11 +129,7 @@ def test_two_resumes_at_once_one_drives_and_the_other_is_told_who(
     postgres_url: str, tmp_path: Path
 ) -> None:
     model = write_model(tmp_path / "slow.json", DEMO_REPLIES, delay_s=2.0)
-    process = start_cli("ask", DEMO_QUESTION, "--model", model, "--db", postgres_url,
-                        "--thread-id", "twice")  # fmt: skip
-    wait_for(lambda: checkpoint_count(postgres_url, "twice") >= 2, 120, "the first step")
-    process.send_signal(signal.SIGKILL)
-    finish(process)
+    killed_episode(postgres_url, model, "twice", 2)
     racers = [start_cli("resume", "twice", "--db", postgres_url, "--json") for _ in range(2)]
     (won, won_out, _), (lost, _, lost_err) = sorted(finish(racer) for racer in racers)
     assert (won, lost) == (0, 2), (won_out, lost_err)
