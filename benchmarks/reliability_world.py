@@ -298,9 +298,7 @@ def reference(bench: Bench, scenario: Scenario) -> dict[str, Any]:
     env = bench.env(scenario, 0.0, 0.0)
     code, _, err = run(episode_args(scenario, db, library, "reference"), env)
     if code == 5:
-        code, _, err = run(
-            ["resume", "reference", "--db", db, *DECISIONS[scenario.decision]], env
-        )
+        code, _, err = run(["resume", "reference", "--db", db, *DECISIONS[scenario.decision]], env)
     state = read_state(db, "reference")
     if state is None or code not in (0, 3, 4):
         raise RuntimeError(f"the reference run of {scenario.name} failed ({code}): {err}")

@@ -73,6 +73,13 @@ def test_a_verified_answer_is_stored_listed_shown_and_its_history_read(postgres_
         "--thread-id", "demo",
     )  # fmt: skip
     assert again.returncode == 2 and "thread demo already exists" in again.stderr
+    first_reason = next(row for row in history if row["node"] == "reason")
+    fork = run_cli(
+        "resume", "demo", "--db", postgres_url, "--from", first_reason["checkpoint_id"], "--json"
+    )
+    assert fork.returncode == 0, fork.stderr
+    assert (json.loads(fork.stdout)["status"], json.loads(fork.stdout)["steps"]) == ("verified", 4)
+    assert checkpoint_count(postgres_url, "demo") > len(history)
 
 
 def test_an_episode_killed_in_one_process_is_resumed_from_another(
