@@ -95,6 +95,9 @@ def test_a_lost_session_loses_the_lease_and_renewal_says_so(
             " WHERE locktype = 'advisory' AND pid <> pg_backend_pid()"
         )
     assert lease.renew(THREAD, "a") is False
+    with pytest.raises(DatabaseError, match="lease to the checkpoint database was lost"):
+        lease.check_file(THREAD)
+    lease.check_file(THREAD)  # said once; a new run may take the thread again
     other = PostgresThreadLease(lease.conninfo, saver.pool)
     try:
         assert other.acquire(THREAD, "b") is True

@@ -20,8 +20,8 @@ from psycopg_pool import AsyncConnectionPool
 from graph.store.pg_leases import PostgresThreadLease
 from graph.store.pg_registry import PostgresThreadRegistry
 from graph.store.postgres import (
-    CONNECT_TIMEOUT_S,
     POOL_MAX_SIZE,
+    POOL_WAIT_S,
     conninfo,
     label,
     open_pool,
@@ -45,7 +45,7 @@ async def open_async_postgres_saver(value: str) -> AsyncIterator[AsyncPostgresSa
         **pool_options(url, ASYNC_POOL_MAX_SIZE), check=AsyncConnectionPool.check_connection
     )
     with reported(url):
-        await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S * 2)
+        await pool.open(wait=True, timeout=POOL_WAIT_S)
         sync_pool = await asyncio.to_thread(open_pool, url, POOL_MAX_SIZE)
     lease = PostgresThreadLease(conninfo(url), sync_pool)
     try:

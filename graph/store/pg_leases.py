@@ -26,7 +26,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from graph.errors import LeaseHeldError
+from graph.errors import DatabaseError, LeaseHeldError
 from graph.store.leases import LEASE_TTL_S, Holder
 from graph.store.processes import ThisProcess, utc_now
 
@@ -49,6 +49,10 @@ LIVE_HOLDERS = (
     " JOIN pg_locks l ON l.locktype = 'advisory' AND l.granted AND l.objsubid = 1"
     " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
     " AND ((l.classid::bigint << 32) | l.objid::bigint) = h.lock_key"
+)
+LEASE_LOST = (
+    "the connection holding thread {thread_id}'s lease to the checkpoint database was lost "
+    "while it ran, and the lease with it: nothing more is run (resume the thread)"
 )
 HOLDER_WAIT_S = 2.0
 CONNECT_TIMEOUT_S = 5
@@ -77,6 +81,7 @@ class PostgresThreadLease:
         self.pool = pool
         self.ttl_s = ttl_s
         self._held: dict[str, _Held] = {}
+        self._lost: set[str] = set()
         self._lock = threading.RLock()
         self._sweeper: threading.Thread | None = None
         self._closed = threading.Event()
@@ -87,8 +92,12 @@ class PostgresThreadLease:
         conn.execute(SCHEMA)
 
     def check_file(self, thread_id: str) -> None:
-        """Nothing to check: a server database cannot be swapped under an open session (a
-        lost session loses the lock, which `renew` reports)."""
+        """Raise `DatabaseError` (once) when the session holding the thread's lock was lost
+        while this process drove it (a renewal found out)."""
+        with self._lock:
+            if thread_id in self._lost:
+                self._lost.discard(thread_id)
+                raise DatabaseError(LEASE_LOST.format(thread_id=thread_id))
 
     def holder(self, thread_id: str) -> Holder | None:
         """The holder row (live or stale), or None."""
@@ -152,6 +161,7 @@ class PostgresThreadLease:
                 conn.close()
                 raise
             self._held[thread_id] = _Held(owner, conn, expires_at)
+            self._lost.discard(thread_id)
             self._start_sweeper()
             return True
 
@@ -170,6 +180,7 @@ class PostgresThreadLease:
                 )
             except psycopg.Error:
                 self._drop(thread_id)
+                self._lost.add(thread_id)
                 return False
             held.expires_at = expires_at
             return True

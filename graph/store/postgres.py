@@ -19,6 +19,7 @@ and registry (`graph.store.pg_registry`) of the same database.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -37,12 +38,17 @@ from tools.dbfiles import CHECKPOINTS, DatabaseFileError, DatabaseServerError, r
 
 CONNECT_TIMEOUT_S = 5
 POOL_MAX_SIZE = 4
+POOL_WAIT_S = 10.0
+"""How long a query waits for a connection (a lost server is reported after this)."""
 SETUP_LOCK_KEY = 0x52784350_53657475  # "RxCP" "Setu": serialises first-time setup
 SAVER_TABLES = frozenset(
     {"checkpoints", "checkpoint_blobs", "checkpoint_writes", "checkpoint_migrations"}
 )
 PROJECT_TABLES = frozenset({"threads", "thread_leases"})
+# The pool logs each failed reconnection; the command reports the failure in one line.
+logging.getLogger("psycopg.pool").addHandler(logging.NullHandler())
 CANNOT_CONNECT = "cannot open the {label} {location}: {reason}"
+FAILED_WHILE_RUNNING = "the {label} {location} failed: {reason}"
 NOTHING_THERE = "no {label} at {location} (no episode has been stored there yet)"
 
 
@@ -93,6 +99,20 @@ def reported(url: URL) -> Iterator[None]:
         yield
     except (psycopg.OperationalError, psycopg.errors.InsufficientPrivilege) as error:
         raise server_error(url, error) from None
+
+
+@contextmanager
+def server_failures_reported(value: str) -> Iterator[None]:
+    """Around a whole command: the server lost mid-command is one line naming the URL."""
+    try:
+        yield
+    except psycopg.OperationalError as error:
+        url = parse_url(value)
+        reason = reason_of(error)
+        message = FAILED_WHILE_RUNNING.format(
+            label=CHECKPOINTS.label, location=label(url), reason=reason
+        )
+        raise DatabaseServerError(message, reason) from None
 
 
 def connect(url: URL) -> psycopg.Connection[dict[str, Any]]:
@@ -174,6 +194,7 @@ def pool_options(url: URL, max_size: int) -> dict[str, Any]:
         "min_size": 1,
         "max_size": max_size,
         "kwargs": connection_kwargs() | {"connect_timeout": CONNECT_TIMEOUT_S},
+        "timeout": POOL_WAIT_S,
         "open": False,
         "name": "react-agent-checkpoints",
     }
@@ -184,7 +205,7 @@ def open_pool(url: URL, max_size: int = POOL_MAX_SIZE) -> ConnectionPool[Any]:
     pool: ConnectionPool[Any] = ConnectionPool(
         **pool_options(url, max_size), check=ConnectionPool.check_connection
     )
-    pool.open(wait=True, timeout=CONNECT_TIMEOUT_S * 2)
+    pool.open(wait=True, timeout=POOL_WAIT_S)
     return pool
 
 
