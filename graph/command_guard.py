@@ -136,13 +136,12 @@ def damage_reported(command: Command) -> Command:
 
     @functools.wraps(command)
     def run(args: argparse.Namespace) -> int:
-        from graph.store.locations import checkpoint_location, parse_location
+        from graph.store.locations import URL_MARKER, checkpoint_location
         from tools.library.db import default_db_path
 
         location = checkpoint_location(getattr(args, "db", None))
-        library = parse_location(
-            getattr(args, "library_db", None) or default_db_path(), "--library-db"
-        ).path
+        library_value = str(getattr(args, "library_db", None) or default_db_path())
+        library = None if URL_MARKER in library_value else Path(library_value).expanduser()
         with ExitStack() as stack:
             if location.path is None:
                 from graph.store.postgres import server_failures_reported
