@@ -39,8 +39,12 @@ _WEAK = frozenset({FROM_GUESS, FROM_CONTEXT, FROM_ENDING})
 # The sources that say what a name is on their own authority.
 STRONG_SOURCES = frozenset({FROM_LEXICON, FROM_PAGE, FROM_NAME})
 _SHOWN_CHARS = 80
-# A name's last word joined to a lower-case one ("New Jersey-based", "Award-winning").
-_COMPOUND_MODIFIER = re.compile(r"\w-[a-z]+\W*$")
+# A name's last word joined to a lower-case participle or describing word ("New
+# Jersey-based", "Award-winning", "English-language"), not to the lower-case part of a
+# romanised given name ("Yeon Sang-ho", "Jung Yu-mi").
+_COMPOUND_MODIFIER = re.compile(
+    r"\w-(?:[a-z]{2,}(?:ed|ing)|led|run|born|made|style|era|wide|like|language)\W*$"
+)
 _PREPOSITIONS = frozenset(split_words("in on during since until by from"))
 # Capitalised small words that only a title capitalises ("The Closer I Get").
 _TITLE_WORDS = frozenset(
