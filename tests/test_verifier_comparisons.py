@@ -156,3 +156,11 @@ def test_same_genre_is_yes_only_on_a_shared_genre_word(store: Store) -> None:
     different = "Are The Wolfhounds and Good Charlotte of the same genre?"
     for answer in ("yes", "no"):
         rejected(check(store, different, answer), "cannot be computed", "no genre of both")
+
+
+def test_a_word_that_names_no_genre_decides_nothing(store: Store) -> None:
+    store.add("Eric Brown (actor)", 0)  # "is a former American film and television actor"
+    store.add("Karan Kapoor", 0)  # "is a former Indian film actor and model"
+    question = "Are Eric Brown and Karan Kapoor of the same genre?"
+    for answer in ("yes", "no"):
+        rejected(check(store, question, answer), "cannot be computed", "no genre of both")

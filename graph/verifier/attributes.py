@@ -33,6 +33,13 @@ _EXCLUDED_KINDS = {
 # "same <word>" questions about what the subjects are, read from their first sentences.
 OCCUPATION_WORDS = frozenset(split_words("profession professions occupation occupations job jobs"))
 GENRE_WORDS = frozenset(split_words("genre genres"))
+# Words a description puts before its category noun that say nothing of a genre.
+_NOT_GENRE = frozenset(
+    split_words(
+        "former defunct famous popular well-known best-known short-lived new old current"
+        " professional successful influential major leading"
+    )
+)
 # The shortest words a swap, a letter left out (or added) and a letter changed are read in.
 SWAP_LENGTH = 5
 GAP_LENGTH = 6
@@ -181,7 +188,7 @@ def genres_of(items: list[Item]) -> frozenset[str]:
                 break
             if word not in DEMONYMS:
                 found.add(word)
-    return frozenset(found - _NOT_ATTRIBUTE)
+    return frozenset(found - _NOT_ATTRIBUTE - _NOT_GENRE)
 
 
 def shared_occupation(first: frozenset[str], second: frozenset[str]) -> bool | None:
