@@ -16,15 +16,15 @@ from graph.verifier.matching import (
     is_about,
     near,
     negated,
+    pages_linked,
     probe_of,
     stems,
 )
-from graph.verifier.normalise import Text, analyse
+from graph.verifier.normalise import Text, analyse, fold_plain
 from graph.verifier.question import analyse_question, named_entities
 from graph.verifier.reader import Reader
 from graph.verifier.reading import Reading
 from graph.verifier.relation import question_cues
-from graph.verifier.stored import StoredEvidence
 from graph.verifier.verdicts import MATCH_PARAPHRASE, MATCH_VERBATIM, unique
 
 _ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
@@ -51,18 +51,13 @@ class Check:
     """One verification: the question, the stored sentences and the answer, analysed."""
 
     def __init__(
-        self,
-        question: str,
-        answer: str,
-        stored: StoredEvidence,
-        lexicon: NameLexicon | None = None,
+        self, question: str, answer: str, items: list[Item], lexicon: NameLexicon | None = None
     ) -> None:
         self.question = question
         self.q = analyse_question(question)
         self.answer = answer
         self.folded = analyse(answer)
-        self.stored = stored
-        self.items = stored.items
+        self.items = items
         self.lexicon = lexicon
         self.expected = expected_class(question)
         self.plain = answer.islower()
@@ -70,16 +65,27 @@ class Check:
         self.wanted = stems(self.q.text.padded) - answer_stems
         self.names = self.q.name_stems - answer_stems
         self._direct: dict[str, bool] = {}
+        self._trusted: dict[str, list[Item]] = {}
         self._related: dict[str, bool] = {}
+        self._stating: dict[str, list[Item]] = {}
+
+    @cached_property
+    def _by_page(self) -> dict[str, list[Item]]:
+        by_page: dict[str, list[Item]] = {}
+        for item in self.items:
+            by_page.setdefault(item.page, []).append(item)
+        return by_page
 
     def page_items(self, page: str) -> list[Item]:
-        """The trusted stored sentences of a page."""
-        return self.stored.page_items(page)
+        """The trusted stored sentences of a page (read only when a check needs them)."""
+        if page not in self._trusted:
+            self._trusted[page] = [item for item in self._by_page.get(page, ()) if item.trusted]
+        return self._trusted[page]
 
-    @property
+    @cached_property
     def pages(self) -> dict[str, list[Item]]:
         """The trusted stored sentences by page."""
-        return self.stored.pages
+        return {page: self.page_items(page) for page in self._by_page if self.page_items(page)}
 
     def directly_related(self, page: str) -> bool:
         """The page's sentences and title share with the question a word of a name the
@@ -97,9 +103,19 @@ class Check:
     def linked_pages(self) -> frozenset[str]:
         """Pages linked, step by step, to a directly related page: one names the other's
         title, or both name the same capitalised two-word name."""
-        return self.stored.linked_to(
-            frozenset(page for page in self.pages if self.directly_related(page))
-        )
+        related = {page for page in self.pages if self.directly_related(page)}
+        pending = set(self.pages) - related
+        while pending and related:
+            linked = {
+                page
+                for page in pending
+                if any(pages_linked(self.pages[page], self.pages[other]) for other in related)
+            }
+            if not linked:
+                break
+            related |= linked
+            pending -= linked
+        return frozenset(related)
 
     def related(self, item: Item) -> bool:
         """The sentence is on a page related to the question."""
@@ -113,13 +129,25 @@ class Check:
         """The compared entities: the question's pair, else its capitalised names."""
         return self.q.pair or named_entities(self.q.words)
 
+    @cached_property
+    def _all_text(self) -> str:
+        """Every stored sentence and title, folded as `plain` folds each."""
+        return fold_plain("\n".join(f"{item.raw}\n{item.title}" for item in self.items))
+
     def may_state(self, probe: str | None) -> bool:
         """Whether any stored sentence or title can state a text with this probe."""
-        return self.stored.may_state(probe)
+        return probe is None or probe in self._all_text
 
     def stating(self, needle: Text) -> list[Item]:
         """The trusted sentences that may state `needle` (cheap filters first)."""
-        return self.stored.stating(needle)
+        if needle.padded not in self._stating:
+            probe = probe_of(needle)
+            self._stating[needle.padded] = (
+                [item for item in self.items if item.may_contain(probe) and item.trusted]
+                if self.may_state(probe)
+                else []
+            )
+        return self._stating[needle.padded]
 
     def find(self, needle: Text) -> Found | None:
         """A trusted, related sentence that states `needle`, or None."""

@@ -119,22 +119,9 @@ def question_cues(question: str) -> Cues:
 
 
 @lru_cache(maxsize=65536)
-def _stem_positions(raw: str) -> dict[str, tuple[int, ...]]:
-    """Where each cue stem occurs in the sentence as read."""
-    found: dict[str, list[int]] = {}
-    for i, s in enumerate(token_stems(raw)):
-        found.setdefault(s, []).append(i)
-    return {s: tuple(positions) for s, positions in found.items()}
-
-
-@lru_cache(maxsize=65536)
 def cue_positions(raw: str, wanted: frozenset[str]) -> tuple[tuple[int, str], ...]:
     """(position, stem) of each token of the sentence, as read, whose stem is wanted."""
-    where = _stem_positions(raw)
-    present = wanted.intersection(where) if len(wanted) < len(where) else where.keys() & wanted
-    if not present:
-        return ()
-    return tuple(sorted((i, s) for s in present for i in where[s]))
+    return tuple((i, s) for i, s in enumerate(token_stems(raw)) if s in wanted)
 
 
 def distance(

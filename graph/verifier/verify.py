@@ -12,7 +12,6 @@ from graph.verifier.combiner import RULES, Decider
 from graph.verifier.comparison import alternative, computed, names_same, stated_comparison
 from graph.verifier.matching import stored_items
 from graph.verifier.normalise import MONTH_NAMES, analyse, is_number
-from graph.verifier.stored import stored_evidence
 from graph.verifier.ties import kind_problem, rule_problem
 from graph.verifier.verdicts import reject
 from tools.base import Evidence, Verdict
@@ -50,7 +49,7 @@ def verify_answer(
         return reject(REASON_EMPTY, [])
     if not evidence:
         return reject(REASON_NO_EVIDENCE.format(answer=answer), [answer.strip()])
-    check = Check(question, answer, stored_evidence(tuple(stored_items(evidence))), lexicon)
+    check = Check(question, answer, stored_items(evidence), lexicon)
     q, folded = check.q, check.folded
     yes_no = folded.tokens in (("yes",), ("no",))
     if q.strict_yes_no and not yes_no and q.pair_kind != "or":
