@@ -110,19 +110,23 @@ def damaged(path: Path) -> str:
 
 
 @contextmanager
-def reporting_damage(*paths: Path | None) -> Iterator[None]:
+def reporting_damage(*paths: Path | Callable[[], Path] | None) -> Iterator[None]:
     """Turn a failure caused by a damaged database among `paths` into one line naming it.
 
     A damaged page can surface as an SQLite error or as a record that does not
     decode; either way, the files are checked, and only when one of them is
     damaged is the failure reported as that file's (anything else is re-raised).
+    A callable path is only asked for then.
     """
     try:
         yield
     except (sqlite3.DatabaseError, ValueError, UnicodeError) as error:
         if isinstance(error, AgentError):
             raise
-        for path in filter(None, paths):
+        for found in paths:
+            path = found() if callable(found) else found
+            if path is None:
+                continue
             problem = damaged(path) if path.exists() else ""
             if problem:
                 raise DatabaseError(DAMAGED.format(path=path, problem=problem)) from None
@@ -136,11 +140,16 @@ def damage_reported(command: Command) -> Command:
     @functools.wraps(command)
     def run(args: argparse.Namespace) -> int:
         from graph.store.locations import checkpoint_path
-        from tools.library.db import default_db_path
 
         checkpoints = checkpoint_path(getattr(args, "db", None))
-        library = Path(getattr(args, "library_db", None) or default_db_path()).expanduser()
-        with reporting_damage(checkpoints, library):
+        with reporting_damage(checkpoints, functools.partial(library_path, args)):
             return command(args)
 
     return run
+
+
+def library_path(args: argparse.Namespace) -> Path:
+    """The library database of a command's `--library-db` flag, or the default one."""
+    from tools.library.db import default_db_path
+
+    return Path(getattr(args, "library_db", None) or default_db_path()).expanduser()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from graph import terminal
@@ -28,8 +30,11 @@ def cmd_show(args: argparse.Namespace) -> int:
 @damage_reported
 def cmd_threads(args: argparse.Namespace) -> int:
     """List the episodes in the database, from the thread registry."""
-    agent, _ = open_agent(args.env, args.db, create=False)
-    rows = thread_rows(agent)
+    from graph.store.locations import checkpoint_path
+    from tools.dbfiles import CHECKPOINTS, check_file
+
+    path = check_file(checkpoint_path(args.db), CHECKPOINTS, create=False)
+    rows = thread_rows(path, lambda: open_agent(args.env, args.db, create=False)[0])
     if args.json:
         print(terminal.dumps(rows))
     else:
@@ -37,22 +42,19 @@ def cmd_threads(args: argparse.Namespace) -> int:
     return 0
 
 
-def thread_rows(agent: Any) -> list[dict[str, Any]]:
-    """Every episode as `thread_id`, `status`, `env`, `question`, `created_at`, `updated_at`:
-    from the thread registry, without loading states. A thread the registry says is
-    running while no live process holds its lease is `interrupted`; threads written
-    before the registry existed are read from their state."""
-    from langgraph.checkpoint.sqlite import SqliteSaver
+def thread_rows(path: Path, agent_of: Callable[[], Any]) -> list[dict[str, Any]]:
+    """Every episode in the checkpoint file `path` as `thread_id`, `status`, `env`,
+    `question`, `created_at`, `updated_at`: from the thread registry, on plain SQLite
+    connections, without loading states or the graph. A thread the registry says is
+    running while no live process holds its lease is `interrupted`. Threads written
+    before the registry existed are read from their state, with the agent `agent_of`
+    opens (only then)."""
+    from graph.store.leases import SqliteThreadLease
+    from graph.store.registry import ThreadRegistry
+    from graph.store.tables import checkpointed_threads, connect_existing
 
-    from graph.runner import episode_result, list_threads, snapshot, stored_settings
-    from graph.store.leases import SqliteThreadLease, lease_of
-    from graph.store.registry import registry_of
-
-    saver = agent.checkpointer
-    registry = registry_of(saver)
-    lease = lease_of(saver)
-    registered = registry.rows() if registry is not None else []
-    live = lease.live_holders() if isinstance(lease, SqliteThreadLease) else {}
+    registered = ThreadRegistry(path).rows()
+    live = SqliteThreadLease(path).live_holders()
     rows: list[dict[str, Any]] = []
     for row in registered:
         status = row.status
@@ -69,9 +71,21 @@ def thread_rows(agent: Any) -> list[dict[str, Any]]:
             }
         )
     known = {row.thread_id for row in registered}
-    for thread_id in list_threads(saver) if isinstance(saver, SqliteSaver) else []:
-        if thread_id in known:
-            continue
+    conn = connect_existing(path)
+    try:
+        unregistered = [t for t in checkpointed_threads(conn) if t not in known]
+    finally:
+        conn.close()
+    if unregistered:
+        rows.extend(_rows_from_states(agent_of(), unregistered))
+    return rows
+
+
+def _rows_from_states(agent: Any, thread_ids: list[str]) -> list[dict[str, Any]]:
+    from graph.runner import episode_result, snapshot, stored_settings
+
+    rows: list[dict[str, Any]] = []
+    for thread_id in thread_ids:
         state = snapshot(agent, thread_id)
         result = episode_result(agent, thread_id)
         settings = stored_settings(agent, state)
