@@ -18,7 +18,6 @@ from langgraph.runtime import Runtime
 from graph.context import Context
 from graph.state import AgentState
 from graph.thread_guard import actor_of
-from graph.verifier.judge import JUDGE_MAX_TOKENS
 from tools.base import Environment, ExecContext
 
 if TYPE_CHECKING:
@@ -67,6 +66,7 @@ class AgentDeps:
         key = ("judge", ctx.judge)
         if key not in self._models:
             from graph.models import load_chat_model
+            from graph.verifier.judge import JUDGE_MAX_TOKENS
 
             self._models[key] = load_chat_model(ctx.judge, 0.0, JUDGE_MAX_TOKENS)
         return self._models[key]

@@ -16,14 +16,11 @@ import pytest
 from tests.cli_utils import ROOT, run_cli
 
 CHAT_MODELS = "langchain_core.language_models.chat_models"
-NOT_FOR_READING = (CHAT_MODELS, "langchain.agents", "graph.evaluation", "graph.testing", "sklearn")
-NOT_FOR_LISTING = (
-    *NOT_FOR_READING,
-    "langgraph.graph",
-    "graph.agent",
-    "graph.verifier",
-    "sqlalchemy",
+NOT_FOR_READING = (
+    *(CHAT_MODELS, "langchain.agents", "graph.verifier", "graph.evaluation", "graph.testing"),
+    "sklearn",
 )
+NOT_FOR_LISTING = (*NOT_FOR_READING, "langgraph.graph", "graph.agent", "sqlalchemy")
 
 
 def imported_by(code: str) -> set[str]:
