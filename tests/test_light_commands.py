@@ -118,3 +118,13 @@ def test_threads_lists_a_thread_written_before_the_registry(
     rows = {row["thread_id"]: row for row in json.loads(done.stdout)}
     assert rows["t1"]["status"] == "verified" and rows["t1"]["env"] == "wikipedia"
     assert len(rows) == 2
+
+
+def test_threads_on_a_file_of_another_kind_says_what_it_is(tmp_path: Path) -> None:
+    other = tmp_path / "notes.json"
+    other.write_text("[]")
+    done = run_cli("threads", "--db", str(other))
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"react-agent: {other} is not an SQLite database (expected a checkpoint database)"
+    )

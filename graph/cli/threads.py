@@ -30,10 +30,14 @@ def cmd_show(args: argparse.Namespace) -> int:
 @damage_reported
 def cmd_threads(args: argparse.Namespace) -> int:
     """List the episodes in the database, from the thread registry."""
+    from graph.errors import DatabaseError
     from graph.store.locations import checkpoint_path
-    from tools.dbfiles import CHECKPOINTS, check_file
+    from tools.dbfiles import CHECKPOINTS, DatabaseFileError, check_file
 
-    path = check_file(checkpoint_path(args.db), CHECKPOINTS, create=False)
+    try:
+        path = check_file(checkpoint_path(args.db), CHECKPOINTS, create=False)
+    except DatabaseFileError as error:  # said as it is, not as damage (`damage_reported`)
+        raise DatabaseError(str(error)) from None
     rows = thread_rows(path, lambda: open_agent(args.env, args.db, create=False)[0])
     if args.json:
         print(terminal.dumps(rows))
