@@ -128,3 +128,23 @@ def test_threads_on_a_file_of_another_kind_says_what_it_is(tmp_path: Path) -> No
     assert done.stderr.strip() == (
         f"react-agent: {other} is not an SQLite database (expected a checkpoint database)"
     )
+
+
+def test_the_startup_benchmark_prints_its_figures() -> None:
+    done = subprocess.run(
+        [
+            *(sys.executable, "benchmarks/bench_cli_startup.py"),
+            *("--threads", "2", "--reps", "1", "--json"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    rows = {row["command"]: row for row in figures["results"]}
+    assert set(rows) >= {"--help", "threads", "show", "history", "audit"}
+    assert all(row["median_s"] > 0 and row["import_ms"] > 0 for row in rows.values())
+    assert rows["threads"]["heavy_modules"] == []
+    assert "langgraph.graph" in rows["show"]["heavy_modules"]
