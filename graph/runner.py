@@ -349,8 +349,6 @@ def episode_result(agent: Agent, thread_id: str) -> dict[str, Any]:
 
 def list_threads(saver: SqliteSaver) -> Iterator[str]:
     """Thread ids in the database, most recently written first."""
-    rows = saver.conn.execute(
-        "SELECT thread_id FROM checkpoints GROUP BY thread_id ORDER BY MAX(rowid) DESC"
-    ).fetchall()
-    for (thread_id,) in rows:
-        yield str(thread_id)
+    from graph.store.tables import checkpointed_threads
+
+    yield from checkpointed_threads(saver.conn)

@@ -16,7 +16,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from graph.cli.boundary import USAGE_ERROR, guarded, package_version
 from graph.cli.episodes import cmd_ask, cmd_resume
@@ -30,6 +30,14 @@ QUESTION_HELP = (
     f"the question (at most {MAX_QUESTION_CHARS:,} characters), or '{STDIN}' to read it "
     "from standard input"
 )
+
+
+class VersionAction(argparse._VersionAction):
+    """`--version`, with the installed version read only when asked for."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        self.version = f"react-agent {package_version()}"
+        super().__call__(parser, *args, **kwargs)
 
 
 class Parser(argparse.ArgumentParser):
@@ -103,7 +111,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         epilog="Exit status: 0 verified, 1 error, 2 bad input, 3 unverified, "
         "4 budget exhausted, 5 awaiting approval, 130 interrupted.",
     )
-    parser.add_argument("--version", action="version", version=f"react-agent {package_version()}")
+    parser.add_argument("--version", action=VersionAction, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", required=True)
 
     ask = commands.add_parser("ask", help="answer a question")
