@@ -134,6 +134,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"output directory; rerun with the same one to resume (default: {default.out})",
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=default.workers,
+        help="run the episodes in N local processes that share the checkpoint store of --db "
+        "(default: one process, --concurrency threads)",
+    )
+    parser.add_argument(
+        "--db",
+        help="with --workers: the checkpoint store the processes share (default: "
+        "$REACT_AGENT_DB or the user's own episodes database)",
+    )
+    parser.add_argument(
+        "--server",
+        default=default.server,
+        metavar="URL",
+        help="submit the agent episodes as runs to the LangGraph server at URL, whose queue "
+        "spreads them over its workers",
+    )
+    parser.add_argument(
         "--note", default=default.note, help="a line shown at the top of the report"
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
