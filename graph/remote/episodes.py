@@ -42,6 +42,10 @@ QUESTION_IN_METADATA = 200
 RUN_FAILED = "the server's run failed: {message}"
 EMPTY_THREAD = "thread {thread_id} on the LangGraph server at {url} holds no episode yet"
 REFUSED_BY_SERVER = ("Refused decision: ", "Invalid decision: ")
+THREAD_EXISTS = (
+    "thread {thread_id} already exists on the LangGraph server at {url}: continue it with "
+    "`react-agent resume {thread_id} --server {url}`"
+)
 
 
 @dataclass(frozen=True)
@@ -137,8 +141,12 @@ def start_episode(
     run: RemoteRun,
     thread_id: str | None = None,
 ) -> dict[str, Any]:
-    """Answer `question` in a new thread on the server; returns the outcome."""
-    with talking_to(client, thread_id or ""):
+    """Answer `question` in a new thread on the server (a `thread_id` that exists there is
+    refused); returns the outcome."""
+    if thread_id and _exists(client, thread_id):
+        url = server_url(client)
+        raise AgentError(THREAD_EXISTS.format(thread_id=thread_id, url=url))
+    with talking_to(client):
         thread: Any = client.threads.create(
             thread_id=thread_id,
             graph_id=env_name,
@@ -149,6 +157,13 @@ def start_episode(
     value = {"question": question, "settings": settings_of(env_name, ctx)}
     stream_run(client, thread_id, env_name, ctx, run, input=value)
     return outcome(client, thread_id, question)
+
+
+def _exists(client: SyncLangGraphClient, thread_id: str) -> bool:
+    """Whether the server holds a thread with this id."""
+    with talking_to(client):
+        found: Any = client.threads.search(ids=[thread_id], limit=1)
+    return bool(found)
 
 
 def _refusal(after: StateSnapshot, request_id: str) -> str:
