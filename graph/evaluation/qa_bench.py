@@ -10,7 +10,9 @@ never evaluated.
 The pieces: `config` (settings, output files, the run's record), `questions`
 (the sample, without prompt examples), `episode_log` (the resumable log),
 `scheduler` (concurrency and rate-limit retries), `harness` (`QABench`),
-`methods`, `report` and `plots`; this module is the command line.
+`methods`, `report` and `plots`; beyond one process, `workers` and `stored`
+(`--workers N` processes sharing the `--db` store) and `server_runs`
+(`--server URL`); this module is the command line.
 """
 
 from __future__ import annotations
