@@ -1,13 +1,16 @@
 """Kill, race and resume `react-agent` with real processes; count every inconsistency.
 
 Usage: python benchmarks/bench_reliability.py [--kills 100] [--races 50] [--resumes 20]
-       [--jobs 2] [--max-minutes 90] [--seed 7] [--json]
+       [--jobs 2] [--max-minutes 90] [--seed 7] [--json] [--db postgresql://...]
 
 Everything lives in a temporary directory (checkpoints, library databases,
 the snapshot index, the state directory), removed at exit; nothing touches the
-network. Models are scripted (`benchmarks/reliability_model.py`: slow model
-calls and a slow library write to place kills), so an episode resumed in
-another process gets the replies the first process would have.
+network. With `--db URL` (a local PostgreSQL server) the checkpoints and
+library databases are PostgreSQL databases instead, one pair per trial,
+created on that server and dropped at exit. Models are scripted
+(`benchmarks/reliability_model.py`: slow model calls and a slow library write
+to place kills), so an episode resumed in another process gets the replies
+the first process would have.
 
 - **Kill trials** (`--kills`): an episode of either environment is started
   with settings that differ from the defaults, SIGKILLed at a random point
@@ -92,15 +95,13 @@ def kill_trial(bench: Bench, number: int, rng: random.Random) -> str:
     scenario = rng.choice(SCENARIOS)
     points = kill_points(scenario)
     point = rng.choice([*points, "in the write"] if "in the write" in points else points)
-    folder = bench.root / f"kill-{number}"
-    folder.mkdir()
-    db, library = folder / "episodes.sqlite3", folder / "library.sqlite3"
+    db, library = bench.databases(f"kill-{number}")
     ask = episode_args(scenario, db, library, "trial")
     write_delay = 0.5 if point == "in the write" else 0.0
     paused_first = scenario.decision and point in ("during an approval", "in the write")
     if paused_first:
         run(ask, bench.env(scenario, 0.0, 0.0))
-        args = ["resume", "trial", "--db", str(db), *DECISIONS[scenario.decision]]
+        args = ["resume", "trial", "--db", db, *DECISIONS[scenario.decision]]
         process = start(args, bench.env(scenario, bench.delay_s, write_delay))
     else:
         delay = 30.0 if point == "before the first step" else bench.delay_s
@@ -127,9 +128,7 @@ def race_round(bench: Bench, number: int, rng: random.Random) -> None:
     from graph.audit import untruths
 
     scenario = next(s for s in SCENARIOS if s.name == "library-approve")
-    folder = bench.root / f"race-{number}"
-    folder.mkdir()
-    db, library = folder / "episodes.sqlite3", folder / "library.sqlite3"
+    db, library = bench.databases(f"race-{number}")
     env = bench.env(scenario, 0.0, 0.0)
     code, _, err = run(episode_args(scenario, db, library, "trial"), env)
     if code != 5:
@@ -138,7 +137,7 @@ def race_round(bench: Bench, number: int, rng: random.Random) -> None:
     sides = [("approve", DECISIONS["approve"]), ("reject", DECISIONS["reject"])]
     rng.shuffle(sides)
     processes = [
-        (name, start(["resume", "trial", "--db", str(db), *flags], env)) for name, flags in sides
+        (name, start(["resume", "trial", "--db", db, *flags], env)) for name, flags in sides
     ]
     outcomes = {name: (p.wait(timeout=600), p.communicate()) for name, p in processes}
     rows, held = library_rows(library, "trial")
@@ -167,9 +166,7 @@ def race_round(bench: Bench, number: int, rng: random.Random) -> None:
 def resumes_round(bench: Bench, number: int, rng: random.Random) -> None:
     """Four processes resume one killed thread at once."""
     scenario = rng.choice([s for s in SCENARIOS if s.name in ("wikipedia", "library-auto")])
-    folder = bench.root / f"resumes-{number}"
-    folder.mkdir()
-    db, library = folder / "episodes.sqlite3", folder / "library.sqlite3"
+    db, library = bench.databases(f"resumes-{number}")
     process = start(
         episode_args(scenario, db, library, "trial"), bench.env(scenario, bench.delay_s, 0.0)
     )
@@ -177,7 +174,7 @@ def resumes_round(bench: Bench, number: int, rng: random.Random) -> None:
     wait_until(lambda: checkpoints(db, "trial") >= target, process, 300)
     kill_after(process, 0.0)
     env = bench.env(scenario, bench.delay_s, 0.0)
-    racers = [start(["resume", "trial", "--db", str(db)], env) for _ in range(4)]
+    racers = [start(["resume", "trial", "--db", db], env) for _ in range(4)]
     results = [(p.wait(timeout=600), p.communicate()[1]) for p in racers]
     ran = [code for code, err in results if code != 2 or LOST_RACE not in err]
     finished = [err for code, err in results if code == 2 and "already ended" in err]
@@ -220,10 +217,18 @@ def main() -> None:
     parser.add_argument("--max-minutes", type=float, default=90.0)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--db",
+        default="",
+        metavar="URL",
+        help="a PostgreSQL server (postgresql://user@host:port/db): every trial's checkpoints "
+        "and library go into databases of their own there, created and dropped by the bench "
+        "(default: SQLite files)",
+    )
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="bench-reliability-"))
+    bench = Bench(root, args.delay, args.db)
     try:
-        bench = Bench(root, args.delay)
         began = time.monotonic()
         deadline = began + args.max_minutes * 60
         for scenario in SCENARIOS:
@@ -264,6 +269,7 @@ def main() -> None:
             for note in bench.notes:
                 print(f"  {note}")
     finally:
+        bench.drop_databases()
         shutil.rmtree(root, ignore_errors=True)
 
 

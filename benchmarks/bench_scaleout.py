@@ -57,11 +57,12 @@ def timed_run(config: BenchConfig) -> tuple[int, float]:
 
 
 @contextmanager
-def langgraph_server(root: Path, jobs: int) -> Iterator[str]:
-    """A `langgraph dev` on 127.0.0.1 running at most `jobs` runs at once."""
+def langgraph_server(root: Path, jobs: int, db: str | None) -> Iterator[str]:
+    """A `langgraph dev` on 127.0.0.1 running at most `jobs` runs at once, its checkpoints
+    in `db` (default: an SQLite file under `root`)."""
     from server_utils import start_server, stop_server
 
-    server = start_server(root, root / "server.sqlite3", jobs=jobs)
+    server = start_server(root, db or root / "server.sqlite3", jobs=jobs)
     try:
         yield server.url
     finally:
@@ -75,6 +76,7 @@ def measure(
     jobs: list[int],
     root: Path,
     say: Callable[[str], None],
+    db: str | None = None,
 ) -> list[dict[str, Any]]:
     """Every mode's rate for one model; the first row is the sequential baseline."""
     rows: list[dict[str, Any]] = []
@@ -100,9 +102,10 @@ def measure(
         if level > 1:  # one thread is the sequential baseline
             run(f"threads {level}", level, concurrency=level)
     for level in levels:
-        run(f"workers {level}", level, workers=level, db=str(root / f"store-{level}.sqlite3"))
+        store = db or str(root / f"store-{level}.sqlite3")
+        run(f"workers {level}", level, workers=level, db=store)
     for level in jobs:
-        with langgraph_server(root / f"server-{level}", level) as url:
+        with langgraph_server(root / f"server-{level}", level, db) as url:
             warm = BenchConfig(
                 out=root / f"warm-{level}", model=model, methods=(METHOD,), n=2, seeds=1, server=url
             )
@@ -119,6 +122,9 @@ def main(argv: list[str] | None = None) -> int:
         "--server-jobs", default="1,4", help="server run slots (default: 1,4; '' skips)"
     )
     parser.add_argument("--models", default=",".join(MODELS), help="which models, by label")
+    parser.add_argument(
+        "--db", help="store of the workers and the server: a postgresql:// URL (default: SQLite)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--plot", action="store_true", help="draw the rates (needs --out)")
     parser.add_argument("--out", type=Path, help="directory for the plot")
@@ -130,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = [label.strip() for label in args.models.split(",") if label.strip()]
     say = (lambda _: None) if args.json else (lambda text: print(text, file=sys.stderr, flush=True))
     results: dict[str, Any] = {
+        "store": "postgresql" if args.db else "sqlite",
         "cores": os.cpu_count(),
         "load_avg": list(os.getloadavg()),
         "models": {},
@@ -144,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
                 jobs,
                 Path(scratch) / str(len(results["models"])),
                 say,
+                args.db,
             )
     results["load_avg_after"] = list(os.getloadavg())
     if args.json:

@@ -83,14 +83,49 @@ SCENARIOS = [
 
 @dataclass
 class Bench:
-    """The temporary world every process of the bench shares."""
+    """The temporary world every process of the bench shares.
+
+    With `server` (a PostgreSQL URL) each trial's checkpoints and library live in
+    databases of their own on that server, else in SQLite files of their own.
+    """
 
     root: Path
     delay_s: float
+    server: str = ""
     counts: Counter[str] = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     references: dict[str, dict[str, Any]] = field(default_factory=dict)
+    created: list[str] = field(default_factory=list)
+
+    def databases(self, name: str) -> tuple[str, str]:
+        """A trial's checkpoint and library databases: new files, or new PostgreSQL
+        databases (dropped by `drop_databases`)."""
+        if not self.server:
+            folder = self.root / name
+            folder.mkdir(exist_ok=True)
+            return str(folder / "episodes.sqlite3"), str(folder / "library.sqlite3")
+        import psycopg
+
+        base = f"bench_{os.getpid()}_{name.replace('-', '_')}"
+        names = [f"{base}_checkpoints", f"{base}_library"]
+        with psycopg.connect(self.server, autocommit=True) as admin:
+            for database in names:
+                admin.execute(f'CREATE DATABASE "{database}"')
+        with self.lock:
+            self.created += names
+        prefix = self.server.rsplit("/", 1)[0]
+        return f"{prefix}/{names[0]}", f"{prefix}/{names[1]}"
+
+    def drop_databases(self) -> None:
+        """Drop every database `databases` created."""
+        if not self.created:
+            return
+        import psycopg
+
+        with psycopg.connect(self.server, autocommit=True) as admin:
+            for database in self.created:
+                admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
 
     def env(self, scenario: Scenario, delay_s: float, write_delay_s: float) -> dict[str, str]:
         """The environment of one process: its own state and cache, the trial's model."""
@@ -133,19 +168,10 @@ def run(args: list[str], env: dict[str, str]) -> tuple[int, str, str]:
     return process.returncode, out, err
 
 
-def checkpoints(db: Path, thread_id: str) -> int:
-    """How many checkpoints a thread has (0 before the file or table exists)."""
-    try:
-        conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
-    except sqlite3.Error:
-        return 0
-    try:
-        query = "SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?"
-        return int(conn.execute(query, (thread_id,)).fetchone()[0])
-    except sqlite3.Error:
-        return 0
-    finally:
-        conn.close()
+def checkpoints(db: str, thread_id: str) -> int:
+    """How many checkpoints a thread has (0 before the database or table exists)."""
+    found = _first(db, "SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?", (thread_id,))
+    return int(found[0]) if found else 0
 
 
 def wait_until(condition: Callable[[], bool], process: subprocess.Popen[str], limit: float) -> bool:
@@ -168,18 +194,18 @@ def kill_after(process: subprocess.Popen[str], seconds: float) -> None:
     process.communicate()
 
 
-def episode_args(scenario: Scenario, db: Path, library: Path, thread_id: str) -> list[str]:
+def episode_args(scenario: Scenario, db: str, library: str, thread_id: str) -> list[str]:
     """The `ask` command line of a scenario's episode."""
     flags = [item for key, value in scenario.flags.items() for item in (f"--{key}", value)]
     if scenario.env == "library":
-        flags += ["--library-db", str(library)]
+        flags += ["--library-db", library]
     return [
-        "ask", scenario.question, "--env", scenario.env, "--model", MODEL, "--db", str(db),
+        "ask", scenario.question, "--env", scenario.env, "--model", MODEL, "--db", db,
         "--thread-id", thread_id, *flags,
     ]  # fmt: skip
 
 
-def finish_episode(bench: Bench, scenario: Scenario, db: Path, thread_id: str) -> list[str]:
+def finish_episode(bench: Bench, scenario: Scenario, db: str, thread_id: str) -> list[str]:
     """Resume until the episode ends (deciding as the scenario does); crashes noted."""
     env = bench.env(scenario, 0.0, 0.0)
     problems = []
@@ -187,7 +213,7 @@ def finish_episode(bench: Bench, scenario: Scenario, db: Path, thread_id: str) -
         state = read_state(db, thread_id)
         if state is None or state["status"] not in ("running", "awaiting_approval"):
             break
-        args = ["resume", thread_id, "--db", str(db)]
+        args = ["resume", thread_id, "--db", db]
         if state["status"] == "awaiting_approval":
             args += DECISIONS[scenario.decision]
         code, _, err = run(args, env)
@@ -196,15 +222,18 @@ def finish_episode(bench: Bench, scenario: Scenario, db: Path, thread_id: str) -
     return problems
 
 
-def read_state(db: Path, thread_id: str) -> dict[str, Any] | None:
+def read_state(db: str, thread_id: str) -> dict[str, Any] | None:
     """The thread's result, settings and checkpoint count, read in this process."""
     from graph.agent import build_agent
     from graph.errors import AgentError
     from graph.runner import episode_result, open_checkpointer, snapshot, stored_settings
 
-    if not db.exists():
+    if "://" not in db and not Path(db).exists():
         return None
-    saver = open_checkpointer(db, create=False)
+    try:
+        saver = open_checkpointer(db, create=False)
+    except AgentError:
+        return None  # a PostgreSQL database with no checkpoint yet
     try:
         agent = build_agent("wikipedia", saver)
         try:
@@ -215,7 +244,7 @@ def read_state(db: Path, thread_id: str) -> dict[str, Any] | None:
         result["checkpoints"] = checkpoints(db, thread_id)
         return result
     finally:
-        saver.conn.close()
+        saver.close()
 
 
 REPLAYED = re.compile(
@@ -248,7 +277,7 @@ def comparable(result: dict[str, Any]) -> list[tuple[Any, ...]]:
     return rows
 
 
-def library_rows(library: Path, thread_id: str) -> tuple[list[Any], list[Any]]:
+def library_rows(library: str, thread_id: str) -> tuple[list[Any], list[Any]]:
     """The thread's audit rows and the database's reservations."""
     from tools.library.db import audit_log, reservations
 
@@ -265,16 +294,11 @@ def audit_shape(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 def reference(bench: Bench, scenario: Scenario) -> dict[str, Any]:
     """An unkilled run of the scenario, in files of its own."""
-    db, library = (
-        bench.root / f"ref-{scenario.name}.sqlite3",
-        bench.root / f"ref-{scenario.name}-lib.sqlite3",
-    )
+    db, library = bench.databases(f"ref-{scenario.name}")
     env = bench.env(scenario, 0.0, 0.0)
     code, _, err = run(episode_args(scenario, db, library, "reference"), env)
     if code == 5:
-        code, _, err = run(
-            ["resume", "reference", "--db", str(db), *DECISIONS[scenario.decision]], env
-        )
+        code, _, err = run(["resume", "reference", "--db", db, *DECISIONS[scenario.decision]], env)
     state = read_state(db, "reference")
     if state is None or code not in (0, 3, 4):
         raise RuntimeError(f"the reference run of {scenario.name} failed ({code}): {err}")
@@ -285,7 +309,7 @@ def reference(bench: Bench, scenario: Scenario) -> dict[str, Any]:
     return state
 
 
-def check_episode(bench: Bench, scenario: Scenario, db: Path, library: Path, label: str) -> None:
+def check_episode(bench: Bench, scenario: Scenario, db: str, library: str, label: str) -> None:
     """Count what a finished trial's thread, library and audit log get wrong."""
     from graph.audit import untruths
     from tools.library.db import reservations
@@ -301,7 +325,7 @@ def check_episode(bench: Bench, scenario: Scenario, db: Path, library: Path, lab
     wanted = {key.replace("-", "_"): value for key, value in scenario.flags.items()}
     wanted |= {"env": scenario.env, "model": MODEL}
     if scenario.env == "library":
-        wanted["library_db"] = str(library)
+        wanted["library_db"] = library
     stored = {key: str(state["settings"].get(key)) for key in wanted}
     if stored != wanted:
         bench.count("lost settings", f"{label}: stored {stored}, asked {wanted}")
@@ -324,24 +348,35 @@ def check_episode(bench: Bench, scenario: Scenario, db: Path, library: Path, lab
         bench.count("audit rows", f"{label}: {audit_shape(rows)} {untruths(rows, held)}")
 
 
-def leased(db: Path, thread_id: str) -> bool:
+def leased(db: str, thread_id: str) -> bool:
     """Whether a process holds the thread's lease (it is driving the thread)."""
-    return _one(db, "SELECT 1 FROM thread_leases WHERE thread_id = ?", (thread_id,))
+    return _first(db, "SELECT 1 FROM thread_leases WHERE thread_id = ?", (thread_id,)) is not None
 
 
-def _one(path: Path, query: str, params: tuple[Any, ...]) -> bool:
+def _first(location: str, query: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """The first row of a read (`?` markers) on an SQLite file or a PostgreSQL database;
+    None when there is no row, or no database or table yet."""
+    if "://" in location:
+        import psycopg
+
+        try:
+            with psycopg.connect(location) as conn:
+                return conn.execute(query.replace("?", "%s"), params).fetchone()
+        except psycopg.Error:
+            return None
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+        conn = sqlite3.connect(f"{Path(location).resolve().as_uri()}?mode=ro", uri=True, timeout=30)
     except sqlite3.Error:
-        return False
+        return None
     try:
-        return conn.execute(query, params).fetchone() is not None
+        found: tuple[Any, ...] | None = conn.execute(query, params).fetchone()
+        return found
     except sqlite3.Error:
-        return False
+        return None
     finally:
         conn.close()
 
 
-def audit_has(library: Path, event: str) -> bool:
+def audit_has(library: str, event: str) -> bool:
     """Whether the library's audit log holds an `event` row yet."""
-    return _one(library, "SELECT 1 FROM audit_log WHERE event = ?", (event,))
+    return _first(library, "SELECT 1 FROM audit_log WHERE event = ?", (event,)) is not None

@@ -28,8 +28,8 @@ from graph.nodes import AgentDeps, Nodes
 from graph.state import AgentState, InputState
 from graph.thread_guard import ThreadGuard
 from graph.verifier import verify_answer
+from graph.verifier.combiner import load_combiner
 from graph.verifier.lexicon_store import shared_lexicon
-from graph.verifier.scorer import load_name_scorer
 from tools.base import Environment
 
 EnvName = Literal["wikipedia", "library"]
@@ -83,7 +83,7 @@ def wikipedia_environment(ctx: Context) -> Environment:
     from tools.wikipedia.environment import WikipediaEnvironment
     from tools.wikipedia.sources import make_source
 
-    checker = partial(verify_answer, lexicon=shared_lexicon(), scorer=load_name_scorer().full)
+    checker = partial(verify_answer, lexicon=shared_lexicon(), decider=load_combiner().full)
     return WikipediaEnvironment(make_source(ctx), checker=checker)
 
 

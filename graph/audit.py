@@ -74,16 +74,17 @@ def audit_rows(agent: Agent, thread_id: str) -> tuple[str, list[dict[str, Any]]]
     """
     from graph.runner import snapshot, stored_settings
     from tools.library.db import audit_log, default_db_path
+    from tools.library.engines import describe, parse_location
 
     state = snapshot(agent, thread_id)
     settings = stored_settings(agent, state)
     env_name = settings.get("env") or env_of(agent)
     if env_name != "library":
         raise AgentError(NO_AUDIT.format(thread_id=thread_id, env=env_name))
-    path = Path(settings.get("library_db") or default_db_path()).expanduser()
-    if not path.exists():
-        raise DatabaseError(NO_LIBRARY_DB.format(path=path, thread_id=thread_id))
-    return str(path), audit_log(path, thread_id=thread_id)
+    location = parse_location(settings.get("library_db") or default_db_path())
+    if isinstance(location, Path) and not location.exists():
+        raise DatabaseError(NO_LIBRARY_DB.format(path=location, thread_id=thread_id))
+    return describe(location), audit_log(location, thread_id=thread_id)
 
 
 def format_row(row: Mapping[str, Any]) -> str:
@@ -102,9 +103,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
     """Print a thread's audit rows (library episodes)."""
     from graph.agent import build_agent
     from graph.runner import open_checkpointer
-    from graph.store.locations import checkpoint_path
+    from graph.store.locations import checkpoint_location
 
-    agent = build_agent("library", open_checkpointer(checkpoint_path(args.db), create=False))
+    agent = build_agent("library", open_checkpointer(checkpoint_location(args.db), create=False))
     path, rows = audit_rows(agent, args.thread_id)
     if args.json:
         print(terminal.dumps(rows, default=str))

@@ -17,7 +17,7 @@ import functools
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,7 +64,7 @@ def holding_thread(saver: Any, thread_id: str, db: str | None) -> Iterator[Hold]
         hold.interrupted = True
         registry = registry_of(saver)
         if registry is not None:
-            with suppress(sqlite3.Error):
+            with suppress(sqlite3.Error, DatabaseError):
                 registry.set_status(thread_id, "interrupted")
         command = resume_command(thread_id, db)
         print(INTERRUPTED.format(thread_id=thread_id, command=command), file=sys.stderr)
@@ -131,16 +131,24 @@ def reporting_damage(*paths: Path | None) -> Iterator[None]:
 
 def damage_reported(command: Command) -> Command:
     """`command` (a CLI subcommand) with `reporting_damage` on the checkpoint database it
-    names and the library database of its `--library-db` flag (or the default one)."""
+    names and the library database of its `--library-db` flag (or the default one); on a
+    PostgreSQL checkpoint database, a server lost mid-command is one line too."""
 
     @functools.wraps(command)
     def run(args: argparse.Namespace) -> int:
-        from graph.store.locations import checkpoint_path
+        from graph.store.locations import checkpoint_location, parse_location
         from tools.library.db import default_db_path
 
-        checkpoints = checkpoint_path(getattr(args, "db", None))
-        library = Path(getattr(args, "library_db", None) or default_db_path()).expanduser()
-        with reporting_damage(checkpoints, library):
+        location = checkpoint_location(getattr(args, "db", None))
+        library = parse_location(
+            getattr(args, "library_db", None) or default_db_path(), "--library-db"
+        ).path
+        with ExitStack() as stack:
+            if location.path is None:
+                from graph.store.postgres import server_failures_reported
+
+                stack.enter_context(server_failures_reported(location.url))
+            stack.enter_context(reporting_damage(location.path, library))
             return command(args)
 
     return run

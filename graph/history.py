@@ -234,9 +234,9 @@ def cmd_history(args: argparse.Namespace) -> int:
     """
     from graph.agent import build_agent
     from graph.runner import open_checkpointer
-    from graph.store.locations import checkpoint_path
+    from graph.store.locations import checkpoint_location
 
-    agent = build_agent("wikipedia", open_checkpointer(checkpoint_path(args.db), create=False))
+    agent = build_agent("wikipedia", open_checkpointer(checkpoint_location(args.db), create=False))
     rows = checkpoint_rows(agent, args.thread_id)
     if args.json:
         print(terminal.dumps(rows, default=str))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import getpass
 import socket
+import sqlite3
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -28,7 +29,7 @@ from graph.agent import ENVIRONMENTS, recursion_limit
 from graph.context import Context
 from graph.errors import AgentError, DatabaseError, ThreadNotFoundError
 from graph.store.leases import holding, lease_of, new_owner
-from graph.store.locations import checkpoint_path
+from graph.store.locations import Location, checkpoint_location, parse_location
 from graph.store.registry import registry_of
 
 Agent = CompiledStateGraph[Any, Any, Any, Any]
@@ -49,19 +50,34 @@ THREAD_EXISTS = (
 NO_THREAD = "no episode with thread id {thread_id}{where} in {db}"
 
 
-def default_db_path() -> Path:
-    """The checkpoint file used when `--db` is not given: `$REACT_AGENT_DB`, else one
-    under the user's state directory (the LangGraph server uses the same one)."""
-    return checkpoint_path()
+def default_db_location() -> Location:
+    """The checkpoint database used when `--db` is not given: `$REACT_AGENT_DB` (a file
+    or a PostgreSQL URL), else a file under the user's state directory (the LangGraph
+    server uses the same one)."""
+    return checkpoint_location()
 
 
-def open_checkpointer(path: str | Path, *, create: bool = True) -> SqliteSaver:
-    """A `SqliteSaver` on `path` (see `graph.store.savers.open_sqlite_saver`)."""
-    from graph.store.savers import open_sqlite_saver
+def open_checkpointer(location: Location | str | Path, *, create: bool = True) -> Any:
+    """The checkpoint saver of a location: a `CompactSqliteSaver` on a file
+    (`graph.store.savers`), a `PostgresCheckpointSaver` on a `postgresql://` URL
+    (`graph.store.postgres`). Either carries its database's thread lease and registry
+    (`.lease`, `.registry`) and is a context manager that closes it.
+
+    Raises `DatabaseError` (one line) for a database that cannot be opened or created,
+    or that a read-only use (`create` False) finds missing.
+    """
     from tools.dbfiles import DatabaseFileError
 
+    if not isinstance(location, Location):
+        location = parse_location(location)
     try:
-        return open_sqlite_saver(path, create=create)
+        if location.path is None:
+            from graph.store.postgres import open_postgres_saver
+
+            return open_postgres_saver(location.url, create=create)
+        from graph.store.savers import open_sqlite_saver
+
+        return open_sqlite_saver(location.path, create=create)
     except DatabaseFileError as error:
         raise DatabaseError(str(error)) from None
 
@@ -94,8 +110,11 @@ def local_actor(kind: str = "python") -> str:
 
 def db_label(agent: Agent) -> str:
     """How messages name the agent's checkpoint database."""
+    named = getattr(agent.checkpointer, "label", None)
+    if isinstance(named, str):
+        return named
     conn = getattr(agent.checkpointer, "conn", None)
-    if conn is not None:
+    if isinstance(conn, sqlite3.Connection):
         from graph.store.tables import database_file
 
         found = database_file(conn)

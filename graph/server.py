@@ -2,9 +2,10 @@
 
 `langgraph.json` names `make_checkpointer` as the server's checkpointer
 (`{"checkpointer": {"path": "./graph/server.py:make_checkpointer"}}`), so the
-server keeps every checkpoint in the same SQLite file as the CLI,
-`graph.runner.default_db_path()` (`$REACT_AGENT_DB` if set), with the same
-pragmas and channel version scheme (`graph.store.aio`).
+server keeps every checkpoint in the same database as the CLI,
+`graph.runner.default_db_location()` (`$REACT_AGENT_DB` if set): an SQLite
+file with the same pragmas and channel version scheme (`graph.store.aio`),
+or a PostgreSQL database (`graph.store.pg_aio`).
 
 Runs on the server take part in the thread lease like the CLI's commands: the
 saver carries the lease and the thread registry of its file, and the graph's
@@ -21,7 +22,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from graph.runner import default_db_path
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from graph.runner import default_db_location
 from graph.store.aio import CompactAsyncSqliteSaver, open_async_sqlite_saver
 from graph.store.leases import SqliteThreadLease
 from graph.store.registry import ThreadRegistry
@@ -35,10 +38,18 @@ def attach_thread_stores(saver: CompactAsyncSqliteSaver, path: Path) -> None:
 
 
 @asynccontextmanager
-async def make_checkpointer() -> AsyncIterator[CompactAsyncSqliteSaver]:
-    """A `CompactAsyncSqliteSaver` on the CLI's checkpoint file, carrying its thread lease
-    and registry."""
-    path = default_db_path()
+async def make_checkpointer() -> AsyncIterator[BaseCheckpointSaver[str]]:
+    """The saver of the CLI's checkpoint database, carrying its thread lease and registry:
+    a `CompactAsyncSqliteSaver` on a file, an `AsyncPostgresSaver` on a `postgresql://`
+    URL (`graph.store.pg_aio`)."""
+    location = default_db_location()
+    if location.path is None:
+        from graph.store.pg_aio import open_async_postgres_saver
+
+        async with open_async_postgres_saver(location.url) as pg_saver:
+            yield pg_saver
+        return
+    path = location.path
     async with open_async_sqlite_saver(path) as saver:
         attach_thread_stores(saver, path)
         yield saver

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -49,19 +50,36 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stop(directory)
 
 
-@pytest.fixture
-def postgres_url(postgres_server: str) -> Iterator[str]:
-    """A fresh, empty database on the test PostgreSQL server, dropped afterwards."""
+@contextmanager
+def fresh_database(server: str) -> Iterator[str]:
+    """The URL of a new, empty database on `server`, dropped afterwards."""
     import uuid
 
     import psycopg
 
     name = f"test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(postgres_server, autocommit=True) as admin:
+    with psycopg.connect(server, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
-    yield postgres_server.rsplit("/", 1)[0] + f"/{name}"
-    with psycopg.connect(postgres_server, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    try:
+        yield server.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A fresh, empty database on the test PostgreSQL server, dropped afterwards."""
+    with fresh_database(postgres_server) as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_library_url(postgres_server: str) -> Iterator[str]:
+    """A second fresh database on the test PostgreSQL server (a library next to the
+    checkpoints of `postgres_url`), dropped afterwards."""
+    with fresh_database(postgres_server) as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

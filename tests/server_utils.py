@@ -63,7 +63,7 @@ class Server:
     process: subprocess.Popen[bytes]
     url: str
     log: Path
-    db: Path
+    db: Path | str
     started_in_s: float
 
     def log_tail(self, lines: int = 40) -> str:
@@ -85,7 +85,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def server_env(root: Path, db: Path) -> dict[str, str]:
+def server_env(root: Path, db: Path | str) -> dict[str, str]:
     """The server's environment: quiet, keyless, with its state under `root`."""
     env = {k: v for k, v in os.environ.items() if k not in SECRETS}
     env.update(QUIET_ENV)
@@ -96,7 +96,7 @@ def server_env(root: Path, db: Path) -> dict[str, str]:
     return env
 
 
-def start_server(root: Path, db: Path, jobs: int | None = None) -> Server:
+def start_server(root: Path, db: Path | str, jobs: int | None = None) -> Server:
     """Start `langgraph dev` on a free loopback port and wait until it answers (running
     at most `jobs` runs at once, if given)."""
     workdir = root / "work"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -362,12 +363,21 @@ def test_9_ask_with_the_id_of_an_existing_thread_is_refused(
     assert shown["question"] == DEMO_QUESTION and shown["steps"] == 4
 
 
-def test_a_url_db_is_refused_and_creates_nothing(tmp_path: Path, cli: Callable[..., Done]) -> None:
+def test_a_url_db_other_than_postgresql_or_unreachable_is_one_line_and_creates_nothing(
+    tmp_path: Path, cli: Callable[..., Done]
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    unreachable = f"postgresql://user:secret@127.0.0.1:{closed_port}/episodes"
     for command in (["ask", "Who?", "--model", "graph.testing:demo_model"], ["threads"]):
-        done = cli(*command, "--db", "postgresql://user@localhost:5432/episodes")
-        assert done.returncode == 2 and "is a URL" in done.stderr
+        done = cli(*command, "--db", "mysql://user@localhost:3306/episodes")
+        assert done.returncode == 2 and "postgresql://user@host:port/db" in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
-    assert not Path("postgresql:").exists()
+        done = cli(*command, "--db", unreachable)
+        assert done.returncode == 2 and "cannot open the checkpoint database" in done.stderr
+        assert "secret" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not Path("postgresql:").exists() and not Path("mysql:").exists()
 
 
 def test_read_only_commands_never_create_a_file_and_name_the_database(

@@ -35,13 +35,14 @@ def open_agent(
     *,
     create: bool = True,
 ) -> Any:
-    """The environment's agent on the checkpoint file `db` (default: the shared one);
-    without `create`, a missing file is an error (read-only commands never make one)."""
+    """The environment's agent on the checkpoint database `db` (a file or a PostgreSQL URL;
+    default: the shared one); without `create`, a missing database is an error (read-only
+    commands never make one)."""
     from graph.agent import build_agent
     from graph.runner import open_checkpointer
-    from graph.store.locations import checkpoint_path
+    from graph.store.locations import checkpoint_location
 
-    saver = open_checkpointer(checkpoint_path(db), create=create)
+    saver = open_checkpointer(checkpoint_location(db), create=create)
     return build_agent(env_name or "wikipedia", saver, model=model), saver  # type: ignore[arg-type]
 
 

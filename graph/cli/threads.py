@@ -45,14 +45,14 @@ def thread_rows(agent: Any) -> list[dict[str, Any]]:
     from langgraph.checkpoint.sqlite import SqliteSaver
 
     from graph.runner import episode_result, list_threads, snapshot, stored_settings
-    from graph.store.leases import SqliteThreadLease, lease_of
+    from graph.store.leases import lease_of
     from graph.store.registry import registry_of
 
     saver = agent.checkpointer
     registry = registry_of(saver)
     lease = lease_of(saver)
     registered = registry.rows() if registry is not None else []
-    live = lease.live_holders() if isinstance(lease, SqliteThreadLease) else {}
+    live = lease.live_holders() if lease is not None else {}
     rows: list[dict[str, Any]] = []
     for row in registered:
         status = row.status

@@ -36,13 +36,13 @@ def episode_thread_id(run_key: str, component: str, question: str, seed: int) ->
     return str(uuid.uuid5(BENCH_THREADS, name))
 
 
-def open_store(db: str | None) -> BaseCheckpointSaver[Any]:
-    """The checkpoint store `--db` names (default: `$REACT_AGENT_DB` or the user's one)."""
+def open_store(db: str | None) -> Any:
+    """The checkpoint saver of the store `--db` names (an SQLite file or a `postgresql://`
+    URL; default: `$REACT_AGENT_DB` or the user's own), a context manager that closes it."""
     from graph.runner import open_checkpointer
-    from graph.store.locations import checkpoint_path
+    from graph.store.locations import checkpoint_location
 
-    saver: BaseCheckpointSaver[Any] = open_checkpointer(checkpoint_path(db))
-    return saver
+    return open_checkpointer(checkpoint_location(db))
 
 
 def stored_episode(

@@ -37,7 +37,13 @@ def run_in_worker(task: Any) -> dict[str, Any]:
 
 
 def worker_pool(config: BenchConfig) -> ProcessPoolExecutor:
-    """`config.workers` processes (forked where the platform can, else spawned)."""
+    """`config.workers` processes (forked where the platform can, else spawned), once the
+    store exists: made here, not by N processes at once (a new PostgreSQL database set up
+    by several at the same time deadlocks)."""
+    from graph.evaluation.stored import open_store
+
+    with open_store(config.db):
+        pass
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     return ProcessPoolExecutor(
         max_workers=config.workers,

@@ -5,9 +5,8 @@ same thread both run, and both resume values apply. So every driver (the
 CLI's `ask` and `resume`, a decision, a LangGraph server run) holds the
 thread's lease while it drives it. `ThreadLease` is the interface; the SQLite
 implementation keeps one row per thread in the checkpoint database and changes
-it only by compare-and-set inside `BEGIN IMMEDIATE`. A PostgreSQL
-implementation (advisory locks, released with the session) can slot in behind
-the same four methods.
+it only by compare-and-set inside `BEGIN IMMEDIATE`; the PostgreSQL one
+(`graph.store.pg_leases`) holds an advisory lock, released with its session.
 
 A holder is an owner token plus where it runs (host, pid, the process's
 start time) and since when. It renews the lease while it works (a heartbeat
@@ -91,6 +90,10 @@ class ThreadLease(Protocol):
 
     def check_file(self, thread_id: str) -> None:
         """Raise `DatabaseError` when the database was deleted or replaced while in use."""
+        ...
+
+    def live_holders(self) -> dict[str, Holder]:
+        """Every thread whose lease counts right now (for listings)."""
         ...
 
 

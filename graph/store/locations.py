@@ -1,14 +1,16 @@
 """Where a database is: `--db` / `REACT_AGENT_DB` (and `--library-db`) parsed once.
 
-A value is either a path to an SQLite file or a URL (`postgresql://...`,
-anything with `://`). Until a backend for URLs exists, a URL is refused with
-one line instead of being taken for a relative path (which once made a
-directory named `postgresql:` and an SQLite file inside it).
+A value is either a path to an SQLite file or a PostgreSQL URL
+(`postgresql://user@host:port/db`, see `graph.store.postgres`). Any other
+URL (anything with `://`) is refused with one line instead of being taken for
+a relative path (which once made a directory named `postgresql:` and an
+SQLite file inside it).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,10 +20,12 @@ from graph.errors import DatabaseError
 
 DB_ENV_VAR = "REACT_AGENT_DB"
 URL_MARKER = "://"
-NO_URL_BACKEND = (
-    "{what} {value!r} is a URL; only SQLite files are supported so far "
-    "(give a file path, e.g. episodes.sqlite3)"
+POSTGRES_SCHEMES = ("postgresql", "postgres", "postgresql+psycopg")
+UNSUPPORTED_URL = (
+    "{what} {value!r}: give an SQLite file path (e.g. episodes.sqlite3) or a "
+    "postgresql://user@host:port/db URL"
 )
+_PASSWORD = re.compile(r"(://[^:/@]*:)[^@/]*@")
 
 
 @dataclass(frozen=True)
@@ -33,8 +37,8 @@ class Location:
 
     @property
     def label(self) -> str:
-        """How messages name it."""
-        return str(self.path) if self.path is not None else self.url
+        """How messages name it (a URL with its password hidden)."""
+        return str(self.path) if self.path is not None else hidden_password(self.url)
 
 
 def parse_location(value: str | os.PathLike[str], what: str = "--db") -> Location:
@@ -43,6 +47,9 @@ def parse_location(value: str | os.PathLike[str], what: str = "--db") -> Locatio
     if not text:
         raise DatabaseError(f"{what} is empty: give a database file path")
     if URL_MARKER in text:
+        scheme = text.split(URL_MARKER, 1)[0].lower()
+        if scheme not in POSTGRES_SCHEMES:
+            raise DatabaseError(UNSUPPORTED_URL.format(what=what, value=hidden_password(text)))
         return Location(url=text)
     return Location(path=Path(text).expanduser())
 
@@ -60,14 +67,6 @@ def checkpoint_location(value: str | None = None) -> Location:
     return parse_location(value) if value else default_checkpoint_location()
 
 
-def sqlite_path(location: Location, what: str = "--db") -> Path:
-    """The SQLite file of `location`; a URL is refused until a backend for it exists."""
-    if location.path is None:
-        raise DatabaseError(NO_URL_BACKEND.format(what=what, value=location.url))
-    return location.path
-
-
-def checkpoint_path(value: str | None = None) -> Path:
-    """`checkpoint_location(value)` as an SQLite path (URLs refused, naming the flag)."""
-    what = "--db" if value else DB_ENV_VAR
-    return sqlite_path(checkpoint_location(value), what)
+def hidden_password(text: str) -> str:
+    """`text` with the password of a URL in it replaced by `***`."""
+    return _PASSWORD.sub(r"\1***@", text)

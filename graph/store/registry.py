@@ -25,6 +25,14 @@ SCHEMA = (
     " updated_at TEXT NOT NULL)"
 )
 COLUMNS = ("thread_id", "env", "question", "status", "created_at", "updated_at")
+REGISTER = (
+    f"INSERT INTO threads ({', '.join(COLUMNS)}) VALUES ({{marks}}) ON CONFLICT (thread_id)"
+    " DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at,"
+    " env = CASE WHEN threads.env = '' THEN excluded.env ELSE threads.env END,"
+    " question = CASE WHEN threads.question = '' THEN excluded.question"
+    " ELSE threads.question END"
+)
+"""Add a thread or update its status; `marks` are the driver's six parameter markers."""
 
 
 @dataclass(frozen=True)
@@ -53,11 +61,7 @@ class ThreadRegistry:
         """Add a thread, or bring its status up to date if it is there already."""
         now = utc_now()
         self._conn().execute(
-            "INSERT INTO threads VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (thread_id) DO UPDATE"
-            " SET status = excluded.status, updated_at = excluded.updated_at,"
-            " env = CASE WHEN threads.env = '' THEN excluded.env ELSE threads.env END,"
-            " question = CASE WHEN threads.question = '' THEN excluded.question"
-            " ELSE threads.question END",
+            REGISTER.format(marks=", ".join("?" * len(COLUMNS))),
             (thread_id, env, question, status, now, now),
         )
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
@@ -46,6 +46,8 @@ from graph.store.delta_walk import (
     stage1_params,
     with_seeds,
 )
+from graph.store.leases import ThreadLease, lease_of
+from graph.store.registry import registry_of
 from graph.store.serde import CompressingSerializer
 from tools.dbfiles import CHECKPOINTS, check_file, claim, describe_error
 
@@ -97,9 +99,37 @@ def next_version(current: str | int | None) -> str:
     return f"{count + 1:0{VERSION_DIGITS}}"
 
 
-class CompactSqliteSaver(SqliteSaver):
+class CarriesThreadStores:
+    """What `open_checkpointer`'s savers share: the thread lease and registry of their
+    database (`.lease`, `.registry`), and closing by `with` or `close()`."""
+
+    @property
+    def lease(self) -> ThreadLease | None:
+        """The thread lease of this saver's database."""
+        return lease_of(self)
+
+    @property
+    def registry(self) -> Any:
+        """The thread registry of this saver's database."""
+        return registry_of(self)
+
+    def close(self) -> None:
+        """Release what the saver holds."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class CompactSqliteSaver(CarriesThreadStores, SqliteSaver):
     """`SqliteSaver` with short channel versions, a cheap `DeltaChannel` walk and, in
     a new file, a writes table without a rowid."""
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
 
     def setup(self) -> None:
         """Create the tables if needed (`SqliteSaver.setup` runs under `self.lock`)."""

@@ -1,0 +1,222 @@
+"""Checkpoints on PostgreSQL: LangGraph's `PostgresSaver` on a psycopg 3 connection pool.
+
+`--db postgresql://user@host:port/db` (or `REACT_AGENT_DB`) selects it. The
+saver is LangGraph's own, with its own channel versions (counter plus a
+random fraction, the scheme the LangGraph server's adapter uses too) and the
+project's compressing serializer (`graph.store.serde`), so the CLI and the
+server (`graph.store.pg_aio`) read each other's checkpoints. Connections are
+made as langgraph-checkpoint-postgres requires: autocommit, no server-side
+prepared statements (`prepare_threshold=0`), rows as dicts.
+
+Before anything is written the database is checked on one connection: a
+server that cannot be reached, a login it refuses or a database it lacks is a
+`DatabaseServerError` of one line naming the URL (password hidden); a
+database holding another kind's tables (the library's, say) is refused; a
+read-only command on a database with no checkpoints yet is refused and
+creates nothing. The saver carries the thread lease (`graph.store.pg_leases`)
+and registry (`graph.store.pg_registry`) of the same database.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from langgraph.checkpoint.postgres import PostgresSaver
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool
+from sqlalchemy.engine import URL
+
+from graph.store.pg_leases import PostgresThreadLease
+from graph.store.pg_registry import PostgresThreadRegistry
+from graph.store.savers import CarriesThreadStores
+from graph.store.serde import CompressingSerializer
+from tools.dbfiles import CHECKPOINTS, DatabaseFileError, DatabaseServerError, refuse_other_tables
+
+CONNECT_TIMEOUT_S = 5
+POOL_MAX_SIZE = 4
+POOL_WAIT_S = 10.0
+"""How long a query waits for a connection (a lost server is reported after this)."""
+SETUP_LOCK_KEY = 0x52784350_53657475  # "RxCP" "Setu": serialises first-time setup
+SAVER_TABLES = frozenset(
+    {"checkpoints", "checkpoint_blobs", "checkpoint_writes", "checkpoint_migrations"}
+)
+PROJECT_TABLES = frozenset({"threads", "thread_leases"})
+# The pool logs each failed reconnection; the command reports the failure in one line.
+logging.getLogger("psycopg.pool").addHandler(logging.NullHandler())
+CANNOT_CONNECT = "cannot open the {label} {location}: {reason}"
+FAILED_WHILE_RUNNING = "the {label} {location} failed: {reason}"
+NOTHING_THERE = "no {label} at {location} (no episode has been stored there yet)"
+
+
+def connection_kwargs() -> dict[str, Any]:
+    """How every connection of the saver is made (what langgraph-checkpoint-postgres needs)."""
+    return {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
+
+
+def parse_url(value: str) -> URL:
+    """The URL of a PostgreSQL database; another scheme or a malformed URL is refused in
+    one line (the library's parser: both databases accept the same URLs)."""
+    from tools.library.engines import parse_location
+
+    location = parse_location(value)
+    if not isinstance(location, URL):
+        raise DatabaseFileError(f"{value} is not a database URL")
+    return location
+
+
+def conninfo(url: URL) -> str:
+    """The libpq connection string of `url` (password included)."""
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def label(url: URL) -> str:
+    """How messages name the database: its URL with the password hidden."""
+    return url.set(drivername="postgresql").render_as_string(hide_password=True)
+
+
+def reason_of(error: BaseException) -> str:
+    """The server's own words for a failure, on one line."""
+    from tools.library.engines import failure_text
+
+    return failure_text(error)
+
+
+def server_error(url: URL, error: BaseException) -> DatabaseServerError:
+    """One line for a server that cannot be reached, refuses the login or lacks the database."""
+    reason = reason_of(error)
+    message = CANNOT_CONNECT.format(label=CHECKPOINTS.label, location=label(url), reason=reason)
+    return DatabaseServerError(message, reason)
+
+
+@contextmanager
+def reported(url: URL) -> Iterator[None]:
+    """Turn a connection failure (or a privilege the server denies) into one line."""
+    try:
+        yield
+    except (psycopg.OperationalError, psycopg.errors.InsufficientPrivilege) as error:
+        raise server_error(url, error) from None
+
+
+@contextmanager
+def server_failures_reported(value: str) -> Iterator[None]:
+    """Around a whole command: the server lost mid-command is one line naming the URL."""
+    try:
+        yield
+    except psycopg.OperationalError as error:
+        url = parse_url(value)
+        reason = reason_of(error)
+        message = FAILED_WHILE_RUNNING.format(
+            label=CHECKPOINTS.label, location=label(url), reason=reason
+        )
+        raise DatabaseServerError(message, reason) from None
+
+
+def connect(url: URL) -> psycopg.Connection[dict[str, Any]]:
+    """One connection to `url`, made like the pool's (a `DatabaseServerError` if it fails)."""
+    with reported(url):
+        return psycopg.connect(
+            conninfo(url), connect_timeout=CONNECT_TIMEOUT_S, **connection_kwargs()
+        )
+
+
+def tables_of(conn: psycopg.Connection[Any]) -> set[str]:
+    """The tables (and views) of the connection's current schema."""
+    rows = conn.execute(
+        "SELECT table_name AS name FROM information_schema.tables"
+        " WHERE table_schema = current_schema()"
+    ).fetchall()
+    return {str(row["name"]) for row in rows}
+
+
+def check_tables(url: URL, tables: set[str], *, create: bool) -> bool:
+    """Whether the database already holds checkpoints; refuses one of another kind, and a
+    database with none for a read-only use (`create` False)."""
+    refuse_other_tables(label(url), CHECKPOINTS, tables - SAVER_TABLES - PROJECT_TABLES)
+    if "checkpoints" in tables:
+        return True
+    if not create:
+        raise DatabaseFileError(NOTHING_THERE.format(label=CHECKPOINTS.label, location=label(url)))
+    return False
+
+
+def is_current(conn: psycopg.Connection[Any], tables: set[str]) -> bool:
+    """Whether the saver's migrations and the project's tables are all in place."""
+    if not tables >= (SAVER_TABLES | PROJECT_TABLES):
+        return False
+    row = conn.execute("SELECT max(v) AS v FROM checkpoint_migrations").fetchone()
+    return row is not None and row["v"] == len(PostgresSaver.MIGRATIONS) - 1
+
+
+class PostgresCheckpointSaver(CarriesThreadStores, PostgresSaver):
+    """`PostgresSaver` on a pool it owns, with the thread lease and registry of its database."""
+
+    thread_lease: PostgresThreadLease
+    thread_registry: PostgresThreadRegistry
+
+    def __init__(self, pool: ConnectionPool[Any], url: URL) -> None:
+        super().__init__(pool, serde=CompressingSerializer())
+        self.pool = pool
+        self.url = url
+        self.label = label(url)
+
+    def close(self) -> None:
+        """Give up held leases and close the pool."""
+        self.thread_lease.close()
+        self.pool.close()
+
+
+def set_up(url: URL, *, create: bool) -> None:
+    """Check the database, and create (or migrate) its tables when needed and allowed."""
+    with connect(url) as conn, reported(url):
+        tables = tables_of(conn)
+        stored = check_tables(url, tables, create=create)
+        if is_current(conn, tables):
+            return
+        conn.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK_KEY,))
+        try:
+            check_tables(url, tables_of(conn), create=create or stored)
+            PostgresSaver(conn).setup()
+            PostgresThreadRegistry.create_table(conn)
+            PostgresThreadLease.create_table(conn)
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
+
+
+def pool_options(url: URL, max_size: int) -> dict[str, Any]:
+    """The options of a (sync or async) pool of `url`'s connections, made as `connect` makes
+    them; opened by the caller."""
+    return {
+        "conninfo": conninfo(url),
+        "min_size": 1,
+        "max_size": max_size,
+        "kwargs": connection_kwargs() | {"connect_timeout": CONNECT_TIMEOUT_S},
+        "timeout": POOL_WAIT_S,
+        "open": False,
+        "name": "react-agent-checkpoints",
+    }
+
+
+def open_pool(url: URL, max_size: int = POOL_MAX_SIZE) -> ConnectionPool[Any]:
+    """A pool of connections to `url` (opened; the first connection made at once)."""
+    pool: ConnectionPool[Any] = ConnectionPool(
+        **pool_options(url, max_size), check=ConnectionPool.check_connection
+    )
+    pool.open(wait=True, timeout=POOL_WAIT_S)
+    return pool
+
+
+def open_postgres_saver(value: str, *, create: bool = True) -> PostgresCheckpointSaver:
+    """A `PostgresCheckpointSaver` on the database `value` names, its tables created if
+    needed and allowed. Raises `DatabaseFileError` / `DatabaseServerError` (one line)."""
+    url = parse_url(value)
+    set_up(url, create=create)
+    with reported(url):
+        pool = open_pool(url)
+    saver = PostgresCheckpointSaver(pool, url)
+    saver.thread_registry = PostgresThreadRegistry(pool)
+    saver.thread_lease = PostgresThreadLease(conninfo(url), pool)
+    return saver

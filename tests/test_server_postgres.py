@@ -1,0 +1,106 @@
+"""`langgraph dev` on PostgreSQL checkpoints: `REACT_AGENT_DB` is a `postgresql://` URL, so
+the server (`graph/server.py`'s factory, `AsyncPostgresSaver`) and the CLI share one
+database, its threads and its thread leases."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+import pytest
+from cli_utils import run_cli
+from conftest import fresh_database
+from langgraph_sdk import get_sync_client
+from langgraph_sdk.client import SyncLangGraphClient
+from server_utils import LIBRARY_QUESTION, LIBRARY_SCRIPT, Server, start_server, stop_server
+
+from graph.testing import DEMO_QUESTION, DEMO_REPLIES
+
+pytestmark = [pytest.mark.server, pytest.mark.postgres]
+LOST_RACE = "is being run by another process since"
+
+
+@dataclass
+class Setup:
+    """The running server, its client, its database and a scratch directory."""
+
+    server: Server
+    client: SyncLangGraphClient
+    url: str
+    root: Path
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory: pytest.TempPathFactory, postgres_server: str) -> Iterator[Setup]:
+    root = tmp_path_factory.mktemp("server-pg")
+    with fresh_database(postgres_server) as url:
+        server = start_server(root, url)
+        try:
+            yield Setup(server, get_sync_client(url=server.url, api_key=None), url, root)
+        finally:
+            stop_server(server)
+
+
+def lease_holder(url: str, thread_id: str) -> str | None:
+    """The owner of the thread's lease as its holder row says (a server run's id)."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT owner FROM thread_leases WHERE thread_id = %s", (thread_id,)
+        ).fetchone()
+    return str(row[0]) if row else None
+
+
+def scripted(setup: Setup, name: str, replies: list[str], delay_s: float = 0.0) -> str:
+    """A scripted model spec for the server's runs."""
+    path = setup.root / f"{name}.json"
+    path.write_text(json.dumps({"responses": replies, "delay_s": delay_s}, ensure_ascii=False))
+    return f"scripted:{path}"
+
+
+def test_a_server_run_is_stored_on_postgresql_and_the_cli_reads_and_lists_it(
+    setup: Setup,
+) -> None:
+    assert "Using custom checkpointer: AsyncPostgresSaver" in setup.server.log_tail(400)
+    client = setup.client
+    thread_id = client.threads.create()["thread_id"]
+    client.runs.wait(
+        thread_id,
+        "wikipedia",
+        input={"question": DEMO_QUESTION},
+        context={"model": scripted(setup, "wiki", DEMO_REPLIES)},
+    )
+    values = client.threads.get_state(thread_id)["values"]
+    assert (values["status"], values["answer"]) == ("verified", "1970")
+    shown = run_cli("show", thread_id, "--db", setup.url, "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert (json.loads(shown.stdout)["answer"], json.loads(shown.stdout)["steps"]) == ("1970", 4)
+    listed = json.loads(run_cli("threads", "--db", setup.url, "--json").stdout)
+    assert {row["thread_id"]: row["status"] for row in listed}[thread_id] == "verified"
+
+
+def test_the_cli_cannot_drive_a_thread_while_a_server_run_does_then_decides_it(
+    setup: Setup,
+) -> None:
+    library = setup.root / "library.sqlite3"
+    model = scripted(setup, "slow-library", LIBRARY_SCRIPT, delay_s=6.0)
+    context = {"model": model, "library_db": str(library), "max_seconds": 120}
+    thread_id = setup.client.threads.create()["thread_id"]
+    run = setup.client.runs.create(
+        thread_id, "library", input={"question": LIBRARY_QUESTION}, context=context
+    )
+    deadline = time.monotonic() + 60
+    while lease_holder(setup.url, thread_id) is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert lease_holder(setup.url, thread_id) == run["run_id"]
+    busy = run_cli("resume", thread_id, "--db", setup.url)
+    assert busy.returncode == 2 and LOST_RACE in busy.stderr, busy.stderr
+    setup.client.runs.join(thread_id, run["run_id"])
+    done = run_cli("resume", thread_id, "--db", setup.url, "--edit", '{"copy_id": "W22"}')
+    assert done.returncode == 0, done.stderr
+    audit = json.loads(run_cli("audit", thread_id, "--db", setup.url, "--json").stdout)
+    assert [row["event"] for row in audit] == ["proposed", "decision", "executed"]
+    assert audit[1]["actor"].startswith("cli:")
