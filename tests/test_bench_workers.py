@@ -1,6 +1,7 @@
-"""`bench qa --workers N`: processes that share one checkpoint store (SQLite here).
+"""`bench qa --workers N`: processes that share one checkpoint store.
 
-The verdicts do not depend on how many processes ran the episodes; a rerun
+The verdicts do not depend on how many processes ran the episodes, nor on
+the store (SQLite, PostgreSQL); a rerun
 takes finished episodes from the log or the store and runs nothing again;
 an episode stopped half-way is resumed from its last checkpoint.
 """
@@ -15,8 +16,10 @@ from typing import Any
 import pytest
 from cli_utils import run_cli
 
+from graph.evaluation.config import BenchConfig
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.methods import MethodRunner, RunSettings
+from graph.evaluation.qa_bench import run_qa_bench
 from graph.evaluation.stored import StoredMethodRunner, episode_thread_id
 from graph.runner import run_episode
 from graph.testing import hotpot_oracle_model
@@ -25,10 +28,10 @@ ORACLE = "graph.testing:hotpot_oracle_model"
 OPTIONS = ["--model", ORACLE, "--methods", "react,react+verify", "--n", "3", "--seeds", "1"]
 
 
-def _bench(out: Path, workers: int) -> None:
+def _bench(out: Path, workers: int, db: str | None = None) -> None:
     done = run_cli(
         "bench", "qa", *OPTIONS, "--out", str(out), "--workers", str(workers),
-        "--db", str(out / "store.sqlite3"), "--no-progress",
+        "--db", db or str(out / "store.sqlite3"), "--no-progress",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
 
@@ -67,6 +70,19 @@ def test_two_workers_give_the_verdicts_of_one_and_a_rerun_runs_nothing_again(
     _bench(two, 2)
     assert _verdicts(two) == verdicts
     assert _checkpoints(two / "store.sqlite3") == stored  # read back from the store
+
+
+@pytest.mark.postgres
+def test_two_workers_on_postgresql_give_the_verdicts_of_one_process(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    _bench(tmp_path / "pg", 2, postgres_url)
+    local = tmp_path / "local"
+    methods = ("react", "react+verify")
+    run_qa_bench(
+        BenchConfig(out=local, model=ORACLE, methods=methods, n=3, seeds=1), progress=False
+    )
+    assert _verdicts(tmp_path / "pg") == _verdicts(local)
 
 
 class Stop(Exception):
