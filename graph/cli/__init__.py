@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 
 from graph.cli.boundary import USAGE_ERROR, guarded, package_version
 from graph.cli.episodes import cmd_ask, cmd_resume
+from graph.cli.remote import add_server_flag, cmd_ask_remote, cmd_resume_remote, cmd_show_remote
 from graph.cli.settings import STDIN, add_setting_flags
 from graph.cli.threads import cmd_show, cmd_threads
 from graph.validation import MAX_QUESTION_CHARS
@@ -99,7 +100,7 @@ def _add_resume(commands: argparse._SubParsersAction) -> None:
     )
     _common(resume)
     add_setting_flags(resume)
-    resume.set_defaults(func=cmd_resume)
+    add_server_flag(resume, cmd_resume, cmd_resume_remote)
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -121,14 +122,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     _common(ask, "wikipedia")
     add_setting_flags(ask)
-    ask.set_defaults(func=cmd_ask)
+    add_server_flag(ask, cmd_ask, cmd_ask_remote)
 
     _add_resume(commands)
 
     show = commands.add_parser("show", help="print an episode's trajectory and state")
     show.add_argument("thread_id")
     _common(show)
-    show.set_defaults(func=cmd_show)
+    add_server_flag(show, cmd_show, cmd_show_remote)
 
     threads = commands.add_parser("threads", help="list episodes in the database")
     _common(threads)
