@@ -8,17 +8,17 @@ START -> reason -> act -------> observe -> reason
                \-> END            (budget spent, goal unreachable, model error)
 ```
 
-`wikipedia_agent` and `library_agent` are compiled without a checkpointer for
-`langgraph.json` (the server brings its own persistence); the CLI and tests
-call `build_agent` with a `SqliteSaver`.
+Nothing is compiled at import: the CLI and tests call `build_agent` with a
+`SqliteSaver`; `graph.studio` compiles the graphs `langgraph.json` names (the
+server brings its own persistence), and `wikipedia_agent` / `library_agent`
+here are compiled on first use.
 """
 
 from __future__ import annotations
 
-from functools import partial
-from typing import Any, Literal
+from functools import cache, partial
+from typing import TYPE_CHECKING, Any, Literal
 
-from langchain_core.language_models.chat_models import BaseChatModel
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -27,10 +27,10 @@ from graph.context import CONTEXT_TYPES, Context
 from graph.nodes import AgentDeps, Nodes
 from graph.state import AgentState, InputState
 from graph.thread_guard import ThreadGuard
-from graph.verifier import verify_answer
-from graph.verifier.lexicon_store import shared_lexicon
-from graph.verifier.scorer import load_name_scorer
 from tools.base import Environment
+
+if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
 
 EnvName = Literal["wikipedia", "library"]
 SUPERSTEPS_PER_TURN = 4  # reason, review, act, observe: the longest path of one model turn
@@ -80,10 +80,13 @@ def route_after_verify(state: AgentState) -> Literal["reason", "__end__"]:
 
 def wikipedia_environment(ctx: Context) -> Environment:
     """The Wikipedia environment on the source the settings choose."""
+    from graph.verifier import verify_answer
+    from graph.verifier.combiner import load_combiner
+    from graph.verifier.lexicon_store import shared_lexicon
     from tools.wikipedia.environment import WikipediaEnvironment
     from tools.wikipedia.sources import make_source
 
-    checker = partial(verify_answer, lexicon=shared_lexicon(), scorer=load_name_scorer().full)
+    checker = partial(verify_answer, lexicon=shared_lexicon(), decider=load_combiner().full)
     return WikipediaEnvironment(make_source(ctx), checker=checker)
 
 
@@ -137,5 +140,15 @@ def build_agent(
     return build_graph(env_name, deps).compile(checkpointer=checkpointer, name=f"{env_name}-agent")
 
 
-wikipedia_agent = build_agent("wikipedia")
-library_agent = build_agent("library")
+@cache
+def server_agent(env_name: EnvName) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The agent of `env_name` without a checkpointer, compiled once (for the server)."""
+    return build_agent(env_name)
+
+
+def __getattr__(name: str) -> Any:
+    """`wikipedia_agent` and `library_agent`, compiled on first access."""
+    env_name = name.removesuffix("_agent")
+    if name.endswith("_agent") and env_name in ENVIRONMENTS:
+        return server_agent(env_name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

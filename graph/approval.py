@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
-
-from langchain.agents.middleware.human_in_the_loop import (
-    ActionRequest,
-    HITLRequest,
-    ReviewConfig,
-)
+from typing import TYPE_CHECKING, Any, Literal
 
 from graph.errors import DecisionError
+
+if TYPE_CHECKING:
+    from langchain.agents.middleware.human_in_the_loop import HITLRequest
 
 ALLOWED_DECISIONS: list[Literal["approve", "edit", "reject"]] = ["approve", "edit", "reject"]
 
@@ -62,6 +59,12 @@ def approval_request(
     `request_id` names this request; a decision may name it back
     (`{"decisions": [...], "request_id": ...}`) so that it cannot answer another.
     """
+    from langchain.agents.middleware.human_in_the_loop import (
+        ActionRequest,
+        HITLRequest,
+        ReviewConfig,
+    )
+
     request = ActionRequest(name=name, args=dict(args), description=description)
     config = ReviewConfig(action_name=name, allowed_decisions=list(ALLOWED_DECISIONS))
     payload = HITLRequest(action_requests=[request], review_configs=[config])

@@ -110,19 +110,23 @@ def damaged(path: Path) -> str:
 
 
 @contextmanager
-def reporting_damage(*paths: Path | None) -> Iterator[None]:
+def reporting_damage(*paths: Path | Callable[[], Path | None] | None) -> Iterator[None]:
     """Turn a failure caused by a damaged database among `paths` into one line naming it.
 
     A damaged page can surface as an SQLite error or as a record that does not
     decode; either way, the files are checked, and only when one of them is
     damaged is the failure reported as that file's (anything else is re-raised).
+    A callable path is only asked for then.
     """
     try:
         yield
     except (sqlite3.DatabaseError, ValueError, UnicodeError) as error:
         if isinstance(error, AgentError):
             raise
-        for path in filter(None, paths):
+        for found in paths:
+            path = found() if callable(found) else found
+            if path is None:
+                continue
             problem = damaged(path) if path.exists() else ""
             if problem:
                 raise DatabaseError(DAMAGED.format(path=path, problem=problem)) from None
@@ -136,18 +140,27 @@ def damage_reported(command: Command) -> Command:
 
     @functools.wraps(command)
     def run(args: argparse.Namespace) -> int:
-        from graph.store.locations import URL_MARKER, checkpoint_location
-        from tools.library.db import default_db_path
+        from graph.store.locations import checkpoint_location
 
         location = checkpoint_location(getattr(args, "db", None))
-        library_value = str(getattr(args, "library_db", None) or default_db_path())
-        library = None if URL_MARKER in library_value else Path(library_value).expanduser()
         with ExitStack() as stack:
             if location.path is None:
                 from graph.store.postgres import server_failures_reported
 
                 stack.enter_context(server_failures_reported(location.url))
-            stack.enter_context(reporting_damage(location.path, library))
+            stack.enter_context(
+                reporting_damage(location.path, functools.partial(library_path, args))
+            )
             return command(args)
 
     return run
+
+
+def library_path(args: argparse.Namespace) -> Path | None:
+    """The library database file of a command's `--library-db` flag, or the default one
+    (None for a server URL)."""
+    from graph.store.locations import parse_location
+    from tools.library.db import default_db_path
+
+    value = getattr(args, "library_db", None) or default_db_path()
+    return parse_location(value, "--library-db").path

@@ -10,6 +10,7 @@ branch stays listed.
 from __future__ import annotations
 
 import argparse
+from contextlib import nullcontext
 from dataclasses import asdict
 from typing import Any
 
@@ -108,7 +109,9 @@ def checkpoint_rows(agent: Agent, thread_id: str) -> list[dict[str, Any]]:
     update, fork), `node` (the node that wrote it), `next`, `created_at`,
     `summary`, and `current` (whether it lies on the branch the thread is on).
     """
-    history = list(agent.get_state_history(thread_config(thread_id)))
+    reading = getattr(agent.checkpointer, "reading_thread", None)
+    with reading(thread_id) if reading is not None else nullcontext():
+        history = list(agent.get_state_history(thread_config(thread_id)))
     if not history:
         raise ThreadNotFoundError(
             NO_THREAD.format(thread_id=thread_id, where="", db=db_label(agent))

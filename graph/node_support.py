@@ -11,17 +11,17 @@ import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models.chat_models import BaseChatModel
 from langgraph.runtime import Runtime
 
 from graph.context import Context
-from graph.models import load_chat_model
 from graph.state import AgentState
 from graph.thread_guard import actor_of
-from graph.verifier.judge import JUDGE_MAX_TOKENS
 from tools.base import Environment, ExecContext
+
+if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
 
 MODEL_BACKOFF_S = 2.0
 
@@ -54,6 +54,8 @@ class AgentDeps:
             return self.model
         key = (ctx.model, ctx.temperature, ctx.max_tokens)
         if key not in self._models:
+            from graph.models import load_chat_model
+
             self._models[key] = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
         return self._models[key]
 
@@ -63,6 +65,9 @@ class AgentDeps:
             return self.judge
         key = ("judge", ctx.judge)
         if key not in self._models:
+            from graph.models import load_chat_model
+            from graph.verifier.judge import JUDGE_MAX_TOKENS
+
             self._models[key] = load_chat_model(ctx.judge, 0.0, JUDGE_MAX_TOKENS)
         return self._models[key]
 

@@ -43,7 +43,6 @@ from graph.trajectory import (
     unverified_answer,
 )
 from graph.validation import validate_run
-from graph.verifier.judge import JUDGE_TIMEOUT_S, judge, judge_unaffordable
 from tools.base import ArgumentError, Environment, ExecContext, ToolOutcome, Verdict
 
 __all__ = ["MODEL_BACKOFF_S", "AgentDeps", "Nodes"]
@@ -280,6 +279,8 @@ class Nodes:
         counters: dict[str, Any],
     ) -> Verdict:
         """Ask the judge model about an accepted answer; its call is a model turn."""
+        from graph.verifier.judge import JUDGE_TIMEOUT_S, judge, judge_unaffordable
+
         if counters.get("model_calls", 0) >= ctx.max_model_turns:
             return judge_unaffordable(answer, budget_message("model_turns", ctx))
         started = time.monotonic()

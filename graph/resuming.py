@@ -114,7 +114,7 @@ def settings_changes(
     return {k: (stored.get(k), v) for k, v in wanted.items() if k != "env" and stored.get(k) != v}
 
 
-def _with_defaults(env_name: str, stored: Mapping[str, Any]) -> dict[str, Any]:
+def with_defaults(env_name: str, stored: Mapping[str, Any]) -> dict[str, Any]:
     """`stored` completed with today's defaults for settings it lacks: a thread started
     before a setting existed ran with that setting's default."""
     if not stored:
@@ -129,7 +129,7 @@ def describe_changes(thread_id: str, changes: Mapping[str, tuple[Any, Any]]) -> 
     return CHANGED.format(flags=flags, thread_id=thread_id, stored=stored)
 
 
-def _last_answered(state: StateSnapshot) -> str:
+def last_answered(state: StateSnapshot) -> str:
     """Which request the thread answered last, for a decision that comes too late."""
     for step in reversed(state.values.get("steps") or []):
         if step.get("request_id"):
@@ -218,7 +218,7 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
         other = OTHER_ENV.format(thread_id=thread_id, env=stored["env"], other=env_name)
         raise SettingsChangeError(other)
     wanted = settings_of(env_name, request.ctx or make_context(env_name, stored))
-    changes = settings_changes(_with_defaults(env_name, stored), wanted)
+    changes = settings_changes(with_defaults(env_name, stored), wanted)
     if changes and not request.change_settings:
         raise SettingsChangeError(describe_changes(thread_id, changes))
     update = {"settings": wanted} if changes or not stored else None
@@ -244,7 +244,7 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
         record_change()
         _answer(agent, state, pending, decision, update, run)
     elif request.decision is not None:
-        raise RequestError(NOT_AWAITING.format(last=_last_answered(state)))
+        raise RequestError(NOT_AWAITING.format(last=last_answered(state)))
     elif state.next or state.values.get("status", "running") == "running":
         record_change()
         value: Command[Any] | None = Command(update=update) if update else None

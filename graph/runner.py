@@ -310,16 +310,25 @@ def evidence_rows(values: Mapping[str, Any], ids: list[str] | None = None) -> li
 
 
 def episode_result(agent: Agent, thread_id: str) -> dict[str, Any]:
-    """The outcome of an episode as one JSON-able object."""
+    """The outcome of an episode as one JSON-able object (see `outcome_of`)."""
     state = snapshot(agent, thread_id)
-    values = state.values
+    question = state.values.get("question") or stored_input(agent, state)["question"]
+    pending = [{"id": item.id, "value": item.value} for item in state.interrupts]
+    return outcome_of(thread_id, state.values, pending, question)
+
+
+def outcome_of(
+    thread_id: str, values: Mapping[str, Any], pending: list[dict[str, Any]], question: str
+) -> dict[str, Any]:
+    """An episode's outcome from its state `values` and `pending` interrupts (`id`,
+    `value`): what `ask`, `resume` and `show` print, whoever ran the episode."""
     counters = values.get("counters") or {}
-    status = "awaiting_approval" if state.interrupts else values.get("status", "running")
+    status = "awaiting_approval" if pending else values.get("status", "running")
     verdict = values.get("verdict") or {}
     supporting = list(verdict.get("evidence_ids") or []) if status == "verified" else None
     result: dict[str, Any] = {
         "thread_id": thread_id,
-        "question": values.get("question") or stored_input(agent, state)["question"],
+        "question": values.get("question") or question,
         "status": status,
         "answer": values.get("answer", "") if status != "awaiting_approval" else "",
         "evidence": evidence_rows(values, supporting),
@@ -342,15 +351,13 @@ def episode_result(agent: Agent, thread_id: str) -> dict[str, Any]:
         "elapsed_s": round(counters.get("elapsed_s", 0.0), 4),
         "trajectory": list(values.get("steps") or []),
     }
-    if state.interrupts:
-        result["pending"] = [{"id": i.id, "value": i.value} for i in state.interrupts]
+    if pending:
+        result["pending"] = pending
     return result
 
 
 def list_threads(saver: SqliteSaver) -> Iterator[str]:
     """Thread ids in the database, most recently written first."""
-    rows = saver.conn.execute(
-        "SELECT thread_id FROM checkpoints GROUP BY thread_id ORDER BY MAX(rowid) DESC"
-    ).fetchall()
-    for (thread_id,) in rows:
-        yield str(thread_id)
+    from graph.store.tables import checkpointed_threads
+
+    yield from checkpointed_threads(saver.conn)

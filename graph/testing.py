@@ -51,7 +51,8 @@ class ScriptedReActModel(BaseChatModel):
 
     `by_question` maps a question to its own script (used by evaluations);
     past the script's end the last reply repeats. `delay_s` sleeps per call
-    (to measure concurrency). Stop sequences are honoured, and usage is
+    and `work_s` computes for that much CPU time per call (to measure
+    concurrency). Stop sequences are honoured, and usage is
     reported as a word count so token accounting can be tested
     (`count_usage=False` skips it: benchmarks want a model that costs nothing).
     """
@@ -59,6 +60,7 @@ class ScriptedReActModel(BaseChatModel):
     responses: list[str] = Field(default_factory=list)
     by_question: dict[str, list[str]] = Field(default_factory=dict)
     delay_s: float = 0.0
+    work_s: float = 0.0
     count_usage: bool = True
 
     @property
@@ -84,6 +86,8 @@ class ScriptedReActModel(BaseChatModel):
     ) -> ChatResult:
         if self.delay_s:
             time.sleep(self.delay_s)
+        if self.work_s:
+            burn_cpu(self.work_s)
         script = self.script_for(messages)
         text = script[min(turn_index(messages), len(script) - 1)]
         for marker in stop or []:
@@ -203,3 +207,60 @@ def tour_replies(steps: int) -> list[str]:
         if len(replies) < steps - 1:
             replies.append(f"Thought: look up {keyword}\nAction: Lookup[{keyword}]")
     return [*replies, f"Thought: done\nAction: Finish[{last}]"]
+
+
+class HotpotOracleModel(ScriptedReActModel):
+    """A scripted reader of the built-in HotpotQA questions, for benchmarks of the harness.
+
+    For a question it knows it searches each supporting page, then answers the
+    gold answer (the verifier still decides whether the stored evidence backs
+    it); other questions get `Finish[unknown]`. `delay_s` waits per call (a
+    remote model), `work_s` burns that much CPU per call (a local one).
+    """
+
+    count_usage: bool = False
+
+    def script_for(self, messages: Sequence[BaseMessage]) -> list[str]:
+        """Search the gold pages, then answer."""
+        record = _hotpot_by_question().get(question_of(messages))
+        if record is None:
+            return ["Thought: I do not know this question.\nAction: Finish[unknown]"]
+        titles = list(dict.fromkeys(str(title) for title, _ in record["supporting_facts"]))
+        searches = [f"Thought: I need the page {t}.\nAction: Search[{t}]" for t in titles]
+        return [*searches, f"Thought: That answers it.\nAction: Finish[{record['answer']}]"]
+
+
+def burn_cpu(seconds: float) -> int:
+    """Compute for `seconds` of this thread's CPU time; returns a checksum of the work."""
+    deadline = time.thread_time() + seconds
+    total = 0
+    while time.thread_time() < deadline:
+        total = sum(i * i for i in range(2_000)) % 1_000_003 + total % 7
+    return total
+
+
+_HOTPOT: dict[str, dict[str, Any]] = {}
+
+
+def _hotpot_by_question() -> dict[str, dict[str, Any]]:
+    """The built-in questions by their text (read once)."""
+    if not _HOTPOT:
+        from graph.evaluation.hotpot import load_questions
+
+        _HOTPOT.update({str(q["question"]).strip(): q for q in load_questions()})
+    return _HOTPOT
+
+
+def hotpot_oracle_model() -> HotpotOracleModel:
+    """The HotpotQA oracle with no cost per call."""
+    return HotpotOracleModel()
+
+
+def slow_hotpot_model() -> HotpotOracleModel:
+    """The oracle waiting 0.1 s per call, like a model behind an API."""
+    return HotpotOracleModel(delay_s=0.1)
+
+
+def busy_hotpot_model() -> HotpotOracleModel:
+    """The oracle computing for 0.1 s of CPU per call, like a model run locally."""
+    return HotpotOracleModel(work_s=0.1)

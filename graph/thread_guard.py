@@ -62,10 +62,18 @@ def actor_of(config: RunnableConfig | None = None) -> str:
 
 
 _CONTEXTS: dict[tuple[Any, ...], Context] = {}
+_LATEST: list[tuple[type[Context], Mapping[str, Any], Context]] = []
 
 
 def stored_context(context_type: type[Context], settings: Mapping[str, Any]) -> Context:
-    """The Context stored settings describe (unknown keys ignored); built once per settings."""
+    """The Context stored settings describe (unknown keys ignored); built once per settings.
+
+    The node after a node reads the same stored mapping (channels hand their
+    value on, and nodes never change state in place), so it is known by identity.
+    """
+    for known_type, known_settings, known in _LATEST:
+        if known_type is context_type and known_settings is settings:
+            return known
     names = {item.name for item in fields(context_type)}
     chosen = tuple(sorted((k, v) for k, v in settings.items() if k in names))
     key = (context_type, *chosen)
@@ -74,6 +82,7 @@ def stored_context(context_type: type[Context], settings: Mapping[str, Any]) -> 
         if len(_CONTEXTS) >= CONTEXT_CACHE_SIZE:
             _CONTEXTS.clear()
         found = _CONTEXTS[key] = context_type(**dict(chosen))
+    _LATEST[:] = [(context_type, settings, found)]
     return found
 
 

@@ -96,8 +96,9 @@ def server_env(root: Path, db: Path | str) -> dict[str, str]:
     return env
 
 
-def start_server(root: Path, db: Path | str) -> Server:
-    """Start `langgraph dev` on a free loopback port and wait until it answers."""
+def start_server(root: Path, db: Path | str, jobs: int | None = None) -> Server:
+    """Start `langgraph dev` on a free loopback port and wait until it answers (running
+    at most `jobs` runs at once, if given)."""
     workdir = root / "work"
     workdir.mkdir(parents=True, exist_ok=True)
     for name in ("graph", "tools"):
@@ -117,6 +118,7 @@ def start_server(root: Path, db: Path | str) -> Server:
         str(port),
         "--config",
         str(REPO / "langgraph.json"),
+        *(["--n-jobs-per-worker", str(jobs)] if jobs else []),
     ]
     started = time.monotonic()
     with log.open("wb") as output:

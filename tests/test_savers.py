@@ -108,6 +108,7 @@ def test_the_walk_rebuilds_what_langgraphs_walk_rebuilds_on_every_checkpoint(
     channels = delta_channels(compiled)
     checked = 0
     for thread_id in (FINISHED, KILLED, fresh["thread_id"]):
+        histories = []
         for row in checkpoint_rows(compiled, thread_id):
             config = RunnableConfig(
                 configurable={
@@ -118,7 +119,11 @@ def test_the_walk_rebuilds_what_langgraphs_walk_rebuilds_on_every_checkpoint(
             )
             expected = stock.get_delta_channel_history(config=config, channels=channels)
             assert ours.get_delta_channel_history(config=config, channels=channels) == expected
+            histories.append((config, expected))
             checked += 1
+        with ours.reading_thread(thread_id):  # one read for the thread, newest first
+            for config, expected in reversed(histories):
+                assert ours.get_delta_channel_history(config=config, channels=channels) == expected
     assert checked > 40
 
 

@@ -119,3 +119,48 @@ def test_values_are_read_where_pages_say_them_otherwise(
     assert computed_from in verdict["reason"]
     wrong = "yes" if right == "no" else "no"
     rejected(check(store, question, wrong), "contradicts")
+
+
+def test_a_kind_the_question_rules_out_makes_both_false(store: Store) -> None:
+    ids = store.add("Veronica (plant)", 0) + store.add("Pellaea", 0)  # "a genus of ferns"
+    question = "Veronica and Pellaea, both are flowering plants?"
+    supported(check(store, question, "no"), GROUNDING_COMPUTED, ids)
+    rejected(check(store, question, "yes"), "ferns, which is not flowering", "contradicts")
+
+
+@pytest.mark.parametrize(
+    ("question", "right", "wrong"),
+    [
+        ("Did King Vidor and Christopher Nolan have the same profession?", "yes", "no"),
+        ("Did Christopher Nolan and Lisa Kudrow have the same profession?", "no", "yes"),
+    ],
+)
+def test_same_profession_is_computed_from_the_leads(
+    store: Store, question: str, right: str, wrong: str
+) -> None:
+    for title in ("King Vidor", "Christopher Nolan", "Lisa Kudrow"):
+        store.add(title, 0)
+    verdict = check(store, question, right)
+    assert verdict["supported"] and verdict["grounding"] == GROUNDING_COMPUTED, verdict["reason"]
+    assert "director" in verdict["reason"]
+    rejected(check(store, question, wrong), "Computed from the stored evidence", "contradicts")
+
+
+def test_same_genre_is_yes_only_on_a_shared_genre_word(store: Store) -> None:
+    for title in ("Good Charlotte", "Sleeping with Sirens", "The Wolfhounds"):
+        store.add(title, 0)  # "an American rock band" twice; "an indie pop/noise pop band"
+    shared = "Are Sleeping with Sirens and Good Charlotte of the same genre?"
+    verdict = check(store, shared, "yes")
+    assert verdict["supported"] and verdict["grounding"] == GROUNDING_COMPUTED, verdict["reason"]
+    rejected(check(store, shared, "no"), "contradicts")
+    different = "Are The Wolfhounds and Good Charlotte of the same genre?"
+    for answer in ("yes", "no"):
+        rejected(check(store, different, answer), "cannot be computed", "no genre of both")
+
+
+def test_a_word_that_names_no_genre_decides_nothing(store: Store) -> None:
+    store.add("Eric Brown (actor)", 0)  # "is a former American film and television actor"
+    store.add("Karan Kapoor", 0)  # "is a former Indian film actor and model"
+    question = "Are Eric Brown and Karan Kapoor of the same genre?"
+    for answer in ("yes", "no"):
+        rejected(check(store, question, answer), "cannot be computed", "no genre of both")

@@ -90,6 +90,11 @@ def test_a_compound_modifier_is_not_a_name(store: Store) -> None:
     rejected(check(store, question, "New Jersey-based"), "a modifier")
 
 
+def test_a_romanised_given_name_with_a_hyphen_is_a_name(store: Store) -> None:
+    ids = store.add("Train to Busan", 0)  # "... directed by Yeon Sang-ho and starring ..."
+    supported(check(store, "Who directed Train to Busan?", "Yeon Sang-ho"), GROUNDING_STATED, ids)
+
+
 def test_a_number_names_what_the_sentence_numbers(store: Store) -> None:
     store.add("Bart Rowland", 0)  # "... representing District 53 since the February 7, 2012 ..."
     store.add("James Comer (politician)", 1)  # "... from 2000 to 2012."

@@ -16,10 +16,11 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from graph.cli.boundary import USAGE_ERROR, guarded, package_version
 from graph.cli.episodes import cmd_ask, cmd_resume
+from graph.cli.remote import add_server_flag, cmd_ask_remote, cmd_resume_remote, cmd_show_remote
 from graph.cli.settings import STDIN, add_setting_flags
 from graph.cli.threads import cmd_show, cmd_threads
 from graph.validation import MAX_QUESTION_CHARS
@@ -30,6 +31,14 @@ QUESTION_HELP = (
     f"the question (at most {MAX_QUESTION_CHARS:,} characters), or '{STDIN}' to read it "
     "from standard input"
 )
+
+
+class VersionAction(argparse._VersionAction):
+    """`--version`, with the installed version read only when asked for."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        self.version = f"react-agent {package_version()}"
+        super().__call__(parser, *args, **kwargs)
 
 
 class Parser(argparse.ArgumentParser):
@@ -91,7 +100,7 @@ def _add_resume(commands: argparse._SubParsersAction) -> None:
     )
     _common(resume)
     add_setting_flags(resume)
-    resume.set_defaults(func=cmd_resume)
+    add_server_flag(resume, cmd_resume, cmd_resume_remote)
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -103,7 +112,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         epilog="Exit status: 0 verified, 1 error, 2 bad input, 3 unverified, "
         "4 budget exhausted, 5 awaiting approval, 130 interrupted.",
     )
-    parser.add_argument("--version", action="version", version=f"react-agent {package_version()}")
+    parser.add_argument("--version", action=VersionAction, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", required=True)
 
     ask = commands.add_parser("ask", help="answer a question")
@@ -113,14 +122,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     _common(ask, "wikipedia")
     add_setting_flags(ask)
-    ask.set_defaults(func=cmd_ask)
+    add_server_flag(ask, cmd_ask, cmd_ask_remote)
 
     _add_resume(commands)
 
     show = commands.add_parser("show", help="print an episode's trajectory and state")
     show.add_argument("thread_id")
     _common(show)
-    show.set_defaults(func=cmd_show)
+    add_server_flag(show, cmd_show, cmd_show_remote)
 
     threads = commands.add_parser("threads", help="list episodes in the database")
     _common(threads)

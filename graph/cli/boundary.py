@@ -16,7 +16,6 @@ import tempfile
 import traceback
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from importlib import metadata
 from pathlib import Path
 
 from platformdirs import user_log_dir
@@ -41,6 +40,8 @@ CRASH_LINE_NO_LOG = "react-agent: unexpected error ({summary}); no log could be 
 
 def package_version() -> str:
     """The installed version of the project, or 'unknown' when run from a bare checkout."""
+    from importlib import metadata
+
     try:
         return metadata.version(APP)
     except metadata.PackageNotFoundError:

@@ -82,7 +82,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return emit(result, args.json, args.db)
 
 
-def _decision(args: argparse.Namespace, pending_name: str) -> dict[str, Any] | None:
+def decision_of(args: argparse.Namespace, pending_name: str) -> dict[str, Any] | None:
     """The HITL response the flags describe, validated; None when no flag was given."""
     from graph.approval import parse_decision
 
@@ -154,7 +154,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         ctx = settings_of(env_name, chosen, stored)
         validate_settings(ctx)
         pending = state.interrupts[0].value["action_requests"][0] if state.interrupts else {}
-        decision = _decision(args, pending.get("name", ""))
+        decision = decision_of(args, pending.get("name", ""))
         _check_edit(env_name, ctx, decision)
         checkpoint_id = args.from_checkpoint
         if args.edit_state is not None:

@@ -45,16 +45,18 @@ def print_event(event: Mapping[str, Any]) -> None:
     print(flush=True)
 
 
-def resume_hint(thread_id: str, request_id: str = "", db: str | None = None) -> str:
-    """The command that answers a pending request."""
-    where = f" --db {db}" if db else ""
+def resume_hint(
+    thread_id: str, request_id: str = "", db: str | None = None, server: str | None = None
+) -> str:
+    """The command that answers a pending request (through the LangGraph `server`, if any)."""
+    where = f" --server {server}" if server else f" --db {db}" if db else ""
     request = f" --request {request_id}" if request_id else ""
     return (
         f"react-agent resume {thread_id}{where}{request} --approve | --reject REASON | --edit ARGS"
     )
 
 
-def _print_pending(result: Mapping[str, Any], db: str | None) -> None:
+def _print_pending(result: Mapping[str, Any], db: str | None, server: str | None) -> None:
     request_id = ""
     for pending in result.get("pending", []):
         request_id = str(pending["value"].get("request_id") or "")
@@ -63,14 +65,16 @@ def _print_pending(result: Mapping[str, Any], db: str | None) -> None:
             arguments = terminal.line(json.dumps(request["args"], ensure_ascii=False))
             print(f"Awaiting approval{label}: {terminal.line(request['name'])} {arguments}")
             print(f"  {terminal.line(request.get('description', ''))}")
-    print(f"Resume with: {resume_hint(result['thread_id'], request_id, db)}")
+    print(f"Resume with: {resume_hint(result['thread_id'], request_id, db, server)}")
 
 
-def print_result(result: Mapping[str, Any], db: str | None = None) -> None:
+def print_result(
+    result: Mapping[str, Any], db: str | None = None, server: str | None = None
+) -> None:
     """The outcome: the pending approval, or the answer with its evidence."""
     status = result["status"]
     if status == "awaiting_approval":
-        _print_pending(result, db)
+        _print_pending(result, db, server)
     else:
         answer = terminal.block(result["answer"])
         print(f"Answer ({STATUS_LABELS.get(status, status)}): {answer}")
@@ -86,23 +90,25 @@ def print_result(result: Mapping[str, Any], db: str | None = None) -> None:
     print(f"Thread: {result['thread_id']}")
 
 
-def emit(result: Mapping[str, Any], as_json: bool, db: str | None = None) -> int:
+def emit(
+    result: Mapping[str, Any], as_json: bool, db: str | None = None, server: str | None = None
+) -> int:
     """Print the outcome (text or one JSON object); returns its exit status."""
     from graph.runner import EXIT_CODES
 
     if as_json:
         print(terminal.dumps(result, default=str))
     else:
-        print_result(result, db)
+        print_result(result, db, server)
     return EXIT_CODES.get(result["status"], 1)
 
 
-def print_episode(result: Mapping[str, Any]) -> None:
+def print_episode(result: Mapping[str, Any], server: str | None = None) -> None:
     """`show`: the question, every step, the outcome and the counters."""
     print(f"Question: {terminal.line(result['question'])}")
     for step in result["trajectory"]:
         print_event({"event": "step", "step": step})
-    print_result(result)
+    print_result(result, server=server)
     print("Counters: " + ", ".join(f"{key}={result[key]}" for key in COUNTERS))
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from graph import terminal
@@ -28,8 +30,19 @@ def cmd_show(args: argparse.Namespace) -> int:
 @damage_reported
 def cmd_threads(args: argparse.Namespace) -> int:
     """List the episodes in the database, from the thread registry."""
-    agent, _ = open_agent(args.env, args.db, create=False)
-    rows = thread_rows(agent)
+    from graph.errors import DatabaseError
+    from graph.store.locations import checkpoint_location
+    from tools.dbfiles import CHECKPOINTS, DatabaseFileError, check_file
+
+    location = checkpoint_location(args.db)
+    if location.path is None:
+        rows = server_thread_rows(open_agent(args.env, args.db, create=False)[0])
+    else:
+        try:
+            path = check_file(location.path, CHECKPOINTS, create=False)
+        except DatabaseFileError as error:  # said as it is, not as damage (`damage_reported`)
+            raise DatabaseError(str(error)) from None
+        rows = thread_rows(path, lambda: open_agent(args.env, args.db, create=False)[0])
     if args.json:
         print(terminal.dumps(rows))
     else:
@@ -37,22 +50,44 @@ def cmd_threads(args: argparse.Namespace) -> int:
     return 0
 
 
-def thread_rows(agent: Any) -> list[dict[str, Any]]:
-    """Every episode as `thread_id`, `status`, `env`, `question`, `created_at`, `updated_at`:
-    from the thread registry, without loading states. A thread the registry says is
-    running while no live process holds its lease is `interrupted`; threads written
-    before the registry existed are read from their state."""
-    from langgraph.checkpoint.sqlite import SqliteSaver
+def thread_rows(path: Path, agent_of: Callable[[], Any]) -> list[dict[str, Any]]:
+    """Every episode in the checkpoint file `path` as `thread_id`, `status`, `env`,
+    `question`, `created_at`, `updated_at`: from the thread registry, on plain SQLite
+    connections, without loading states or the graph. Threads written before the
+    registry existed are read from their state, with the agent `agent_of` opens (only
+    then)."""
+    from graph.store.leases import SqliteThreadLease
+    from graph.store.registry import ThreadRegistry
+    from graph.store.tables import checkpointed_threads, connect_existing
 
-    from graph.runner import episode_result, list_threads, snapshot, stored_settings
+    registered = ThreadRegistry(path).rows()
+    rows = _registered_rows(registered, SqliteThreadLease(path).live_holders())
+    known = {row.thread_id for row in registered}
+    conn = connect_existing(path)
+    try:
+        unregistered = [t for t in checkpointed_threads(conn) if t not in known]
+    finally:
+        conn.close()
+    if unregistered:
+        rows.extend(_rows_from_states(agent_of(), unregistered))
+    return rows
+
+
+def server_thread_rows(agent: Any) -> list[dict[str, Any]]:
+    """Every episode of a database server's store, from the registry its saver carries
+    (every thread there was written with the registry)."""
     from graph.store.leases import lease_of
     from graph.store.registry import registry_of
 
-    saver = agent.checkpointer
-    registry = registry_of(saver)
-    lease = lease_of(saver)
+    registry = registry_of(agent.checkpointer)
+    lease = lease_of(agent.checkpointer)
     registered = registry.rows() if registry is not None else []
-    live = lease.live_holders() if lease is not None else {}
+    return _registered_rows(registered, lease.live_holders() if lease is not None else {})
+
+
+def _registered_rows(registered: list[Any], live: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Registry rows as listing rows: a thread the registry says is running while no live
+    process holds its lease is `interrupted`."""
     rows: list[dict[str, Any]] = []
     for row in registered:
         status = row.status
@@ -68,10 +103,14 @@ def thread_rows(agent: Any) -> list[dict[str, Any]]:
                 "updated_at": row.updated_at,
             }
         )
-    known = {row.thread_id for row in registered}
-    for thread_id in list_threads(saver) if isinstance(saver, SqliteSaver) else []:
-        if thread_id in known:
-            continue
+    return rows
+
+
+def _rows_from_states(agent: Any, thread_ids: list[str]) -> list[dict[str, Any]]:
+    from graph.runner import episode_result, snapshot, stored_settings
+
+    rows: list[dict[str, Any]] = []
+    for thread_id in thread_ids:
         state = snapshot(agent, thread_id)
         result = episode_result(agent, thread_id)
         settings = stored_settings(agent, state)

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from graph.context import DEFAULT_MODEL
 from graph.errors import AgentError
-from graph.evaluation.methods import METHODS, RunSettings
+from graph.evaluation.methods import GRAPH_STYLES, METHODS, RunSettings
 from graph.validation import RULES
 
 EPISODES_FILE = "episodes.jsonl"
@@ -26,6 +26,7 @@ SUMMARY_FILE = "summary.json"
 REPORT_FILE = "report.md"
 CONFIG_FILE = "config.json"
 DEFAULT_OUT = Path("runs/qa")
+SERVER_METHODS = tuple(GRAPH_STYLES)
 PACKAGES = ("langgraph", "langchain-core", "react-evidence-agent")
 FIXED_KEYS = (
     "model",
@@ -79,6 +80,13 @@ class BenchConfig:
     backoff_s: float = 2.0
     max_backoff_s: float = 60.0
     note: str = ""
+    workers: int = 0
+    db: str | None = None
+    server: str = ""
+
+    def run_key(self) -> str:
+        """What names this run's episodes in a shared store or on a server: its `--out`."""
+        return str(self.out.resolve())
 
     def settings(self) -> RunSettings:
         """The conditions every method shares."""
@@ -100,6 +108,18 @@ class BenchConfig:
         for name in ("seeds", "max_steps", "max_tokens", "concurrency", "retries"):
             if getattr(self, name) < 1:
                 raise BenchError(f"--{name.replace('_', '-')} must be at least 1")
+        if self.workers < 0:
+            raise BenchError("--workers must be at least 1 (or 0: episodes on threads)")
+        if self.workers and self.server:
+            raise BenchError("--workers and --server exclude each other: the server has workers")
+        if self.db and not self.workers:
+            raise BenchError("--db is the store the --workers processes share; give --workers")
+        agent_only = [method for method in self.methods if method not in SERVER_METHODS]
+        if self.server and agent_only:
+            raise BenchError(
+                f"--server runs the agent's episodes; {', '.join(agent_only)} "
+                f"run no agent: use --methods {','.join(SERVER_METHODS)}"
+            )
         if self.n is not None and self.n < 1:
             raise BenchError("--n must be at least 1")
         if self.source not in ("snapshot", "live"):

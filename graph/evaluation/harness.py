@@ -88,7 +88,9 @@ class _DefaultModels:
 
 
 @dataclass
-class _Task:
+class EpisodeTask:
+    """One episode of the comparison: a question, a method, a seed."""
+
     question: dict[str, Any]
     method: str
     seed: int
@@ -121,13 +123,27 @@ class QABench:
             defaults = _DefaultModels(self.settings)
             self.seed_reaches_model = defaults.seed_reaches_model
             model_for = defaults
-        self.runner = MethodRunner(self.settings, model_for, config.backoff_s)
+        self.runner = self.method_runner(model_for)
         self.questions, self.excluded = select_questions(config.data, config.n, config.sample_seed)
         if not self.questions:
             raise BenchError("no question is left to evaluate")
         self.question_ids = [q["_id"] for q in self.questions]
         self.seeds = list(range(config.seeds))
         self.log = EpisodeLog(config.out / EPISODES_FILE)
+
+    def method_runner(self, model_for: ModelFactory) -> MethodRunner:
+        """In-process episodes, or, with `--workers`, episodes kept in the `--db` store."""
+        if not self.config.workers:
+            return MethodRunner(self.settings, model_for, self.config.backoff_s)
+        from graph.evaluation.stored import StoredMethodRunner
+
+        return StoredMethodRunner(
+            self.settings,
+            model_for,
+            self.config.backoff_s,
+            db=self.config.db,
+            run_key=self.config.run_key(),
+        )
 
     def run_config(self) -> dict[str, Any]:
         """Everything needed to reproduce the run."""
@@ -147,24 +163,30 @@ class QABench:
             "versions": versions(),
         }
 
-    def tasks(self) -> list[_Task]:
+    def tasks(self) -> list[EpisodeTask]:
         """Every episode of the run, interleaved so that methods share the same conditions."""
         return [
-            _Task(question, method, seed)
+            EpisodeTask(question, method, seed)
             for seed in self.seeds
             for question in self.questions
             for method in self.config.methods
         ]
 
-    def run_task(self, task: _Task) -> dict[str, Any]:
+    def run_task(self, task: EpisodeTask) -> dict[str, Any]:
         """One episode, retried with exponential backoff while the model is rate-limited."""
-        question = task.question
         outcome, latency, retries = with_retries(
-            lambda: self.runner.run(task.method, question["question"], task.seed),
+            lambda: self.runner.run(task.method, task.question["question"], task.seed),
             self.retry,
             self.clock,
             self.sleep,
         )
+        return self.record(task, outcome, latency, retries)
+
+    def record(
+        self, task: EpisodeTask, outcome: Mapping[str, Any], latency: float, retries: int
+    ) -> dict[str, Any]:
+        """What `episodes.jsonl` keeps of one episode: its outcome and its scores."""
+        question = task.question
         return {
             "key": task.key,
             "question_id": question["_id"],
@@ -178,9 +200,9 @@ class QABench:
             "f1": f1_score(outcome["answer"], question["answer"]),
             "latency_s": latency,
             "rate_limit_retries": retries,
-        } | outcome
+        } | dict(outcome)
 
-    def run_and_log(self, task: _Task) -> None:
+    def run_and_log(self, task: EpisodeTask) -> None:
         """Run one episode and append it to the log (in the worker, so none is lost)."""
         self.log.append(self.run_task(task))
 
@@ -216,13 +238,20 @@ class QABench:
         finished = {key for key, record in recorded.items() if record["status"] != "error"}
         tasks = self.tasks()
         pending = [task for task in tasks if task.key not in finished]
-        run_all(
-            pending,
-            self.run_and_log,
-            self.config.concurrency,
-            done=len(tasks) - len(pending),
-            progress=self.progress,
-        )
+        done = len(tasks) - len(pending)
+        if self.config.server:
+            from graph.evaluation.server_runs import run_on_server
+
+            run_on_server(self, pending, done)
+        elif self.config.workers:
+            from graph.evaluation.workers import run_in_worker, worker_pool
+
+            pool = worker_pool(self.config)
+            run_all(
+                pending, run_in_worker, 0, done, self.progress, pool=pool, on_result=self.log.append
+            )
+        else:
+            run_all(pending, self.run_and_log, self.config.concurrency, done, self.progress)
         return len(pending)
 
     def run(self) -> dict[str, Any]:

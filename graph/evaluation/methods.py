@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
 from graph.agent import ENVIRONMENTS, build_graph
@@ -183,7 +184,7 @@ class MethodRunner:
         self.model_backoff_s = model_backoff_s
         self._lock = threading.Lock()
         self._models: dict[tuple[str, int], BaseChatModel] = {}
-        self._agents: dict[tuple[str, int], tuple[Agent, InMemorySaver]] = {}
+        self._agents: dict[tuple[str, int], tuple[Agent, BaseCheckpointSaver[Any]]] = {}
 
     def model(self, component: str, seed: int) -> BaseChatModel:
         """The chat model of one component and seed."""
@@ -193,7 +194,12 @@ class MethodRunner:
                 self._models[key] = self.model_for(component, seed)
             return self._models[key]
 
-    def _agent(self, component: str, seed: int) -> tuple[Agent, InMemorySaver]:
+    def checkpointer(self) -> BaseCheckpointSaver[Any]:
+        """Where a component's episodes are kept: in memory, one saver per agent."""
+        return InMemorySaver()
+
+    def agent(self, component: str, seed: int) -> tuple[Agent, BaseCheckpointSaver[Any]]:
+        """The agent of one component and seed, on `checkpointer()`."""
         model = self.model(component, seed)
         with self._lock:
             key = (component, seed)
@@ -205,7 +211,7 @@ class MethodRunner:
                     model=model,
                     model_backoff_s=self.model_backoff_s,
                 )
-                saver = InMemorySaver()
+                saver = self.checkpointer()
                 agent = build_graph("wikipedia", deps).compile(
                     checkpointer=saver, name="wikipedia-agent"
                 )
@@ -214,7 +220,7 @@ class MethodRunner:
 
     def run_graph(self, component: str, question: str, seed: int) -> dict[str, Any]:
         """One agent episode; raises `RateLimited` if the model was rate-limited."""
-        agent, saver = self._agent(component, seed)
+        agent, saver = self.agent(component, seed)
         thread_id = str(uuid.uuid4())
         try:
             result = run_episode(agent, question, self.settings.context(component), thread_id)

@@ -10,7 +10,9 @@ never evaluated.
 The pieces: `config` (settings, output files, the run's record), `questions`
 (the sample, without prompt examples), `episode_log` (the resumable log),
 `scheduler` (concurrency and rate-limit retries), `harness` (`QABench`),
-`methods`, `report` and `plots`; this module is the command line.
+`methods`, `report` and `plots`; beyond one process, `workers` and `stored`
+(`--workers N` processes sharing the `--db` store) and `server_runs`
+(`--server URL`); this module is the command line.
 """
 
 from __future__ import annotations
@@ -132,6 +134,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         default=default.out,
         help=f"output directory; rerun with the same one to resume (default: {default.out})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=default.workers,
+        help="run the episodes in N local processes that share the checkpoint store of --db "
+        "(default: one process, --concurrency threads)",
+    )
+    parser.add_argument(
+        "--db",
+        help="with --workers: the checkpoint store the processes share (default: "
+        "$REACT_AGENT_DB or the user's own episodes database)",
+    )
+    parser.add_argument(
+        "--server",
+        default=default.server,
+        metavar="URL",
+        help="submit the agent episodes as runs to the LangGraph server at URL, whose queue "
+        "spreads them over its workers",
     )
     parser.add_argument(
         "--note", default=default.note, help="a line shown at the top of the report"

@@ -1,15 +1,16 @@
 """Running a comparison's episodes: several at once, each retried while rate-limited.
 
-Episodes run on a thread pool in the order given; the first error (or an
-interrupt) cancels the episodes not yet started and is raised once the running
-ones end, so each finished episode has been handed to `work` (which logs it).
+Episodes run on a thread pool (or a given pool: `--workers` uses processes) in
+the order given; the first error (or an interrupt) cancels the episodes not yet
+started and is raised once the running ones end, so each finished episode has
+been logged (by `work`, or by `on_result` as its result comes back).
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -56,12 +57,16 @@ def with_retries(
 
 def run_all(
     tasks: Sequence[Task],
-    work: Callable[[Task], None],
+    work: Callable[[Task], Any],
     concurrency: int,
     done: int = 0,
     progress: bool = True,
+    *,
+    pool: Executor | None = None,
+    on_result: Callable[[Any], None] | None = None,
 ) -> None:
-    """`work(task)` for every task, `concurrency` at a time, with a progress bar from `done`."""
+    """`work(task)` for every task, `concurrency` at a time on threads (or on `pool`), with
+    a progress bar from `done`; `on_result` gets each result here, as it comes."""
     from tqdm import tqdm
 
     with (
@@ -74,13 +79,15 @@ def run_all(
             disable=not progress,
             dynamic_ncols=True,
         ) as bar,
-        ThreadPoolExecutor(max_workers=concurrency) as pool,
+        pool or ThreadPoolExecutor(max_workers=concurrency) as executor,
     ):
-        futures = [pool.submit(work, task) for task in tasks]
+        futures = [executor.submit(work, task) for task in tasks]
         try:
             for future in as_completed(futures):
-                future.result()
+                result = future.result()
+                if on_result is not None:
+                    on_result(result)
                 bar.update(1)
         except BaseException:
-            pool.shutdown(cancel_futures=True)
+            executor.shutdown(cancel_futures=True)
             raise

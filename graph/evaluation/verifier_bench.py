@@ -26,9 +26,9 @@ from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages
 from graph.evaluation.verifier_summary import format_summary, summarise
 from graph.models import load_chat_model
 from graph.verifier import verify_answer
+from graph.verifier.combiner import RULES, CombinerFile, Decider, load_combiner
 from graph.verifier.judge import JUDGE_MAX_TOKENS, judge
 from graph.verifier.lexicon_store import snapshot_lexicon
-from graph.verifier.scorer import NameModel, NameScorerFile, load_name_scorer
 from tools.base import Verdict
 
 DEFAULT_OUT = Path("verifier_bench.jsonl")
@@ -69,13 +69,12 @@ def _judged(
     return judgement.verdict
 
 
-def _scorer_for(
-    scorers: NameScorerFile | None, question_id: str, *, held_out: bool
-) -> NameModel | None:
-    """The name scorer for a question: one that never saw it, on the built-in questions."""
-    if scorers is None:
-        return None
-    return scorers.for_fold(fold_of(question_id, scorers.folds)) if held_out else scorers.full
+def _decider_for(combiners: CombinerFile | None, question_id: str, *, held_out: bool) -> Decider:
+    """The decider for a question: the combiner that never saw it on the built-in
+    questions, the one trained on all of them on other data, or the rules."""
+    if combiners is None:
+        return RULES
+    return combiners.for_fold(fold_of(question_id, combiners.folds)) if held_out else combiners.full
 
 
 def run_verifier_bench(
@@ -86,7 +85,7 @@ def run_verifier_bench(
     with_type: bool = False,
     folds: tuple[int, Sequence[int]] | None = None,
     judge_model: str | None = None,
-    scorer: bool = True,
+    combiner: bool = True,
 ) -> dict[str, Any]:
     """Run every case through `verify_answer` and summarise the outcome.
 
@@ -96,10 +95,10 @@ def run_verifier_bench(
     comparisons itself, as it does inside the agent. `folds` = (N, [K, ...])
     keeps only the questions of folds K out of N (see `fold_of`). With
     `judge_model` (any model spec), every answer the rules accept goes to that
-    judge, and the summary gives the figures of the rules alone too. Named
-    answers go to the learned scorer unless `scorer` is off: on the built-in
-    questions each one to the model trained without its fold, on other data to
-    the model trained on all of them.
+    judge, and the summary gives the figures of the rules alone too. Stated
+    years, numbers and names go to the learned combiner unless `combiner` is off
+    (then to the hand rules): on the built-in questions each one to the combiner
+    trained without its fold, on other data to the one trained on all of them.
     """
     questions = load_questions(data)
     if folds is not None:
@@ -109,7 +108,7 @@ def run_verifier_bench(
     titles |= {title for q in questions for title, _ in q["supporting_facts"]}
     cases = list(build_cases(questions, load_pages(titles)))
     lexicon = snapshot_lexicon()
-    scorers = load_name_scorer() if scorer else None
+    combiners = load_combiner() if combiner else None
     model = load_chat_model(judge_model, 0.0, JUDGE_MAX_TOKENS) if judge_model else None
     spent: Counter[str] = Counter()
     results: list[dict[str, Any]] = []
@@ -123,7 +122,7 @@ def run_verifier_bench(
             case["evidence"],
             question_type=case["type"] if with_type else None,
             lexicon=lexicon,
-            scorer=_scorer_for(scorers, case["id"], held_out=data is None),
+            decider=_decider_for(combiners, case["id"], held_out=data is None),
         )
         timings.append(time.perf_counter() - started)
         row = {key: case[key] for key in RESULT_KEYS} | {"n_evidence": len(case["evidence"])}
@@ -135,7 +134,7 @@ def run_verifier_bench(
         _write(out, results)
     summary = summarise(results, timings, sample_errors) | {
         "with_type": with_type,
-        "name_scorer": ("held-out folds" if data is None else "full") if scorer else "off",
+        "combiner": ("held-out folds" if data is None else "full") if combiner else "off",
     }
     if model is not None:
         rules = summarise(rules_only, timings, 0)
@@ -166,7 +165,7 @@ def _command(args: argparse.Namespace) -> int:
         with_type=args.with_type,
         folds=args.folds,
         judge_model=args.judge,
-        scorer=not args.rules_only,
+        combiner=not args.rules_only,
     )
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
@@ -212,7 +211,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--rules-only",
         action="store_true",
-        help="Decide named answers by the name rules, without the learned scorer.",
+        help="Decide stated years, numbers and names by the hand rules, not the learned combiner.",
     )
     parser.add_argument(
         "--judge",

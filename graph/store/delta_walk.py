@@ -29,16 +29,16 @@ SEEDS_KEY = "delta_seeds"
 MAX_IDS_PER_QUERY = 900
 
 # json.dumps (the savers' metadata encoder) writes an empty list as exactly this.
-_NO_SEEDS = f"instr(CAST({{m}} AS TEXT), '\"{SEEDS_KEY}\": []') > 0"
+NO_SEEDS = f"instr(CAST({{m}} AS TEXT), '\"{SEEDS_KEY}\": []') > 0"
 _SAME_ROW = "c.thread_id = ? AND c.checkpoint_ns = ? AND c.checkpoint_id = a.checkpoint_id"
 # The target, then its ancestors nearest first, following parent ids (as LangGraph's
 # walk does); a blob is read only for rows that may seed a channel.
 STAGE1_SQL = (
     "WITH RECURSIVE ancestors(checkpoint_id, parent_checkpoint_id, plain) AS ("
-    f"SELECT checkpoint_id, parent_checkpoint_id, {_NO_SEEDS.format(m='metadata')} "
+    f"SELECT checkpoint_id, parent_checkpoint_id, {NO_SEEDS.format(m='metadata')} "
     "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ? "
     "UNION ALL "
-    f"SELECT c.checkpoint_id, c.parent_checkpoint_id, {_NO_SEEDS.format(m='c.metadata')} "
+    f"SELECT c.checkpoint_id, c.parent_checkpoint_id, {NO_SEEDS.format(m='c.metadata')} "
     "FROM ancestors a CROSS JOIN checkpoints c ON c.checkpoint_id = a.parent_checkpoint_id "
     "WHERE c.thread_id = ? AND c.checkpoint_ns = ?) "
     "SELECT a.checkpoint_id, a.plain, "

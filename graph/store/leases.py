@@ -34,6 +34,7 @@ from graph.store.processes import ThisProcess, process_alive, utc_now
 from graph.store.tables import LocalConnections, attached
 
 LEASE_TTL_S = 30.0
+MAX_REMEMBERED = 256  # renewals remembered past their heartbeat before old ones are dropped
 HELD_BY_OTHER = "thread {thread_id} is being run by another process since {since} ({where})"
 FILE_GONE = (
     "the checkpoint database {path} was deleted or replaced while thread {thread_id} was "
@@ -185,6 +186,7 @@ class SqliteThreadLease:
 
     def release(self, thread_id: str, owner: str) -> None:
         """Delete the row if `owner` holds it."""
+        HEARTBEATS.forget(self, thread_id, owner)
         self._conn().execute(
             "DELETE FROM thread_leases WHERE thread_id = ? AND owner = ?", (thread_id, owner)
         )
@@ -203,9 +205,10 @@ class Heartbeats:
     """One daemon thread per process that renews every lease this process holds.
 
     It also remembers when each renewal last succeeded, so a node of a run
-    whose lease this process renews checks it without reading the database;
-    a renewal that finds the lease gone marks it lost, and the next check
-    reads the database again (and refuses).
+    whose lease this process renews (or renewed lately: a run-driven node's
+    heartbeat only lasts as long as the node) checks it without reading the
+    database; a renewal that finds the lease gone, or a release, forgets it,
+    and the next check reads the database again (and refuses).
     """
 
     def __init__(self) -> None:
@@ -214,6 +217,7 @@ class Heartbeats:
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
+        self._period = LEASE_TTL_S / 3
 
     def add(self, lease: ThreadLease, thread_id: str, owner: str) -> tuple[int, str, str]:
         """Renew this lease (just taken) until `remove`; returns the key to remove it by."""
@@ -226,14 +230,31 @@ class Heartbeats:
                     target=self._run, name="lease-heartbeat", daemon=True
                 )
                 self._thread.start()
-        self._wake.set()  # a shorter time to live than the ones held so far takes effect now
+            sooner = lease.ttl_s / 3 < self._period
+        if sooner:  # a shorter time to live than the ones held so far takes effect now
+            self._wake.set()
         return key
 
     def remove(self, key: tuple[int, str, str]) -> None:
-        """Stop renewing one lease."""
+        """Stop renewing one lease (its last renewal still counts for `fresh`)."""
         with self._lock:
             self._held.pop(key, None)
-            self._renewed.pop(key, None)
+            if len(self._renewed) > MAX_REMEMBERED:
+                stale = time.monotonic() - LEASE_TTL_S
+                for old in [k for k, at in self._renewed.items() if at < stale]:
+                    if old not in self._held:
+                        del self._renewed[old]
+
+    def confirm(self, lease: ThreadLease, thread_id: str, owner: str, expires_at: float) -> None:
+        """`owner` was seen holding the lease until `expires_at` (wall clock)."""
+        renewed = time.monotonic() - (time.time() - (expires_at - lease.ttl_s))
+        with self._lock:
+            self._renewed[(id(lease), thread_id, owner)] = renewed
+
+    def forget(self, lease: ThreadLease, thread_id: str, owner: str) -> None:
+        """`owner` gave the lease up: the next check reads the database."""
+        with self._lock:
+            self._renewed.pop((id(lease), thread_id, owner), None)
 
     def fresh(self, lease: ThreadLease, thread_id: str, owner: str) -> bool:
         """Whether this process renewed `owner`'s lease within the last half time to live."""
@@ -246,6 +267,8 @@ class Heartbeats:
             with self._lock:
                 held = list(self._held.items())
             period = min((lease.ttl_s for _, lease in held), default=LEASE_TTL_S) / 3
+            with self._lock:
+                self._period = period
             for key, lease in held:
                 started = time.monotonic()
                 try:
@@ -268,7 +291,7 @@ HEARTBEATS = Heartbeats()
 def ensure(lease: ThreadLease, thread_id: str, owner: str) -> bool:
     """Make sure `owner` holds the lease; True when it was newly taken.
 
-    No read at all when this process renewed it lately (`Heartbeats.fresh`),
+    No read at all when this process renewed or saw it lately (`Heartbeats.fresh`),
     a read when it is held and not near expiry, else a compare-and-set, which
     raises `LeaseHeldError` when another live owner holds it. The database
     file's identity is checked every time (a stat).
@@ -282,8 +305,12 @@ def ensure(lease: ThreadLease, thread_id: str, owner: str) -> bool:
         and current.owner == owner
         and current.expires_at - time.time() > lease.ttl_s / 2
     ):
+        HEARTBEATS.confirm(lease, thread_id, owner, current.expires_at)
         return False
-    return lease.acquire(thread_id, owner)
+    expires_at = time.time() + lease.ttl_s
+    taken = lease.acquire(thread_id, owner)
+    HEARTBEATS.confirm(lease, thread_id, owner, expires_at)
+    return taken
 
 
 @contextmanager

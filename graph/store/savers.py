@@ -25,7 +25,8 @@ can lose the last commits but not corrupt the file).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Self
 
@@ -49,6 +50,7 @@ from graph.store.delta_walk import (
 from graph.store.leases import ThreadLease, lease_of
 from graph.store.registry import registry_of
 from graph.store.serde import CompressingSerializer
+from graph.store.thread_rows import ThreadRows
 from tools.dbfiles import CHECKPOINTS, check_file, claim, describe_error
 
 PAGE_SIZE = 4096
@@ -131,6 +133,22 @@ class CompactSqliteSaver(CarriesThreadStores, SqliteSaver):
         """Close the connection."""
         self.conn.close()
 
+    _thread_rows: ThreadRows | None = None
+
+    @contextmanager
+    def reading_thread(self, thread_id: str, checkpoint_ns: str = "") -> Iterator[None]:
+        """Within the block, the `DeltaChannel` histories of the thread's checkpoints come
+        from one read of its rows (`graph.store.thread_rows`): for listings that rebuild
+        every checkpoint's state, read-only."""
+        self.setup()
+        with self.lock:
+            rows = ThreadRows(self.conn, thread_id, checkpoint_ns, self.serde, self._has_task_path)
+        self._thread_rows = rows
+        try:
+            yield
+        finally:
+            self._thread_rows = None
+
     def setup(self) -> None:
         """Create the tables if needed (`SqliteSaver.setup` runs under `self.lock`)."""
         if not self.is_setup:
@@ -165,6 +183,10 @@ class CompactSqliteSaver(CarriesThreadStores, SqliteSaver):
             checkpoint_id = str(target.config["configurable"]["checkpoint_id"])
         thread_id = str(config["configurable"]["thread_id"])
         checkpoint_ns = str(config["configurable"].get("checkpoint_ns", ""))
+        bulk = self._thread_rows
+        if bulk is not None and bulk.covers(thread_id, checkpoint_ns, checkpoint_id):
+            with self.lock:
+                return bulk.history(checkpoint_id, channels)
         walk = DeltaWalk(checkpoint_id, channels, self.serde)
         rows: list[Any] = []
         with self.cursor(transaction=False) as cur:

@@ -66,3 +66,14 @@ class LocalConnections:
             conn.execute(self.schema)
             self._local.conn = conn
         return conn
+
+
+def checkpointed_threads(conn: sqlite3.Connection) -> list[str]:
+    """Thread ids with checkpoints in the database, most recently written first (none
+    when LangGraph's tables are not there yet)."""
+    if not conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'"
+    ).fetchone():
+        return []
+    query = "SELECT thread_id FROM checkpoints GROUP BY thread_id ORDER BY MAX(rowid) DESC"
+    return [str(thread_id) for (thread_id,) in conn.execute(query)]

@@ -9,7 +9,7 @@ from graph.verifier.check import Check, Found
 from graph.verifier.matching import contains, negated, probe_of
 from graph.verifier.normalise import MAY_HOLD_NUMBER, is_number
 from graph.verifier.reading import Reading
-from graph.verifier.ties import SUBJECT_CUES, wanted
+from graph.verifier.ties import SUBJECT_CUES, Problem, loose, wanted
 from graph.verifier.verdicts import (
     GROUNDING_STATED,
     MATCH_PARAPHRASE,
@@ -32,6 +32,8 @@ TIED_BY_SUBJECT = "; it is the subject of a stored page that shares {count} of t
 TIED_BY_NOUN = "; the question's {noun!r} stands next to it"
 TIED_BY_SENTENCE = "; its sentence shares {count} of the question's words"
 OF_CLASS = "; it is {what}, as the question asks for {wanted}"
+REASON_REJECTED = "{answer!r} is stated in stored {cite}, but {clause}"
+ACCEPTED_THOUGH = "; {said}, though {clause}"
 REASON_NOT_STATED = "No stored sentence states {missing}."
 REASON_UNRELATED = "{answer!r} appears only in stored {cite}, unrelated to the question."
 REASON_INJECTED = (
@@ -63,8 +65,15 @@ def _tie(check: Check, reading: Reading) -> str:
     return said
 
 
-def supported(check: Check, found: Found, reading: Reading | None = None) -> Verdict:
-    """The answer is stated (and, with a reading, tied to the question): say where and why."""
+def supported(
+    check: Check,
+    found: Found,
+    reading: Reading | None = None,
+    objection: Problem | None = None,
+    said: str = "",
+) -> Verdict:
+    """The answer is stated (and, with a reading, tied to the question): say where and why,
+    and what a rule objects that the combiner outweighed (`said`: its score)."""
     cite = citation(found.ids)
     if found.title:
         reason = REASON_TITLE.format(cite=cite, title=found.title, answer=check.answer)
@@ -74,7 +83,20 @@ def supported(check: Check, found: Found, reading: Reading | None = None) -> Ver
         reason = REASON_CONTAINED.format(cite=cite, answer=check.answer)
     if reading is not None:
         reason += _tie(check, reading)
+    if objection is not None:
+        reason += ACCEPTED_THOUGH.format(said=said, clause=objection.clause)
     return verdict(True, found.ids, reason + ".", [], GROUNDING_STATED)
+
+
+def refused(
+    check: Check, found: Found, reading: Reading, objection: Problem | None, said: str = ""
+) -> Verdict:
+    """A stated answer the combiner (or a rule) refuses: what is wrong, and the score."""
+    problem = objection or loose(check, reading)
+    reason = REASON_REJECTED.format(
+        answer=check.answer, cite=citation(found.ids), clause=problem.clause
+    )
+    return reject(f"{reason}{'; ' + said if said else ''}.", [problem.missing])
 
 
 def _other_values(check: Check, digits: set[int]) -> list[str]:

@@ -20,6 +20,26 @@ _NOT_ATTRIBUTE = frozenset(
 _LOWER_WORD = re.compile(r"\b[a-z][a-z-]+\b")
 # What a lead says its subject is: from the first "is a"/"was an" to the end of that clause.
 _DESCRIPTION = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the|one)\b([^,;:()]*)")
+# Kinds of plant that a modifier of the question rules out: no fern, moss or conifer is a
+# "flowering plant", whatever else its page says it is.
+_EXCLUDED_KINDS = {
+    "flowering": frozenset(
+        split_words(
+            "fern moss conifer gymnosperm cycad liverwort hornwort alga algae fungus fungi lichen"
+            " horsetail clubmoss lycophyte"
+        )
+    )
+}
+# "same <word>" questions about what the subjects are, read from their first sentences.
+OCCUPATION_WORDS = frozenset(split_words("profession professions occupation occupations job jobs"))
+GENRE_WORDS = frozenset(split_words("genre genres"))
+# Words a description puts before its category noun that say nothing of a genre.
+_NOT_GENRE = frozenset(
+    split_words(
+        "former defunct famous popular well-known best-known short-lived new old current"
+        " professional successful influential major leading"
+    )
+)
 # The shortest words a swap, a letter left out (or added) and a letter changed are read in.
 SWAP_LENGTH = 5
 GAP_LENGTH = 6
@@ -100,9 +120,11 @@ def _described(lead: str) -> str:
     return match.group(1) if match else lead
 
 
-def conflict(items: list[Item], core: frozenset[str]) -> str:
+def conflict(items: list[Item], core: frozenset[str], rest: frozenset[str] = frozenset()) -> str:
     """A core attribute word the page's first sentence contradicts: another nationality,
-    or only categories unrelated to the asked one ("film director" for "actress")."""
+    or only categories unrelated to the asked one ("film director" for "actress"); or a
+    kind it describes that another attribute word rules out ("a genus of ferns" is no
+    flowering plant)."""
     leads = [item for item in items if item.position == 0]
     if not leads:
         return ""
@@ -113,6 +135,10 @@ def conflict(items: list[Item], core: frozenset[str]) -> str:
         for word in _LOWER_WORD.findall(_described(item.raw))
         if class_of(word)
     }
+    for word in sorted(core | rest):
+        excluded = sorted(n for n in nouns if singular(n) in _EXCLUDED_KINDS.get(word, ()))
+        if excluded:
+            return f"{leads[0].id} describes it as {', '.join(excluded)}, which is not {word}"
     for word in sorted(core):
         if word in DEMONYMS and demonyms and word not in demonyms:
             return f"{leads[0].id} gives {', '.join(sorted(demonyms))}, not {word}"
@@ -136,3 +162,38 @@ def demonyms_of(items: list[Item]) -> frozenset[str]:
             *nationalities_named(item.raw),
         )
     )
+
+
+def occupations_of(items: list[Item]) -> frozenset[str]:
+    """The categories of person the page's first sentence describes its subject as
+    ("an American actor, singer and producer": actor, singer, producer)."""
+    return frozenset(
+        singular(word)
+        for item in items
+        if item.position == 0
+        for word in _LOWER_WORD.findall(_described(item.raw))
+        if "person" in class_of(word)
+    )
+
+
+def genres_of(items: list[Item]) -> frozenset[str]:
+    """The words before the first category noun of the page's first sentence's description
+    ("an American alternative rock band": alternative, rock), demonyms aside."""
+    found: set[str] = set()
+    for item in items:
+        if item.position != 0:
+            continue
+        for word in _LOWER_WORD.findall(_described(item.raw)):
+            if class_of(word):
+                break
+            if word not in DEMONYMS:
+                found.add(word)
+    return frozenset(found - _NOT_ATTRIBUTE - _NOT_GENRE)
+
+
+def shared_occupation(first: frozenset[str], second: frozenset[str]) -> bool | None:
+    """Whether two pages' occupations share one (the same or one broader than the other);
+    None when a page gives none."""
+    if not first or not second:
+        return None
+    return any(_related(one, other) for one in first for other in second)

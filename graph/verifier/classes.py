@@ -34,10 +34,17 @@ FROM_PAGE = "page"
 FROM_NAME = "name"
 FROM_GUESS = "guess"
 FROM_CONTEXT = "context"
-_WEAK = frozenset({FROM_GUESS, FROM_CONTEXT, "name ending"})
+FROM_ENDING = "name ending"
+_WEAK = frozenset({FROM_GUESS, FROM_CONTEXT, FROM_ENDING})
+# The sources that say what a name is on their own authority.
+STRONG_SOURCES = frozenset({FROM_LEXICON, FROM_PAGE, FROM_NAME})
 _SHOWN_CHARS = 80
-# A name's last word joined to a lower-case one ("New Jersey-based", "Award-winning").
-_COMPOUND_MODIFIER = re.compile(r"\w-[a-z]+\W*$")
+# A name's last word joined to a lower-case participle or describing word ("New
+# Jersey-based", "Award-winning", "English-language"), not to the lower-case part of a
+# romanised given name ("Yeon Sang-ho", "Jung Yu-mi").
+_COMPOUND_MODIFIER = re.compile(
+    r"\w-(?:[a-z]{2,}(?:ed|ing)|led|run|born|made|style|era|wide|like|language)\W*$"
+)
 _PREPOSITIONS = frozenset(split_words("in on during since until by from"))
 # Capitalised small words that only a title capitalises ("The Closer I Get").
 _TITLE_WORDS = frozenset(
@@ -126,14 +133,14 @@ def classify(
         found.update(_guessed(key, lexicon))
     if len(tokens) > 1:
         for kind in class_of(tokens[-1]):
-            found.setdefault(kind, ("name ending", tokens[-1]))
+            found.setdefault(kind, (FROM_ENDING, tokens[-1]))
     if any(token in MONTH_NAMES for token in tokens) and (
         any(is_number(token) for token in tokens) or tokens[0] in _PREPOSITIONS
     ):
         found.setdefault(DATE, (FROM_NAME, "a date"))
     title_words = [word for word in raw.split()[1:] if word.strip("\"'“”,.!?") in _TITLE_WORDS]
     if title_words:
-        found.setdefault(WORK, ("name ending", f"a title ({title_words[0]})"))
+        found.setdefault(WORK, (FROM_ENDING, f"a title ({title_words[0]})"))
     for item in stating:
         for span in find_in(item.text, tokens):
             for kind, words in _context_classes(item.raw, span).items():

@@ -7,7 +7,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graph.verifier.answers import explain_missing
-from graph.verifier.attributes import attribute_of, conflict, covered, demonyms_of
+from graph.verifier.attributes import (
+    GENRE_WORDS,
+    OCCUPATION_WORDS,
+    attribute_of,
+    conflict,
+    covered,
+    demonyms_of,
+    genres_of,
+    occupations_of,
+    shared_occupation,
+)
 from graph.verifier.candidates import YEAR, find_all
 from graph.verifier.check import Check
 from graph.verifier.compute import (
@@ -116,14 +126,36 @@ def _by_value(
     )
 
 
+def _same_kind(check: Check, facts: list[list[Item]], what: str) -> Outcome:
+    """ "Same profession?" from the categories of person each lead describes (yes on one
+    shared, no when none is); "same genre?" from the words before them (yes on one shared,
+    else undecided: genres have too many names to tell different ones apart)."""
+    occupations = what in OCCUPATION_WORDS
+    values = [(occupations_of if occupations else genres_of)(items) for items in facts]
+    holds = (
+        shared_occupation(values[0], values[1])
+        if occupations
+        else (bool(values[0] & values[1]) or None)
+    )
+    shown = "; ".join(
+        f"{_name(entity)}: {', '.join(sorted(value)) or 'none'}"
+        for entity, value in zip(check.entities[:2], values, strict=True)
+    )
+    if holds is None:
+        return Outcome(why_undecided=f"no {what} of both is stored ({shown})")
+    return Outcome(holds=holds, facts=shown, ids=tuple(i.id for it in facts for i in it))
+
+
 def _same_values(check: Check, facts: list[list[Item]]) -> Outcome:
     words = check.q.text.tokens
     entities = check.entities[:2]
+    after = words.index("same") + 1
+    if after < len(words) and words[after] in OCCUPATION_WORDS | GENRE_WORDS:
+        return _same_kind(check, facts, words[after])
     if set(words) & NATIONALITY_WORDS:
         values = [demonyms_of(items) for items in facts]
         what = "nationality"
     else:
-        after = words.index("same") + 1
         what = words[after] if after < len(words) else "value"
         own = {token for entity in entities for token in entity.tokens}
         values = [
@@ -166,7 +198,7 @@ def _by_attribute(check: Check, facts: list[list[Item]], yes_no: bool) -> Outcom
     if yes_no:
         if all(words == attribute for words in found):
             return Outcome(holds=True, facts=shown, ids=ids)
-        conflicts = [conflict(items, core) for items in facts]
+        conflicts = [conflict(items, core, rest) for items in facts]
         if any(conflicts):
             facts_shown = f"{shown}; {'; '.join(c for c in conflicts if c)}"
             return Outcome(holds=False, facts=facts_shown, ids=ids)

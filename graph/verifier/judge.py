@@ -13,13 +13,16 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 
 from graph.prompts import render
 from graph.verifier.verdicts import GROUNDING_JUDGED, reject, verdict
 from tools.base import Evidence, Verdict
+
+if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
 
 JUDGE_TIMEOUT_S = 30.0
 JUDGE_MAX_TOKENS = 16

@@ -50,7 +50,7 @@ def build_lexicon_file(data_file: Path, path: Path) -> None:
     """Build the lexicon from the snapshot into a private file, then move it into place."""
     check_file(path, NAME_LEXICON, create=True)
     built = Lexicon(iter_snapshot(data_file))
-    building = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    building = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     building.unlink(missing_ok=True)
     conn = sqlite3.connect(building)
     try:

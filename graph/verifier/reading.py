@@ -1,5 +1,5 @@
 """How the stored evidence ties a stated answer to the question: the measurements the
-rules (and the optional learned scorer) decide on.
+rules and the learned combiner decide on.
 
 For each placement of the answer in a trusted, related stating sentence: the
 question's cues in that sentence (its page's subject counts as mentioned, so

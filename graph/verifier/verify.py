@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graph.verifier.answer_types import NameLexicon
-from graph.verifier.answers import explain_missing, supported
+from graph.verifier.answers import explain_missing, refused, supported
 from graph.verifier.check import Check
+from graph.verifier.combiner import RULES, Decider
 from graph.verifier.comparison import alternative, computed, names_same, stated_comparison
 from graph.verifier.matching import stored_items
 from graph.verifier.normalise import MONTH_NAMES, analyse, is_number
-from graph.verifier.ties import NameScorer, class_problem, tie_problem
+from graph.verifier.ties import kind_problem, rule_problem
 from graph.verifier.verdicts import reject
 from tools.base import Evidence, Verdict
 
@@ -32,16 +33,17 @@ def verify_answer(
     *,
     question_type: str | None = None,
     lexicon: NameLexicon | None = None,
-    scorer: NameScorer | None = None,
+    decider: Decider | None = None,
 ) -> Verdict:
     """Judge `answer` to `question` against the stored `evidence`.
 
     `question_type` is HotpotQA's `bridge` or `comparison` when known; without
     it, a yes/no answer, or a choice between two named alternatives ("X or
     Y?"), is checked as a comparison. `lexicon` says what names are (see
-    `NameLexicon`); without it only the stored evidence does. `scorer` decides
-    whether a stated name is tied to the question in place of the name rules
-    (see `graph.verifier.scorer`).
+    `NameLexicon`); without it only the stored evidence does. `decider` decides
+    whether a stated year, number or name answers the question (default: the
+    hand rules, each a veto; the agent passes the learned combiner, see
+    `graph.verifier.combiner`).
     """
     if not analyse(answer).tokens:
         return reject(REASON_EMPTY, [])
@@ -83,7 +85,13 @@ def verify_answer(
     if found is None:
         return explain_missing(check, missing)
     reading = check.read()
-    problem = class_problem(check, found, reading) or tie_problem(check, found, reading, scorer)
-    if problem is not None:
-        return problem
-    return supported(check, found, reading)
+    if reading.kind is None:
+        return supported(check, found, reading)
+    wrong_kind = kind_problem(check, found, reading)
+    if wrong_kind is not None:
+        return wrong_kind
+    decision = (decider or RULES).decide(check, found, reading)
+    objection = rule_problem(check, reading)
+    if not decision.accepted:
+        return refused(check, found, reading, objection, decision.said)
+    return supported(check, found, reading, objection, decision.said)

@@ -116,7 +116,8 @@ class SnapshotSource:
                 )
             if not self.index_file.exists():
                 check_file(self.index_file, SNAPSHOT_INDEX, create=True)
-            building = self.index_file.with_name(f"{self.index_file.name}.{os.getpid()}.tmp")
+            private = f"{os.getpid()}.{threading.get_ident()}.tmp"  # threads build at once too
+            building = self.index_file.with_name(f"{self.index_file.name}.{private}")
             building.unlink(missing_ok=True)
             try:
                 self._build(fingerprint, building)

@@ -1,0 +1,75 @@
+"""A LangGraph server's API through `langgraph-sdk`, its failures as one-line errors.
+
+An unreachable server, a refused request (a busy thread, a bad value) and an
+unknown thread each become a `RemoteError` (an `AgentError`: the CLI prints
+one line and exits with status 2), naming the server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+from langgraph_sdk import get_sync_client
+from langgraph_sdk.client import SyncLangGraphClient
+from langgraph_sdk.errors import APIConnectionError
+
+from graph.errors import AgentError
+
+TIMEOUT_S = 30.0  # connect, write and pool; a streamed run may read for long
+NOT_A_URL = "--server {url!r} is not a server URL; give one like http://127.0.0.1:2024"
+UNREACHABLE = "cannot reach the LangGraph server at {url} ({problem}); is it running?"
+REFUSED = "the LangGraph server at {url} refused the request ({status}): {detail}"
+NO_THREAD = "no thread {thread_id} on the LangGraph server at {url}"
+BUSY = "thread {thread_id} is busy on the LangGraph server at {url}: a run is in progress"
+
+
+class RemoteError(AgentError):
+    """The server could not be reached, or refused what was asked."""
+
+
+def connect(url: str) -> SyncLangGraphClient:
+    """A client of the server at `url` (nothing is sent yet)."""
+    url = url.strip().rstrip("/")
+    if not url.startswith(("http://", "https://")):
+        raise RemoteError(NOT_A_URL.format(url=url))
+    return get_sync_client(url=url, timeout=(TIMEOUT_S, None, TIMEOUT_S, TIMEOUT_S))
+
+
+def server_url(client: SyncLangGraphClient) -> str:
+    """The URL the client talks to."""
+    return str(client.http.client.base_url).rstrip("/")
+
+
+def _detail(response: httpx.Response | None) -> str:
+    """The server's own message from an error response."""
+    if response is None:
+        return ""
+    try:
+        body: Any = response.json()
+    except ValueError:
+        return " ".join(response.text.split())[:300]
+    if isinstance(body, dict):
+        return str(body.get("detail") or body.get("message") or body)
+    return str(body)
+
+
+@contextmanager
+def talking_to(client: SyncLangGraphClient, thread_id: str = "") -> Iterator[None]:
+    """Turn the transport's and the server's refusals inside the block into `RemoteError`."""
+    url = server_url(client)
+    try:
+        yield
+    except (httpx.TransportError, APIConnectionError) as error:
+        problem = " ".join(str(error).split()) or type(error).__name__
+        raise RemoteError(UNREACHABLE.format(url=url, problem=problem)) from None
+    except httpx.HTTPStatusError as error:
+        status = error.response.status_code if error.response is not None else 0
+        if status == 404 and thread_id:
+            raise RemoteError(NO_THREAD.format(thread_id=thread_id, url=url)) from None
+        if status == 409 and thread_id:
+            raise RemoteError(BUSY.format(thread_id=thread_id, url=url)) from None
+        detail = _detail(error.response)
+        raise RemoteError(REFUSED.format(url=url, status=status, detail=detail)) from None

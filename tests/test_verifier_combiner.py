@@ -1,0 +1,102 @@
+"""The learned combiner: a small versioned JSON model per group of answer kinds, evaluated
+in plain Python over the verifier's signals; trained reproducibly by
+benchmarks/train_verifier_combiner.py."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from verifier_utils import Store
+
+from graph.verifier import verify_answer
+from graph.verifier.candidates import NAME
+from graph.verifier.combiner import (
+    COMBINER_FILE,
+    RULES,
+    VALUE,
+    Combiner,
+    Model,
+    load_combiner,
+)
+from graph.verifier.lexicon_store import snapshot_lexicon
+from graph.verifier.signals import SIGNALS
+
+ROOT = Path(__file__).resolve().parent.parent
+QUESTION = "What film did Peter Best make in 1986 that was set in the Australian Outback?"
+
+
+def _never(combiner: Combiner) -> Combiner:
+    """The same models with a threshold no score reaches."""
+    return Combiner({g: Model(m.weights, m.bias, 1.01) for g, m in combiner.models.items()})
+
+
+def test_the_model_file_is_small_and_matches_the_signals() -> None:
+    assert COMBINER_FILE.stat().st_size < 20_000
+    combiners = load_combiner()
+    assert combiners.folds == len(combiners.held_out) == 5
+    for combiner in (*combiners.held_out, combiners.full):
+        assert set(combiner.models) == {VALUE, NAME}
+        for model in combiner.models.values():
+            assert len(model.weights) == len(SIGNALS) and 0 < model.threshold < 1
+    assert "training questions" in json.loads(COMBINER_FILE.read_text())["trained_on"]
+
+
+def test_the_combiner_keeps_a_tied_gold_name_and_explains_a_rejection() -> None:
+    store = Store()
+    store.add("Peter Best (composer)", 0)
+    store.add("Crocodile Dundee", 0)
+    full = load_combiner().full
+    lexicon = snapshot_lexicon()
+    kept = verify_answer(
+        QUESTION, "Crocodile Dundee", store.evidence, lexicon=lexicon, decider=full
+    )
+    assert kept["supported"], kept["reason"]
+    assert "learned combiner scored" not in kept["reason"] or "though" in kept["reason"]
+    refused = verify_answer(
+        QUESTION, "Crocodile Dundee", store.evidence, lexicon=lexicon, decider=_never(full)
+    )
+    assert not refused["supported"] and "learned combiner scored" in refused["reason"]
+    assert refused["missing"]
+
+
+def test_a_year_goes_to_the_value_model_as_names_go_to_theirs() -> None:
+    store = Store()
+    store.add("Peter Best (composer)", 0)
+    store.add("Crocodile Dundee", 0)
+    question = "In what year was the film Crocodile Dundee released?"
+    full = load_combiner().full
+    for decider in (full, RULES):
+        stated = verify_answer(question, "1986", store.evidence, decider=decider)
+        assert stated["supported"], stated["reason"]
+    refused = verify_answer(question, "1986", store.evidence, decider=_never(full))
+    assert not refused["supported"] and "learned combiner scored" in refused["reason"]
+
+
+def test_training_fits_a_threshold_that_keeps_the_asked_recall() -> None:
+    pytest.importorskip("sklearn")
+    spec = importlib.util.spec_from_file_location(
+        "train_verifier_combiner", ROOT / "benchmarks" / "train_verifier_combiner.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    width = len(SIGNALS)
+    rows = [
+        {
+            "x": [float(i % 7 == j % 7) for j in range(width)],
+            "y": i % 2 == 0,
+            "rules": True,
+            "group": VALUE if i % 3 else NAME,
+        }
+        for i in range(120)
+    ]
+    models = module.fit_groups(rows, target=0.9)
+    for group in (VALUE, NAME):
+        assert len(models[group]["weights"]) == width
+        gold = [row for row in rows if row["y"] and row["group"] == group]
+        assert sum(module.accepts(models, row) for row in gold) >= 0.9 * len(gold)
