@@ -20,6 +20,7 @@ from reliability_utils import (
     write_model,
 )
 
+from graph.audit import untruths
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
 from tools.library.db import audit_log, reservations
 
@@ -104,32 +105,27 @@ def test_approve_and_reject_at_once_exactly_one_wins_and_a_rejected_write_never_
     postgres_url: str, postgres_library_url: str, tmp_path: Path
 ) -> None:
     model = write_model(tmp_path / "reserve.json", RESERVE_SCRIPT)
-    for round_number in range(2):
-        thread = f"race-{round_number}"
-        paused = run_cli(
-            "ask", RESERVE_QUESTION, "--env", "library", "--patron", "P1003", "--model", model,
-            "--db", postgres_url, "--library-db", postgres_library_url, "--thread-id", thread,
-        )  # fmt: skip
-        assert paused.returncode == 5, paused.stderr
-        sides = {
-            "approve": start_cli("resume", thread, "--db", postgres_url, "--approve"),
-            "reject": start_cli("resume", thread, "--db", postgres_url, "--reject", "not today"),
-        }
-        outcomes = {name: finish(process) for name, process in sides.items()}
-        decided = [
-            row["detail"]["type"]
-            for row in audit_log(postgres_library_url, thread_id=thread)
-            if row["event"] == "decision"
-        ]
-        assert len(decided) == 1, (decided, outcomes)
-        loser = "reject" if decided[0] == "approve" else "approve"
-        code, _, err = outcomes[loser]
-        assert code == 2 and len(err.strip().splitlines()) == 1, err
-        held = [r for r in reservations(postgres_library_url) if r["thread_id"] == thread]
-        assert len(held) == (1 if decided[0] == "approve" else 0)
-        audit = run_cli("audit", thread, "--db", postgres_url, "--json")
-        events = [row["event"] for row in json.loads(audit.stdout)]
-        assert events.count("executed") == (1 if decided[0] == "approve" else 0)
+    paused = run_cli(
+        "ask", RESERVE_QUESTION, "--env", "library", "--patron", "P1003", "--model", model,
+        "--db", postgres_url, "--library-db", postgres_library_url, "--thread-id", "race",
+    )  # fmt: skip
+    assert paused.returncode == 5, paused.stderr
+    sides = {
+        "approve": start_cli("resume", "race", "--db", postgres_url, "--approve"),
+        "reject": start_cli("resume", "race", "--db", postgres_url, "--reject", "not today"),
+    }
+    outcomes = {name: finish(process) for name, process in sides.items()}
+    rows = audit_log(postgres_library_url, thread_id="race")
+    decided = [row["detail"]["type"] for row in rows if row["event"] == "decision"]
+    assert len(decided) == 1, (decided, outcomes)
+    loser = "reject" if decided[0] == "approve" else "approve"
+    code, _, err = outcomes[loser]
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    held = reservations(postgres_library_url)
+    assert [r["copy_id"] for r in held] == (["W22"] if decided[0] == "approve" else [])
+    executed = [row for row in rows if row["event"] == "executed"]
+    assert len(executed) == (1 if decided[0] == "approve" else 0)
+    assert untruths(rows, held) == []
 
 
 def test_two_resumes_at_once_one_drives_and_the_other_is_told_who(
