@@ -152,3 +152,25 @@ def test_a_library_database_is_not_taken_for_checkpoints(postgres_url: str) -> N
     for create in (True, False):
         with pytest.raises(DatabaseError, match="is a library database, not a checkpoint"):
             open_checkpointer(postgres_url, create=create)
+
+
+def test_processes_opening_a_new_database_at_once_set_it_up_once_without_deadlock(
+    postgres_url: str,
+) -> None:
+    question = "In what year was the director of the film The Prestige born?"
+    command = [sys.executable, "-m", "graph.cli", "ask", question, "--db", postgres_url]
+    askers = [
+        subprocess.Popen(
+            [*command, "--model", "graph.testing:demo_model"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    outputs = [process.communicate(timeout=300)[0] for process in askers]
+    assert [process.returncode for process in askers] == [0] * 4, [o[-300:] for o in outputs]
+    with psycopg.connect(postgres_url) as conn:
+        versions = conn.execute("SELECT count(*), count(DISTINCT v) FROM checkpoint_migrations")
+        total, distinct = versions.fetchone() or (0, 0)
+    assert total == distinct > 0

@@ -20,6 +20,7 @@ and registry (`graph.store.pg_registry`) of the same database.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -41,6 +42,8 @@ POOL_MAX_SIZE = 4
 POOL_WAIT_S = 10.0
 """How long a query waits for a connection (a lost server is reported after this)."""
 SETUP_LOCK_KEY = 0x52784350_53657475  # "RxCP" "Setu": serialises first-time setup
+SETUP_WAIT_S = 120.0
+SETUP_POLL_S = 0.05
 SAVER_TABLES = frozenset(
     {"checkpoints", "checkpoint_blobs", "checkpoint_writes", "checkpoint_migrations"}
 )
@@ -169,6 +172,22 @@ class PostgresCheckpointSaver(CarriesThreadStores, PostgresSaver):
         self.pool.close()
 
 
+def take_setup_lock(conn: psycopg.Connection[Any], url: URL) -> None:
+    """Take the setup lock, polling: a session blocked in `pg_advisory_lock` keeps its
+    snapshot open, and the holder's `CREATE INDEX CONCURRENTLY` waits for every open
+    snapshot, which PostgreSQL reports as a deadlock."""
+    deadline = time.monotonic() + SETUP_WAIT_S
+    query = "SELECT pg_try_advisory_lock(%s) AS taken"
+    while not (conn.execute(query, (SETUP_LOCK_KEY,)).fetchone() or {}).get("taken"):
+        if time.monotonic() > deadline:
+            reason = f"another process has been setting it up for {SETUP_WAIT_S:.0f} s"
+            message = CANNOT_CONNECT.format(
+                label=CHECKPOINTS.label, location=label(url), reason=reason
+            )
+            raise DatabaseServerError(message, reason)
+        time.sleep(SETUP_POLL_S)
+
+
 def set_up(url: URL, *, create: bool) -> None:
     """Check the database, and create (or migrate) its tables when needed and allowed."""
     with connect(url) as conn, reported(url):
@@ -176,7 +195,7 @@ def set_up(url: URL, *, create: bool) -> None:
         stored = check_tables(url, tables, create=create)
         if is_current(conn, tables):
             return
-        conn.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK_KEY,))
+        take_setup_lock(conn, url)
         try:
             check_tables(url, tables_of(conn), create=create or stored)
             PostgresSaver(conn).setup()
