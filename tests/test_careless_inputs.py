@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -204,3 +205,40 @@ def test_in_process_main_never_raises_on_a_bug(
     status = main(["ask", "Who?", "--model", f"{tmp_path / 'boom.py'}:factory"])
     err = capsys.readouterr().err
     assert status == UNEXPECTED and err.count("\n") == 1 and "Traceback" not in err
+
+
+WITHOUT_POSTGRES_EXTRA = """
+import sys
+for name in ("psycopg", "psycopg_pool"):
+    sys.modules[name] = None  # as if the [postgres] extra were not installed
+from graph.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("threads", "--db", "postgresql://agent:secret@127.0.0.1:1/episodes"),
+        _library_args(
+            "--library-db",
+            "postgresql://agent:secret@127.0.0.1:1/library",
+            "--model",
+            "graph.testing:library_demo_model",
+        ),
+    ],
+    ids=["db-url", "library-db-url"],
+)
+def test_a_postgresql_url_without_the_extra_names_the_extra(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", WITHOUT_POSTGRES_EXTRA, *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert done.returncode == USAGE, done.stderr
+    assert done.stderr.count("\n") == 1 and "[postgres]" in done.stderr
+    assert "secret" not in done.stderr and "Traceback" not in done.stderr

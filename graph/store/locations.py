@@ -9,6 +9,7 @@ SQLite file inside it).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 from dataclasses import dataclass
@@ -24,6 +25,11 @@ POSTGRES_SCHEMES = ("postgresql", "postgres", "postgresql+psycopg")
 UNSUPPORTED_URL = (
     "{what} {value!r}: give an SQLite file path (e.g. episodes.sqlite3) or a "
     "postgresql://user@host:port/db URL"
+)
+POSTGRES_MODULES = ("psycopg", "psycopg_pool", "langgraph.checkpoint.postgres")
+NO_POSTGRES_EXTRA = (
+    "{what} {value!r}: PostgreSQL needs the [postgres] extra "
+    '(pip install -e ".[postgres]"), which is not installed here'
 )
 _PASSWORD = re.compile(r"(://[^:/@]*:)[^@/]*@")
 
@@ -50,8 +56,18 @@ def parse_location(value: str | os.PathLike[str], what: str = "--db") -> Locatio
         scheme = text.split(URL_MARKER, 1)[0].lower()
         if scheme not in POSTGRES_SCHEMES:
             raise DatabaseError(UNSUPPORTED_URL.format(what=what, value=hidden_password(text)))
+        if not postgres_installed():
+            raise DatabaseError(NO_POSTGRES_EXTRA.format(what=what, value=hidden_password(text)))
         return Location(url=text)
     return Location(path=Path(text).expanduser())
+
+
+def postgres_installed() -> bool:
+    """Whether the `[postgres]` extra's modules can be imported (found, not imported)."""
+    try:
+        return all(importlib.util.find_spec(name) is not None for name in POSTGRES_MODULES)
+    except ModuleNotFoundError:  # a parent package is missing
+        return False
 
 
 def default_checkpoint_location() -> Location:

@@ -14,6 +14,7 @@ opens its own connections.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import sqlite3
@@ -51,6 +52,10 @@ UNSUPPORTED_SCHEME = (
     "{value}: the library database must be an SQLite file path or a "
     "postgresql://user@host:port/db URL"
 )
+NO_DRIVER = (
+    '{value}: PostgreSQL needs the [postgres] extra (pip install -e ".[postgres]"), '
+    "which is not installed here"
+)
 CANNOT_CONNECT = "cannot open the library database {location}: {reason}"
 TRANSIENT_FAILURES = (sqlite3.OperationalError, sa_exc.OperationalError, DatabaseServerError)
 """Errors of a call that may succeed when tried again: a locked or unreachable database."""
@@ -75,6 +80,8 @@ def parse_location(value: Path | str | URL) -> Location:
         raise DatabaseFileError(NOT_A_URL.format(value=shown)) from None
     if url.drivername not in POSTGRES_SCHEMES:
         raise DatabaseFileError(UNSUPPORTED_SCHEME.format(value=shown))
+    if importlib.util.find_spec("psycopg") is None:
+        raise DatabaseFileError(NO_DRIVER.format(value=shown))
     return url
 
 
