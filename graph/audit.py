@@ -21,6 +21,7 @@ from graph.context import Context
 from graph.errors import AgentError, DatabaseError
 from graph.node_support import recorded_decisions
 from graph.runner import Agent, env_of
+from graph.store.locations import DB_HELP
 from tools.base import ExecContext
 
 NO_AUDIT = (
@@ -122,9 +123,7 @@ def register(commands: Any) -> None:
     """Add `react-agent audit THREAD_ID [--db] [--json]` to the CLI's subcommands."""
     audit = commands.add_parser("audit", help="print a library episode's audit log")
     audit.add_argument("thread_id")
-    audit.add_argument(
-        "--db", help="checkpoint database file (default: under the user's state directory)"
-    )
+    audit.add_argument("--db", help=DB_HELP)
     audit.add_argument("--json", action="store_true", help="print one JSON list")
     audit.set_defaults(func=cmd_audit)
 

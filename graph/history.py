@@ -24,6 +24,7 @@ from graph.errors import AgentError, ThreadNotFoundError
 from graph.nodes import Nodes
 from graph.runner import NO_THREAD, Agent, db_label, make_context, snapshot, thread_config
 from graph.state import Proposal
+from graph.store.locations import DB_HELP
 from tools.base import ExecContext
 
 EDITED_ACTION_KEY = "edited_action"
@@ -253,8 +254,6 @@ def register(commands: Any) -> None:
     """Add `react-agent history THREAD_ID [--db] [--json]` to the CLI's subcommands."""
     history = commands.add_parser("history", help="list an episode's checkpoints (time travel)")
     history.add_argument("thread_id")
-    history.add_argument(
-        "--db", help="checkpoint database file (default: under the user's state directory)"
-    )
+    history.add_argument("--db", help=DB_HELP)
     history.add_argument("--json", action="store_true", help="print one JSON list")
     history.set_defaults(func=cmd_history)

@@ -23,6 +23,7 @@ from graph.cli.episodes import cmd_ask, cmd_resume
 from graph.cli.remote import add_server_flag, cmd_ask_remote, cmd_resume_remote, cmd_show_remote
 from graph.cli.settings import STDIN, add_setting_flags
 from graph.cli.threads import cmd_show, cmd_threads
+from graph.store.locations import DB_HELP
 from graph.validation import MAX_QUESTION_CHARS
 
 __all__ = ["build_parser", "entry", "main"]
@@ -50,9 +51,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def _common(sub: argparse.ArgumentParser, env_default: str | None = None) -> None:
-    sub.add_argument(
-        "--db", help="checkpoint database file (default: under the user's state directory)"
-    )
+    sub.add_argument("--db", help=DB_HELP)
     sub.add_argument(
         "--env",
         choices=["wikipedia", "library"],

@@ -20,6 +20,10 @@ from platformdirs import user_state_dir
 from graph.errors import DatabaseError
 
 DB_ENV_VAR = "REACT_AGENT_DB"
+DB_HELP = (
+    "checkpoint database: an SQLite file or a postgresql://user@host:port/db URL "
+    f"(default: ${DB_ENV_VAR}, else a file under the user's state directory)"
+)
 URL_MARKER = "://"
 POSTGRES_SCHEMES = ("postgresql", "postgres", "postgresql+psycopg")
 UNSUPPORTED_URL = (
