@@ -38,20 +38,26 @@ def record_thread_event(
     event: str,
     detail: Mapping[str, Any],
     actor: str,
+    step_index: int = 0,
 ) -> None:
-    """Record a thread-level event (`fork`, `settings_changed`) in the env's audit log."""
+    """Record a thread-level event (`fork`, `settings_changed`) in the env's audit log.
+
+    `step_index` is the step the thread is about to take where the event happens.
+    """
     env = ENVIRONMENTS[env_of(agent)][1](ctx)
-    env.record_audit(event, detail, _thread_context(ctx, thread_id, actor=actor))
+    env.record_audit(
+        event, detail, _thread_context(ctx, thread_id, actor=actor, step_index=step_index)
+    )
 
 
 def _thread_context(
-    ctx: Context, thread_id: str, request_id: str = "", actor: str = ""
+    ctx: Context, thread_id: str, request_id: str = "", actor: str = "", step_index: int = 0
 ) -> ExecContext:
     return ExecContext(
         settings=ctx,
         env_state={},
         thread_id=thread_id,
-        step_index=0,
+        step_index=step_index,
         idempotency_key="",
         request_id=request_id,
         actor=actor,

@@ -231,7 +231,9 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
             from graph.audit import record_thread_event
 
             detail = {"changes": {k: {"from": a, "to": b} for k, (a, b) in changes.items()}}
-            record_thread_event(agent, ctx, thread_id, "settings_changed", detail, request.actor)
+            record_thread_event(
+                agent, ctx, thread_id, "settings_changed", detail, request.actor, next_step(state)
+            )
 
     if request.checkpoint_id:
         _fork(agent, request, state, update, run, record_change)
@@ -278,7 +280,7 @@ def _fork(
     from graph.audit import record_thread_event
 
     detail = {"from_checkpoint": request.checkpoint_id}
-    record_thread_event(agent, ctx, thread_id, "fork", detail, actor)
+    record_thread_event(agent, ctx, thread_id, "fork", detail, actor, next_step(state))
     record_change()
     value: Command[Any] | None = Command(update=update) if update else None
     _stream(agent, value, _config(state.config, owner, actor), ctx, on_event)
@@ -289,3 +291,8 @@ def _fork(
     if pending is None:
         raise AgentError(FORK_DID_NOT_ASK)
     _answer(agent, head, pending, request.decision, None, run)
+
+
+def next_step(state: StateSnapshot) -> int:
+    """The index of the step a thread takes next from this checkpoint (steps count from 1)."""
+    return len(state.values.get("steps") or []) + 1

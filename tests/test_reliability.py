@@ -169,6 +169,7 @@ def test_3_the_audit_log_keeps_every_decision_across_a_fork(
         ("executed", second_id),
     ]
     assert rows[1]["detail"] == {"type": "reject", "message": "not that one"}
+    assert rows[2]["step_index"] == rows[0]["step_index"] == rows[3]["step_index"] > 0
     assert rows[4]["detail"]["edited_action"]["args"] == {"copy_id": "N30"}
     assert rows[5]["detail"]["outcome"] == "reserved" and rows[5]["detail"]["copy_id"] == "N30"
     assert [r["copy_id"] for r in reservations(library)] == ["N30"]
@@ -431,6 +432,8 @@ def test_a_settings_change_must_be_asked_for_and_is_recorded(
     (change,) = [r for r in rows if r["event"] == "settings_changed"]
     assert change["detail"] == {"changes": {"patron": {"from": "P1001", "to": "P1003"}}}
     assert change["actor"].startswith("cli:")
+    (proposed,) = [r for r in rows if r["event"] == "proposed"]
+    assert change["step_index"] == proposed["step_index"] > 0
     shown = json.loads(cli("show", "change", "--db", str(db_path), "--json").stdout)
     assert [(r["copy_id"], r["patron_id"]) for r in reservations(library)] == [("W22", "P1003")]
     assert shown["trajectory"][2]["request_id"] == request
