@@ -25,9 +25,10 @@ from graph.verifier.answer_types import (
     local_classes,
 )
 from graph.verifier.candidates import find_in
-from graph.verifier.categories import DATE, DEMONYMS, MODIFIER, NATIONALITY, WORK
+from graph.verifier.categories import DATE, DEMONYMS, MODIFIER, NATIONALITY, PLACE, WORK
 from graph.verifier.matching import Item
 from graph.verifier.normalise import MONTH_NAMES, Text, analyse, is_number, split_words
+from graph.verifier.places import is_city
 
 FROM_LEXICON = "lexicon"
 FROM_PAGE = "page"
@@ -35,6 +36,7 @@ FROM_NAME = "name"
 FROM_GUESS = "guess"
 FROM_CONTEXT = "context"
 FROM_ENDING = "name ending"
+GAZETTEER = "a large city"
 _WEAK = frozenset({FROM_GUESS, FROM_CONTEXT, FROM_ENDING})
 # The sources that say what a name is on their own authority.
 STRONG_SOURCES = frozenset({FROM_LEXICON, FROM_PAGE, FROM_NAME})
@@ -84,10 +86,21 @@ def _is_own_page(item: Item, padded: str) -> bool:
     return item.position == 0 and item.title_text.padded == padded
 
 
+def _written_common(word: str, raw: str) -> bool:
+    """The sentence writes the word in lower case, or as an abbreviation ("EP"), not only
+    as part of a name ("Station")."""
+    return re.search(rf"\b(?:{re.escape(word)}|{re.escape(word.upper())})\b", raw) is not None
+
+
 @lru_cache(maxsize=65536)
 def _context_classes(raw: str, span: tuple[int, int]) -> dict[str, str]:
-    """`local_classes` of a span of a stored sentence."""
-    return local_classes(analyse(raw).tokens, span)
+    """`local_classes` of a span of a stored sentence, less a category noun the sentence
+    writes only capitalised (the end of another name: "La Ciotat Station, Arrival ...")."""
+    return {
+        kind: words
+        for kind, words in local_classes(analyse(raw).tokens, span).items()
+        if _written_common(words.split()[0], raw)
+    }
 
 
 @lru_cache(maxsize=65536)
@@ -129,9 +142,11 @@ def classify(
     own = [item.raw for item in items if _is_own_page(item, answer.padded)]
     for kind, description in classes_of(own).items():
         found.setdefault(kind, (FROM_PAGE, description[:_SHOWN_CHARS]))
+    if is_city(key):
+        found.setdefault(PLACE, (FROM_NAME, GAZETTEER))
     if lexicon is not None and not found:
         found.update(_guessed(key, lexicon))
-    if len(tokens) > 1:
+    if len(tokens) > 1 and "-" not in raw.split()[-1]:
         for kind in class_of(tokens[-1]):
             found.setdefault(kind, (FROM_ENDING, tokens[-1]))
     if any(token in MONTH_NAMES for token in tokens) and (
