@@ -176,6 +176,7 @@ HYPERNYMS: dict[str, frozenset[str]] = {
         "musician": "singer songwriter rapper vocalist guitarist bassist drummer pianist"
         " keyboardist violinist composer dj",
         "singer": "vocalist songwriter rapper",
+        "scientist": "physicist chemist biologist astronomer",
         "director": "filmmaker",
         "filmmaker": "director",
         "politician": "statesman president minister senator governor mayor congressman"
