@@ -37,6 +37,7 @@ REASON_WRONG_KIND = (
     "{answer!r} is stated in stored {cite}, but the question asks for {wanted},"
     " and {answer!r} is {what}."
 )
+REASON_UNMEASURED = "{answer!r} is stated in stored {cite}, but {clause}."
 WRONG_CLASS = "the question asks for {wanted}, and {answer!r} is {what}"
 MISSING_CLASS = "that {answer!r} is {wanted}"
 NOT_NEAREST = "another {kind} there sits nearer to {word!r}, what the question asks about"
@@ -113,6 +114,17 @@ def kind_problem(check: Check, found: Found, reading: Reading) -> Verdict | None
         what=f"{with_article(reading.kind)}, not a name",
     )
     return reject(reason, [MISSING_CLASS.format(answer=check.answer, wanted=asked)])
+
+
+def unit_problem(check: Check, found: Found, reading: Reading) -> Verdict | None:
+    """A number for a measure ("how long?") with no unit of it next to it: "Route 309"
+    measures nothing, whatever else ties it."""
+    if reading.kind != NUMBER or reading.has_unit:
+        return None
+    relation = relation_words(check, NUMBER)
+    clause = NOT_MEASURE.format(relation=relation, answer=check.answer)
+    reason = REASON_UNMEASURED.format(answer=check.answer, cite=citation(found.ids), clause=clause)
+    return reject(reason, [MISSING_TIE.format(answer=check.answer, relation=relation)])
 
 
 def class_problem(check: Check, reading: Reading) -> Problem | None:
