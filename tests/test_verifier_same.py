@@ -1,14 +1,15 @@
 """Comparisons computed from values the pages state in other words: a work's year written
 as its adjective, a family by its scientific name, a country by its name, a profession
-asked as a "type of work", a height in feet against one in metres. On real snapshot
-sentences; an entity without a value leaves the comparison undecided."""
+asked as a "type of work", a "case" by a "decision", a height in feet against one in
+metres, a superlative only one page states (not ranked: "the second tallest"). On real
+snapshot sentences; an entity without a value leaves the comparison undecided."""
 
 from __future__ import annotations
 
 import pytest
 from verifier_utils import Store, check, rejected, supported
 
-from graph.verifier import GROUNDING_COMPUTED
+from graph.verifier import GROUNDING_COMPUTED, GROUNDING_STATED
 
 
 @pytest.fixture
@@ -46,6 +47,14 @@ def store() -> Store:
             "Are Ceanothus and Eulophia both types of plant?",
             "yes",
             ("plant",),
+        ),
+        # "... is a decision by the United States Supreme Court ..." / "... was a United
+        # States Supreme Court case ..."
+        (
+            ("Berghuis v. Thompkins", "Brown v. Mississippi"),
+            "Are both Berghuis v. Thompkins and Brown v. Mississippi Supreme Court Cases?",
+            "yes",
+            ("cases, court, supreme",),
         ),
         # "... located entirely in India." / "... in eastern Denmark, is a cathedral ..."
         (
@@ -88,3 +97,24 @@ def test_heights_in_feet_and_in_metres_compare(store: Store) -> None:
     question = "Which building is taller, the Bertelsmann Building or CitySpire Center?"
     supported(check(store, question, "CitySpire Center"), GROUNDING_COMPUTED, [ids[0], ids[2]])
     rejected(check(store, question, "Bertelsmann Building"), "contradicts")
+
+
+def test_a_superlative_one_page_states_decides_when_no_measure_is_stored(store: Store) -> None:
+    store.add("Children's National Medical Center", 0)  # "... ranked among the top 10 ..."
+    ids = store.add("MedStar Washington Hospital Center", 0)  # "... is the largest private ..."
+    question = (
+        "Is Children's National Medical Center or MedStar Washington Hospital Center the largest"
+        " private hospital in Washington, D.C.?"
+    )
+    verdict = check(store, question, "MedStar Washington Hospital Center")
+    supported(verdict, GROUNDING_STATED, ids)
+    assert "states the 'largest private hospital'" in verdict["reason"]
+    rejected(check(store, question, "Children's National Medical Center"), "contradicts")
+
+
+def test_a_ranked_superlative_decides_nothing(store: Store) -> None:
+    store.add("Princess Tower", 1)  # "... the second tallest building in Dubai, ... 24th tallest"
+    store.add("Tun Mustapha Tower", 1)  # "... it is the second tallest building in the island ..."
+    question = "Which is the tallest building, Princess Tower or Tun Mustapha Tower?"
+    for answer in ("Princess Tower", "Tun Mustapha Tower"):
+        rejected(check(store, question, answer), "cannot be computed")

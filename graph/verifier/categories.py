@@ -177,6 +177,7 @@ HYPERNYMS: dict[str, frozenset[str]] = {
         " keyboardist violinist composer dj",
         "singer": "vocalist songwriter rapper",
         "scientist": "physicist chemist biologist astronomer",
+        "case": "decision ruling lawsuit",
         "director": "filmmaker",
         "filmmaker": "director",
         "politician": "statesman president minister senator governor mayor congressman"

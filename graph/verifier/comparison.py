@@ -32,7 +32,7 @@ from graph.verifier.compute import (
 from graph.verifier.matching import STOPWORDS, Item, is_about
 from graph.verifier.normalise import Text
 from graph.verifier.relation import cue_stem, question_cues
-from graph.verifier.shared_values import DATE_NOUNS, KIND_OF, SAME, taxa
+from graph.verifier.shared_values import DATE_NOUNS, KIND_OF, SAME, stated_superlative, taxa
 from graph.verifier.verdicts import (
     GROUNDING_COMPUTED,
     GROUNDING_STATED,
@@ -85,6 +85,7 @@ class Outcome:
     facts: str = ""
     ids: tuple[str, ...] = ()
     why_undecided: str = ""
+    grounding: str = GROUNDING_COMPUTED
 
 
 def _name(entity: Text) -> str:
@@ -112,6 +113,10 @@ def _by_value(
         values = [number_of(items, counted, units) for items in facts]
     for entity, value in zip(entities, values, strict=True):
         if value is None:
+            stated = stated_superlative(words, inside, facts) if sign != SAME else None
+            if stated is not None:
+                winner, shown, stating = stated
+                return Outcome(winner, winner == 0, shown, (stating,), grounding=GROUNDING_STATED)
             return Outcome(why_undecided=NO_VALUE.format(what=what, entity=_name(entity)))
     found = [value for value in values if value is not None]
     shown, ids = _measured(entities, found), tuple(value.item.id for value in found)
@@ -275,7 +280,7 @@ def computed(check: Check, *, yes_no: bool, chosen: int | None) -> Verdict:
         )
         return reject(reason, [conclusion])
     reason = REASON_COMPUTED.format(facts=outcome.facts, conclusion=conclusion)
-    return verdict(True, unique(outcome.ids), reason, [], GROUNDING_COMPUTED)
+    return verdict(True, unique(outcome.ids), reason, [], outcome.grounding)
 
 
 def stated_comparison(check: Check) -> Verdict:
