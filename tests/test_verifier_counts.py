@@ -1,7 +1,7 @@
 """Years and numbers tied to what the question asks, where the sentence says it in other
-words: a count written "twice", "tracks" for songs; a date the question gives itself is
-not the one it asks; a number with no unit of the asked measure ("Route 309") is neither
-an answer nor a rival. On real snapshot sentences."""
+words: a count written "twice", "tracks" for songs, the year of an adaptation; a date
+the question gives itself is not the one it asks; a number with no unit of the asked
+measure ("Route 309") is neither an answer nor a rival. On real snapshot sentences."""
 
 from __future__ import annotations
 
@@ -26,6 +26,20 @@ def test_tracks_count_songs() -> None:
     ids = store.add("17 (XXXTentacion album)", 2)  # "It features 11 tracks ..."
     question = 'How many songs are on the XXXTentacion album that included "Jocelyn Flores"?'
     supported(check(store, question, "11"), GROUNDING_STATED, ids)
+
+
+def test_an_adaptation_dates_the_adapted_work() -> None:
+    store = Store()
+    store.add("I Am a Camera (film)", 0)  # "... is a British comedy-drama film released in 1955."
+    # "... adapted first into the play "I Am a Camera" (1951), then the 1955 film ..."
+    ids = store.add("Christopher Isherwood", 2)
+    question = "In what year was the film I Am a Camera first adapted as a play?"
+    full = load_combiner().full
+    verdict = verify_answer(question, "1951", store.evidence, decider=full)
+    supported(verdict, GROUNDING_STATED, ids)
+    assert "it is the year nearest 'adapted'" in verdict["reason"]
+    refused = verify_answer(question, "1955", store.evidence, decider=full)
+    assert not refused["supported"], refused["reason"]
 
 
 def test_a_date_the_question_gives_is_not_the_one_it_asks() -> None:

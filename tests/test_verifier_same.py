@@ -1,8 +1,9 @@
 """Comparisons computed from values the pages state in other words: a work's year written
 as its adjective, a family by its scientific name, a country by its name, a profession
-asked as a "type of work", a "case" by a "decision", a height in feet against one in
-metres, a superlative only one page states (not ranked: "the second tallest"). On real
-snapshot sentences; an entity without a value leaves the comparison undecided."""
+asked as a "type of work", a "case" by a "decision", "literary" by a writer, a height in
+feet against one in metres, a superlative only one page states (not ranked: "the second
+tallest"). On real snapshot sentences; an entity without a value leaves the comparison
+undecided."""
 
 from __future__ import annotations
 
@@ -55,6 +56,14 @@ def store() -> Store:
             "Are both Berghuis v. Thompkins and Brown v. Mississippi Supreme Court Cases?",
             "yes",
             ("cases, court, supreme",),
+        ),
+        # "... is an Irish writer." / "... a Canadian journalist who became a best-selling
+        # author of historical novels ..."
+        (
+            ("Patrick McCabe (novelist)", "Thomas B. Costain"),
+            "Patrick McCabe and Thomas B. Costain, are in the literary industry?",
+            "yes",
+            ("literary of literary",),
         ),
         # "... located entirely in India." / "... in eastern Denmark, is a cathedral ..."
         (

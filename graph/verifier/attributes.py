@@ -17,7 +17,7 @@ from graph.verifier.wordstems import cue_stem
 _NOT_ATTRIBUTE = frozenset(
     split_words(
         "both same also either each all two following share common one type types kind kinds"
-        " sort sorts"
+        " sort sorts industry"
     )
 )
 _LOWER_WORD = re.compile(r"\b[a-z][a-z-]+\b")

@@ -178,6 +178,7 @@ HYPERNYMS: dict[str, frozenset[str]] = {
         "singer": "vocalist songwriter rapper",
         "scientist": "physicist chemist biologist astronomer",
         "case": "decision ruling lawsuit",
+        "literary": "writer author novelist poet playwright dramatist essayist",
         "director": "filmmaker",
         "filmmaker": "director",
         "politician": "statesman president minister senator governor mayor congressman"

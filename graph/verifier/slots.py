@@ -34,6 +34,7 @@ EVENT_GROUPS = (
     "won elected election appointed signed joined retired retirement",
     "ended closed closing dissolved abolished disbanded defunct",
     "discovered discovery invented invention",
+    "adapted adaptation",
     "occurred happened fought",
     "merged acquired captured annexed conquered defeated sank crowned coronation renamed",
 )
