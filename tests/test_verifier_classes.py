@@ -1,6 +1,7 @@
 """What a question asks for and what an answer is: the head of the wh-phrase, not a name
-before it; a known place; a period named by its years; a name's ending or a neighbouring
-capitalised word that belongs to another name. On real snapshot sentences."""
+before it; a known city, country or state (a country is no town); a period named by its
+years; a name's ending or a neighbouring capitalised word that belongs to another name.
+On real snapshot sentences."""
 
 from __future__ import annotations
 
@@ -111,3 +112,24 @@ def test_a_word_of_a_name_does_not_say_what_it_is(
 ) -> None:
     ids = store.add(title, index)
     supported(check(store, question, answer), GROUNDING_STATED, ids)
+
+
+def test_a_country_or_a_state_is_a_place_but_not_one_within_it(store: Store) -> None:
+    store.add("Mykolas Dluskis", 1)  # "From 1788 onwards he was a priest at Vilnius Cathedral."
+    ids = store.add(
+        "Vilnius Cathedral", 4
+    )  # "... is the main Roman Catholic Cathedral of Lithuania."
+    question = "In which country was Mykolas Dluskis a priest in 1788?"
+    lexicon = snapshot_lexicon()
+    verdict = verify_answer(
+        question, "Lithuania", store.evidence, lexicon=lexicon, decider=load_combiner().full
+    )
+    supported(verdict, GROUNDING_STATED, ids)
+    assert "a country or a state" in verdict["reason"]
+    for place in ("Lithuania", "Kentucky"):
+        found = classify(analyse(place), place, [], [], lexicon)
+        assert found.fits(expected_class("Where was he from?")) is True
+        assert found.fits(expected_class("In which town was he a priest?")) is False
+        assert found.fits(expected_class("Which stadium did they play in?")) is False
+    city = classify(analyse("New York"), "New York", [], [], lexicon)  # a state and a city
+    assert city.fits(expected_class("In which city is the stadium?")) is True

@@ -27,8 +27,15 @@ from graph.verifier.answer_types import (
 from graph.verifier.candidates import find_in
 from graph.verifier.categories import DATE, DEMONYMS, MODIFIER, NATIONALITY, PLACE, WORK
 from graph.verifier.matching import Item
-from graph.verifier.normalise import MONTH_NAMES, Text, analyse, is_number, split_words
-from graph.verifier.places import is_city
+from graph.verifier.normalise import (
+    MONTH_NAMES,
+    Text,
+    analyse,
+    is_number,
+    singular,
+    split_words,
+)
+from graph.verifier.places import is_city, is_region
 
 FROM_LEXICON = "lexicon"
 FROM_PAGE = "page"
@@ -36,7 +43,17 @@ FROM_NAME = "name"
 FROM_GUESS = "guess"
 FROM_CONTEXT = "context"
 FROM_ENDING = "name ending"
-GAZETTEER = "a large city"
+CITY = "a large city"
+REGION = "a country or a state"
+# Places within a country or a state, which neither answers ("which town?", "which stadium?").
+WITHIN_REGION = frozenset(
+    split_words(
+        "city town village hamlet suburb borough neighbourhood neighborhood municipality"
+        " commune parish settlement locality capital metropolis district street road avenue"
+        " building tower skyscraper stadium arena venue airport station hotel mall castle"
+        " palace campus school university college hospital museum prison"
+    )
+)
 _WEAK = frozenset({FROM_GUESS, FROM_CONTEXT, FROM_ENDING})
 # The sources that say what a name is on their own authority.
 STRONG_SOURCES = frozenset({FROM_LEXICON, FROM_PAGE, FROM_NAME})
@@ -62,6 +79,7 @@ class Classified:
     """The classes found for an answer, each with its source and the words that say so."""
 
     classes: dict[str, tuple[str, str]]
+    region: bool = False
 
     @property
     def known(self) -> frozenset[str]:
@@ -69,9 +87,12 @@ class Classified:
         return frozenset(strong or self.classes)
 
     def fits(self, expected: Expected) -> bool | None:
-        """True or False when both the question and the answer say; None otherwise."""
+        """True or False when both the question and the answer say; None otherwise. A
+        country or a state is no place within one ("which town?")."""
         if not expected.classes or not self.known:
             return None
+        if self.region and singular(expected.noun) in WITHIN_REGION:
+            return False
         return not self.known.isdisjoint(expected.classes)
 
     def why(self) -> str:
@@ -142,8 +163,9 @@ def classify(
     own = [item.raw for item in items if _is_own_page(item, answer.padded)]
     for kind, description in classes_of(own).items():
         found.setdefault(kind, (FROM_PAGE, description[:_SHOWN_CHARS]))
-    if is_city(key):
-        found.setdefault(PLACE, (FROM_NAME, GAZETTEER))
+    region = is_region(key) and not is_city(key)
+    if is_city(key) or region:
+        found.setdefault(PLACE, (FROM_NAME, REGION if region else CITY))
     if lexicon is not None and not found:
         found.update(_guessed(key, lexicon))
     if len(tokens) > 1 and "-" not in raw.split()[-1]:
@@ -160,7 +182,7 @@ def classify(
         for span in find_in(item.text, tokens):
             for kind, words in _context_classes(item.raw, span).items():
                 found.setdefault(kind, (FROM_CONTEXT, words))
-    return Classified(found)
+    return Classified(found, region)
 
 
 @lru_cache(maxsize=65536)

@@ -117,12 +117,19 @@ rio_de_janeiro riyadh rome saint_petersburg st_petersburg san_francisco santiago
 sao_paulo seattle seoul shanghai singapore stockholm sydney taipei tehran tel_aviv tokyo
 toronto tunis vancouver venice vienna warsaw zurich atlanta baltimore dallas denver
 detroit las_vegas nashville pittsburgh san_diego toulouse lyon turin stuttgart cologne
+luxembourg monaco kuwait panama guatemala djibouti quebec
 """
 # Places whose name is as often a person's or another place's ("Georgia", "Washington").
 _AMBIGUOUS = frozenset(
     split_words("georgia victoria washington virginia jordan chad indiana israel")
 )
 _CITY_NAMES = frozenset(" ".join(analyse(name).tokens) for name in _names(_CITIES))
+_REGION_NAMES = frozenset(
+    " ".join(name.tokens)
+    for index in (_COUNTRY_INDEX, _REGION_INDEX)
+    for entries in index.values()
+    for name, _ in entries
+)
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+(?:of\s+|and\s+|the\s+)*[A-Z][\w'’.-]*)*")
 
 
@@ -160,3 +167,8 @@ def nationalities_named(raw: str) -> frozenset[str]:
 def is_city(name: str) -> bool:
     """Whether a folded name is a capital or another large city."""
     return name in _CITY_NAMES
+
+
+def is_region(name: str) -> bool:
+    """Whether a folded name is a country, or a state or province of a federation."""
+    return name in _REGION_NAMES
