@@ -133,3 +133,5 @@ def test_a_country_or_a_state_is_a_place_but_not_one_within_it(store: Store) -> 
         assert found.fits(expected_class("Which stadium did they play in?")) is False
     city = classify(analyse("New York"), "New York", [], [], lexicon)  # a state and a city
     assert city.fits(expected_class("In which city is the stadium?")) is True
+    for name in ("Victoria", "Washington"):  # a state, and as often a city or a person
+        assert not classify(analyse(name), name, [], [], lexicon).region

@@ -1,10 +1,12 @@
 """Countries and the states or provinces within them, for comparisons: "Are both ...
 American universities?" is answered by a page that says "in Austria" as well as by
-one that says "Austrian"; "the same state" by the states two pages name.
+one that says "Austrian"; "the same state" by the states two pages name. With large
+cities, they also say that a name is a place (`is_city`, `is_region`).
 
 General geography, not drawn from any question set: each country's name with its
-people's adjective (the demonyms of `graph.verifier.categories`), and the states
-and provinces of the federations whose people are most often asked about.
+people's adjective (the demonyms of `graph.verifier.categories`), the states and
+provinces of the federations whose people are most often asked about, and capitals
+and other large cities.
 """
 
 from __future__ import annotations
@@ -124,11 +126,14 @@ _AMBIGUOUS = frozenset(
     split_words("georgia victoria washington virginia jordan chad indiana israel")
 )
 _CITY_NAMES = frozenset(" ".join(analyse(name).tokens) for name in _names(_CITIES))
-_REGION_NAMES = frozenset(
-    " ".join(name.tokens)
-    for index in (_COUNTRY_INDEX, _REGION_INDEX)
-    for entries in index.values()
-    for name, _ in entries
+_REGION_NAMES = (
+    frozenset(
+        " ".join(name.tokens)
+        for index in (_COUNTRY_INDEX, _REGION_INDEX)
+        for entries in index.values()
+        for name, _ in entries
+    )
+    - _AMBIGUOUS
 )
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+(?:of\s+|and\s+|the\s+)*[A-Z][\w'’.-]*)*")
 
