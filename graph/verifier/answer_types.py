@@ -72,6 +72,8 @@ _QUESTION_STOPS = frozenset(
     )
 )
 _SKIP_AFTER_WH = frozenset(split_words("type kind sort form genre"))
+_NAME_JOINERS = frozenset(split_words("of the and de von van for"))
+_PHRASE_WORDS = 6
 # "who" asking, not relating: opening a clause, after a preposition, or closing the question.
 _WH_WORDS = frozenset(split_words("which what when where how why"))
 _RELATING = frozenset(split_words("who whom whose where when"))
@@ -113,16 +115,48 @@ class Expected:
 NOTHING_EXPECTED = Expected()
 
 
-def _head_after(words: list[str], start: int) -> tuple[str, frozenset[str]]:
-    """The category nouns after a wh-word, up to the end of its phrase: the last one,
-    and the classes of them all ("band artist": an organisation or a person); a year
-    inside the phrase is passed over ("what 2001 novel")."""
+def _capitalised(word: str) -> bool:
+    return word[:1].isupper()
+
+
+def _name_end(raw: list[str], start: int) -> int:
+    """The end of the capitalised name opening at `start`: its capitalised words, numbers,
+    and the small words between two of them ("World Series of Poker Ladies' Event")."""
+    end = start
+    while end < len(raw) and (
+        _capitalised(raw[end])
+        or raw[end].isdigit()
+        or (raw[end] in _NAME_JOINERS and end + 1 < len(raw) and _capitalised(raw[end + 1]))
+    ):
+        end += 1
+    return end
+
+
+def _head_after(words: list[str], raw: list[str], start: int) -> tuple[str, frozenset[str], bool]:
+    """The category nouns after a wh-word, up to the end of its phrase: the last one, the
+    classes of them all ("band artist": an organisation or a person), and whether it is
+    part of a name ("which World Cup"). A year inside the phrase is passed over ("what
+    2001 novel"); a capitalised name counts as one word, and its nouns only when no
+    common noun follows ("which Soviet Union dictator" asks for a dictator)."""
     head, kinds = "", frozenset[str]()
+    named_head, named_kinds = "", frozenset[str]()
     while start < len(words) and words[start] in _DETERMINERS:
         start += 1
-    for word in words[start : start + 6]:
+    index, seen = start, 0
+    while index < len(words) and seen < _PHRASE_WORDS:
+        word = words[index]
+        seen += 1
+        if _capitalised(raw[index]):
+            end = _name_end(raw, index)
+            for inner in words[index:end]:
+                found = class_of(inner)
+                if found:
+                    named_head, named_kinds = inner, named_kinds | found
+            index = end
+            continue
+        index += 1
         if word in _SKIP_AFTER_WH or word == "of" or word.isdigit():
-            if word == "of" and head:
+            if word == "of" and (head or named_head):
                 break
             continue
         if word in _QUESTION_STOPS or word in _DETERMINERS or not word[0].isalpha():
@@ -130,7 +164,9 @@ def _head_after(words: list[str], start: int) -> tuple[str, frozenset[str]]:
         found = class_of(word)
         if found:
             head, kinds = word, kinds | found
-    return head, kinds
+    if head:
+        return head, kinds, False
+    return named_head, named_kinds, bool(named_head)
 
 
 def _asking(words: list[str], index: int) -> bool:
@@ -151,23 +187,22 @@ def _asking(words: list[str], index: int) -> bool:
 def expected_class(question: str) -> Expected:
     """The classes of answer the question's first asking wh-word accepts (nothing when it
     does not say: when, how, or a which/what without a category noun)."""
-    words = [word.casefold() for word in _WORD.findall(question)]
+    raw = _WORD.findall(question)
+    words = [word.casefold() for word in raw]
     if _NATIONALITY.search(question):
         return Expected(frozenset({NATIONALITY, PLACE}), "nationality")
     for index, word in enumerate(words):
         named = word == "name" and words[index + 1 : index + 2] == ["of"]
         if named:
-            head, kinds = _head_after(words, index + 2)
+            head, kinds, _ = _head_after(words, raw, index + 2)
             if kinds:
                 return Expected(kinds, head)
         if not _asking(words, index):
             continue
         if word in ("which", "what"):
-            head, kinds = _head_after(words, index + 1)
+            head, kinds, proper = _head_after(words, raw, index + 1)
             if kinds:
-                return Expected(
-                    kinds, head, re.search(rf"\b{head.title()}\b", question) is not None
-                )
+                return Expected(kinds, head, proper)
             following = words[index + 1 : index + 3]
             if len(following) == 2 and following[0] in DEMONYMS and following[1] in _QUESTION_STOPS:
                 return Expected(frozenset({PERSON}), following[0])

@@ -15,7 +15,10 @@ from graph.verifier.relation import Cues
 from graph.verifier.wordstems import cue_stem
 
 _NOT_ATTRIBUTE = frozenset(
-    split_words("both same also either each all two following share common one")
+    split_words(
+        "both same also either each all two following share common one type types kind kinds"
+        " sort sorts industry"
+    )
 )
 _LOWER_WORD = re.compile(r"\b[a-z][a-z-]+\b")
 # What a lead says its subject is: from the first "is a"/"was an" to the end of that clause.
@@ -121,9 +124,10 @@ def _described(lead: str) -> str:
 
 
 def conflict(items: list[Item], core: frozenset[str], rest: frozenset[str] = frozenset()) -> str:
-    """A core attribute word the page's first sentence contradicts: another nationality,
-    or only categories unrelated to the asked one ("film director" for "actress"); or a
-    kind it describes that another attribute word rules out ("a genus of ferns" is no
+    """A core attribute word the page's first sentence contradicts: another nationality
+    (or the country of another one: "in eastern Denmark" for "located in India?"), or
+    only categories unrelated to the asked one ("film director" for "actress"); or a kind
+    it describes that another attribute word rules out ("a genus of ferns" is no
     flowering plant)."""
     leads = [item for item in items if item.position == 0]
     if not leads:
@@ -140,7 +144,8 @@ def conflict(items: list[Item], core: frozenset[str], rest: frozenset[str] = fro
         if excluded:
             return f"{leads[0].id} describes it as {', '.join(excluded)}, which is not {word}"
     for word in sorted(core):
-        if word in DEMONYMS and demonyms and word not in demonyms:
+        nationality = {word} if word in DEMONYMS else nationalities_named(word.title())
+        if nationality and demonyms and nationality.isdisjoint(demonyms):
             return f"{leads[0].id} gives {', '.join(sorted(demonyms))}, not {word}"
         if class_of(word) and nouns and not any(_related(word, noun) for noun in nouns):
             return f"{leads[0].id} describes it as {', '.join(sorted(nouns))}, not {word}"

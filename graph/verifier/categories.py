@@ -45,7 +45,8 @@ _CLASS_WORDS = {
         character protagonist antagonist villain hero heroine figure mobster gangster criminal
         murderer killer detective physician doctor surgeon nurse psychologist psychiatrist
         chef cook socialite heir heiress monarch ruler regent sultan shah tsar czar pharaoh
-        nobleman noblewoman knight warrior sportsperson sportsman sportswoman graduate
+        nobleman noblewoman knight warrior sportsperson sportsman sportswoman graduate dictator
+        despot tyrant
         friend colleague partner rival successor predecessor owner creator narrator reverend
         champion winner nominee recipient candidate laureate alumnus alumni student pupil
         disciple mentor protege cofounder ceo chairman chairwoman spokesman grandmaster
@@ -175,6 +176,9 @@ HYPERNYMS: dict[str, frozenset[str]] = {
         "musician": "singer songwriter rapper vocalist guitarist bassist drummer pianist"
         " keyboardist violinist composer dj",
         "singer": "vocalist songwriter rapper",
+        "scientist": "physicist chemist biologist astronomer",
+        "case": "decision ruling lawsuit",
+        "literary": "writer author novelist poet playwright dramatist essayist",
         "director": "filmmaker",
         "filmmaker": "director",
         "politician": "statesman president minister senator governor mayor congressman"

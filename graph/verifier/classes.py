@@ -25,9 +25,17 @@ from graph.verifier.answer_types import (
     local_classes,
 )
 from graph.verifier.candidates import find_in
-from graph.verifier.categories import DATE, DEMONYMS, MODIFIER, NATIONALITY, WORK
+from graph.verifier.categories import DATE, DEMONYMS, MODIFIER, NATIONALITY, PLACE, WORK
 from graph.verifier.matching import Item
-from graph.verifier.normalise import MONTH_NAMES, Text, analyse, is_number, split_words
+from graph.verifier.normalise import (
+    MONTH_NAMES,
+    Text,
+    analyse,
+    is_number,
+    singular,
+    split_words,
+)
+from graph.verifier.places import is_city, is_region
 
 FROM_LEXICON = "lexicon"
 FROM_PAGE = "page"
@@ -35,6 +43,17 @@ FROM_NAME = "name"
 FROM_GUESS = "guess"
 FROM_CONTEXT = "context"
 FROM_ENDING = "name ending"
+CITY = "a large city"
+REGION = "a country or a state"
+# Places within a country or a state, which neither answers ("which town?", "which stadium?").
+WITHIN_REGION = frozenset(
+    split_words(
+        "city town village hamlet suburb borough neighbourhood neighborhood municipality"
+        " commune parish settlement locality capital metropolis district street road avenue"
+        " building tower skyscraper stadium arena venue airport station hotel mall castle"
+        " palace campus school university college hospital museum prison"
+    )
+)
 _WEAK = frozenset({FROM_GUESS, FROM_CONTEXT, FROM_ENDING})
 # The sources that say what a name is on their own authority.
 STRONG_SOURCES = frozenset({FROM_LEXICON, FROM_PAGE, FROM_NAME})
@@ -60,6 +79,7 @@ class Classified:
     """The classes found for an answer, each with its source and the words that say so."""
 
     classes: dict[str, tuple[str, str]]
+    region: bool = False
 
     @property
     def known(self) -> frozenset[str]:
@@ -67,9 +87,12 @@ class Classified:
         return frozenset(strong or self.classes)
 
     def fits(self, expected: Expected) -> bool | None:
-        """True or False when both the question and the answer say; None otherwise."""
+        """True or False when both the question and the answer say; None otherwise. A
+        country or a state is no place within one ("which town?")."""
         if not expected.classes or not self.known:
             return None
+        if self.region and singular(expected.noun) in WITHIN_REGION:
+            return False
         return not self.known.isdisjoint(expected.classes)
 
     def why(self) -> str:
@@ -84,10 +107,21 @@ def _is_own_page(item: Item, padded: str) -> bool:
     return item.position == 0 and item.title_text.padded == padded
 
 
+def _written_common(word: str, raw: str) -> bool:
+    """The sentence writes the word in lower case, or as an abbreviation ("EP"), not only
+    as part of a name ("Station")."""
+    return re.search(rf"\b(?:{re.escape(word)}|{re.escape(word.upper())})\b", raw) is not None
+
+
 @lru_cache(maxsize=65536)
 def _context_classes(raw: str, span: tuple[int, int]) -> dict[str, str]:
-    """`local_classes` of a span of a stored sentence."""
-    return local_classes(analyse(raw).tokens, span)
+    """`local_classes` of a span of a stored sentence, less a category noun the sentence
+    writes only capitalised (the end of another name: "La Ciotat Station, Arrival ...")."""
+    return {
+        kind: words
+        for kind, words in local_classes(analyse(raw).tokens, span).items()
+        if _written_common(words.split()[0], raw)
+    }
 
 
 @lru_cache(maxsize=65536)
@@ -129,9 +163,12 @@ def classify(
     own = [item.raw for item in items if _is_own_page(item, answer.padded)]
     for kind, description in classes_of(own).items():
         found.setdefault(kind, (FROM_PAGE, description[:_SHOWN_CHARS]))
+    region = is_region(key) and not is_city(key)
+    if is_city(key) or region:
+        found.setdefault(PLACE, (FROM_NAME, REGION if region else CITY))
     if lexicon is not None and not found:
         found.update(_guessed(key, lexicon))
-    if len(tokens) > 1:
+    if len(tokens) > 1 and "-" not in raw.split()[-1]:
         for kind in class_of(tokens[-1]):
             found.setdefault(kind, (FROM_ENDING, tokens[-1]))
     if any(token in MONTH_NAMES for token in tokens) and (
@@ -145,7 +182,7 @@ def classify(
         for span in find_in(item.text, tokens):
             for kind, words in _context_classes(item.raw, span).items():
                 found.setdefault(kind, (FROM_CONTEXT, words))
-    return Classified(found)
+    return Classified(found, region)
 
 
 @lru_cache(maxsize=65536)

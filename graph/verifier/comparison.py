@@ -32,6 +32,7 @@ from graph.verifier.compute import (
 from graph.verifier.matching import STOPWORDS, Item, is_about
 from graph.verifier.normalise import Text
 from graph.verifier.relation import cue_stem, question_cues
+from graph.verifier.shared_values import DATE_NOUNS, KIND_OF, SAME, stated_superlative, taxa
 from graph.verifier.verdicts import (
     GROUNDING_COMPUTED,
     GROUNDING_STATED,
@@ -55,6 +56,7 @@ REASON_ENTITY_MISSING = (
     "A comparison needs stored evidence about each compared entity; none is stored about {missing}."
 )
 NO_VALUE = "no {what} is stored for {entity!r}"
+OTHER_UNITS = "{first!r} and {second!r} do not measure the same quantity"
 SAME_VALUE = "{first!r} and {second!r} have the same {what} ({value})"
 NO_ATTRIBUTE = "the question names no attribute to compare"
 UNDECIDED_ATTRIBUTE = "the stored evidence does not show which of them is {attribute}"
@@ -83,6 +85,7 @@ class Outcome:
     facts: str = ""
     ids: tuple[str, ...] = ()
     why_undecided: str = ""
+    grounding: str = GROUNDING_COMPUTED
 
 
 def _name(entity: Text) -> str:
@@ -110,20 +113,26 @@ def _by_value(
         values = [number_of(items, counted, units) for items in facts]
     for entity, value in zip(entities, values, strict=True):
         if value is None:
+            stated = stated_superlative(words, inside, facts) if sign != SAME else None
+            if stated is not None:
+                winner, shown, stating = stated
+                return Outcome(winner, winner == 0, shown, (stating,), grounding=GROUNDING_STATED)
             return Outcome(why_undecided=NO_VALUE.format(what=what, entity=_name(entity)))
     found = [value for value in values if value is not None]
+    shown, ids = _measured(entities, found), tuple(value.item.id for value in found)
+    if sign == SAME:
+        return Outcome(holds=found[0].value[0] == found[1].value[0], facts=shown, ids=ids)
+    if found[0].dimension != found[1].dimension:
+        return Outcome(
+            why_undecided=OTHER_UNITS.format(first=found[0].shown, second=found[1].shown)
+        )
     if found[0].value == found[1].value:
         why = SAME_VALUE.format(
             first=_name(entities[0]), second=_name(entities[1]), what=what, value=found[0].shown
         )
         return Outcome(why_undecided=why)
     first_wins = (found[0].value > found[1].value) == (sign > 0)
-    return Outcome(
-        winner=0 if first_wins else 1,
-        holds=first_wins,
-        facts=_measured(entities, found),
-        ids=tuple(value.item.id for value in found),
-    )
+    return Outcome(winner=0 if first_wins else 1, holds=first_wins, facts=shown, ids=ids)
 
 
 def _same_kind(check: Check, facts: list[list[Item]], what: str) -> Outcome:
@@ -150,6 +159,10 @@ def _same_values(check: Check, facts: list[list[Item]]) -> Outcome:
     words = check.q.text.tokens
     entities = check.entities[:2]
     after = words.index("same") + 1
+    if words[after : after + 2] in KIND_OF:
+        after += 2
+        if words[after : after + 1] == ("work",):
+            return _same_kind(check, facts, "profession")
     if after < len(words) and words[after] in OCCUPATION_WORDS | GENRE_WORDS:
         return _same_kind(check, facts, words[after])
     if set(words) & NATIONALITY_WORDS:
@@ -157,9 +170,15 @@ def _same_values(check: Check, facts: list[list[Item]]) -> Outcome:
         what = "nationality"
     else:
         what = words[after] if after < len(words) else "value"
+        if what in DATE_NOUNS:
+            return _by_value(check, facts, ("date", SAME), frozenset())
         own = {token for entity in entities for token in entity.tokens}
         values = [
-            frozenset(name for name in named_next_to(items, what) if own.isdisjoint(name.split()))
+            frozenset(
+                name
+                for name in named_next_to(items, what) | taxa(items, what)
+                if own.isdisjoint(name.split())
+            )
             for items in facts
         ]
     shown = "; ".join(
@@ -261,7 +280,7 @@ def computed(check: Check, *, yes_no: bool, chosen: int | None) -> Verdict:
         )
         return reject(reason, [conclusion])
     reason = REASON_COMPUTED.format(facts=outcome.facts, conclusion=conclusion)
-    return verdict(True, unique(outcome.ids), reason, [], GROUNDING_COMPUTED)
+    return verdict(True, unique(outcome.ids), reason, [], outcome.grounding)
 
 
 def stated_comparison(check: Check) -> Verdict:

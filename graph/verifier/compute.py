@@ -62,15 +62,22 @@ _MONTH_NUMBERS = {
 }
 
 Value = tuple[float, ...]
+# Metres in each folded unit of length, so that measures in different units compare.
+METRES = {"m": 1.0, "km": 1000.0, "cm": 0.01, "ft": 0.3048, "inch": 0.0254, "mi": 1609.344}
+_UNIT_NAMES = frozenset({*METRES, *split_words("storey story floor acre ha kg lb ton tonne")})
+# Lengths within this ratio of each other are one length written in two units.
+SAME_LENGTH = 1.02
 
 
 @dataclass(frozen=True, slots=True)
 class Measured:
-    """An entity's value and the sentence that gives it."""
+    """An entity's value and the sentence that gives it; a measure's value is in the base
+    unit of its `dimension` (metres for a length)."""
 
     value: Value
     shown: str
     item: Item
+    dimension: str = ""
 
 
 def _date_at(tokens: tuple[str, ...], index: int) -> tuple[Value, str]:
@@ -119,11 +126,38 @@ def date_of(items: list[Item], relation: frozenset[str]) -> Measured | None:
     return None
 
 
+def _measure(tokens: tuple[str, ...], index: int, number: float, item: Item) -> Measured:
+    """A number and the unit after it, a length converted to metres."""
+    unit = next((t for t in tokens[index + 1 : index + 1 + UNIT_REACH] if t in _UNIT_NAMES), "")
+    shown = " ".join(tokens[index : index + 2]) if unit else tokens[index]
+    if unit in METRES:
+        return Measured((number * METRES[unit],), shown, item, "length")
+    return Measured((number,), shown, item, unit)
+
+
+def _stated_length(items: list[Item]) -> Measured | None:
+    """The length a lead gives with its unit ("a 44-story, 733 foot (223 m) office tower"),
+    when every length it gives is the same one (in whatever unit)."""
+    found: list[Measured] = []
+    for item in items:
+        if item.position != 0:
+            continue
+        tokens = analyse(reading(item.raw)).tokens
+        for index, number in _numbers(reading(item.raw)):
+            measure = _measure(tokens, index, number, item)
+            if measure.dimension == "length":
+                found.append(measure)
+    if not found or max(m.value[0] for m in found) > SAME_LENGTH * min(m.value[0] for m in found):
+        return None
+    return found[0]
+
+
 def number_of(
     items: list[Item], counted: frozenset[str], units: frozenset[str] = frozenset()
 ) -> Measured | None:
     """The number nearest the counted word ("species", "albums") on the entity's page; for a
-    measure, one followed by one of its `units` ("7312 m", not the "82nd highest")."""
+    measure, one followed by one of its `units` ("7312 m", not the "82nd highest"), else
+    for a height the one length its lead gives."""
     best: tuple[int, Measured] | None = None
     for item in items:
         tokens = analyse(reading(item.raw)).tokens
@@ -133,7 +167,9 @@ def number_of(
                 continue
             gap = distance(positions, (index, index + 1))
             if gap <= NEAR_ENOUGH and (best is None or gap < best[0]):
-                best = (gap, Measured((number,), tokens[index], item))
+                best = (gap, _measure(tokens, index, number, item))
+    if best is None and units and not units.isdisjoint(METRES):
+        return _stated_length(items)
     return best[1] if best else None
 
 

@@ -1,10 +1,12 @@
 """Countries and the states or provinces within them, for comparisons: "Are both ...
 American universities?" is answered by a page that says "in Austria" as well as by
-one that says "Austrian"; "the same state" by the states two pages name.
+one that says "Austrian"; "the same state" by the states two pages name. With large
+cities, they also say that a name is a place (`is_city`, `is_region`).
 
 General geography, not drawn from any question set: each country's name with its
-people's adjective (the demonyms of `graph.verifier.categories`), and the states
-and provinces of the federations whose people are most often asked about.
+people's adjective (the demonyms of `graph.verifier.categories`), the states and
+provinces of the federations whose people are most often asked about, and capitals
+and other large cities.
 """
 
 from __future__ import annotations
@@ -102,9 +104,36 @@ _COUNTRY_INDEX = _index(
 _REGION_INDEX = _index(
     {region: people for people, names in _REGIONS.items() for region in _names(names)}
 )
+# Capitals and other large cities, `_` for a space inside a name (names that are as often
+# a person's or a common word's, "Victoria", "Reading", "Nice", are left out).
+_CITIES = """
+amsterdam athens baghdad bangkok barcelona beijing beirut berlin bogota boston brussels
+bucharest budapest buenos_aires cairo calcutta kolkata canberra cape_town caracas chicago
+copenhagen damascus delhi new_delhi dhaka dubai dublin edinburgh florence frankfurt
+geneva glasgow hamburg hanoi havana helsinki hong_kong honolulu houston istanbul jakarta
+jerusalem johannesburg kabul karachi kiev kyiv kuala_lumpur lagos lahore leningrad lima
+lisbon liverpool london los_angeles madrid manchester manila marseille melbourne
+mexico_city miami milan minsk montreal moscow mumbai bombay munich nairobi naples
+new_orleans new_york new_york_city oslo ottawa paris philadelphia prague pyongyang
+rio_de_janeiro riyadh rome saint_petersburg st_petersburg san_francisco santiago
+sao_paulo seattle seoul shanghai singapore stockholm sydney taipei tehran tel_aviv tokyo
+toronto tunis vancouver venice vienna warsaw zurich atlanta baltimore dallas denver
+detroit las_vegas nashville pittsburgh san_diego toulouse lyon turin stuttgart cologne
+luxembourg monaco kuwait panama guatemala djibouti quebec
+"""
 # Places whose name is as often a person's or another place's ("Georgia", "Washington").
 _AMBIGUOUS = frozenset(
     split_words("georgia victoria washington virginia jordan chad indiana israel")
+)
+_CITY_NAMES = frozenset(" ".join(analyse(name).tokens) for name in _names(_CITIES))
+_REGION_NAMES = (
+    frozenset(
+        " ".join(name.tokens)
+        for index in (_COUNTRY_INDEX, _REGION_INDEX)
+        for entries in index.values()
+        for name, _ in entries
+    )
+    - _AMBIGUOUS
 )
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+(?:of\s+|and\s+|the\s+)*[A-Z][\w'’.-]*)*")
 
@@ -138,3 +167,13 @@ def nationalities_named(raw: str) -> frozenset[str]:
     """The nationalities a sentence gives by the countries, states and provinces it names
     ("in Austria": austrian; "Texas": american)."""
     return frozenset({*_found(raw, _COUNTRY_INDEX).values(), *_found(raw, _REGION_INDEX).values()})
+
+
+def is_city(name: str) -> bool:
+    """Whether a folded name is a capital or another large city."""
+    return name in _CITY_NAMES
+
+
+def is_region(name: str) -> bool:
+    """Whether a folded name is a country, or a state or province of a federation."""
+    return name in _REGION_NAMES

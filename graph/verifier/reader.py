@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from graph.verifier.candidates import YEAR, Span, answer_kind
+from graph.verifier.candidates import NUMBER, YEAR, Span, answer_kind
 from graph.verifier.classes import Classified
 from graph.verifier.matching import Item, title_text
 from graph.verifier.normalise import Text, analyse, singular
 from graph.verifier.reading import (
     DESCRIBED_WORDS,
+    UNIT_REACH,
     Placement,
     Reading,
     following_cost,
@@ -87,6 +88,16 @@ def _stems_of(*raws: str) -> frozenset[str]:
     return frozenset(stem for raw in raws if raw for stem in token_stems(raw))
 
 
+def _measures(raw: str, span: Span, kind: str, cues: Cues) -> bool:
+    """A span may answer a question asking for a measure: a number with a unit of it next to
+    it ("134 miles", not the "309" of "Route 309"), or anything when none is asked."""
+    if kind != NUMBER or not cues.units:
+        return True
+    return not cues.units.isdisjoint(
+        token_stems(raw)[max(0, span[0] - UNIT_REACH) : span[1] + UNIT_REACH]
+    )
+
+
 class Reader:
     """Measures how the stored sentences tie spans to one question."""
 
@@ -150,10 +161,13 @@ class Reader:
         nearest = min(placed, key=lambda p: p.relation_distance, default=None)
         if nearest is None or nearest.relation_distance >= FAR:
             return False
-        table = spans_by_distance(nearest.item.raw, kind, cues.relation_for(kind))
+        raw = nearest.item.raw
+        table = spans_by_distance(raw, kind, cues.relation_for(kind))
         return not any(
-            gap < nearest.relation_distance and self._is_rival(tokens, answer)
-            for tokens, _, gap in table
+            gap < nearest.relation_distance
+            and self._is_rival(tokens, answer)
+            and _measures(raw, span, kind, cues)
+            for tokens, span, gap in table
         )
 
     def rivals(self, kind: str, answer: Text, cues: Cues) -> tuple[int, int]:
@@ -170,10 +184,10 @@ class Reader:
             closest, table = _rival_profile(item.raw, kind, relation)
             if not table or (count <= most and closest >= nearest):
                 continue
-            for tokens, _, gap in table:
+            for tokens, span, gap in table:
                 if count <= most and gap >= nearest:
                     break
-                if self._is_rival(tokens, answer):
+                if self._is_rival(tokens, answer) and _measures(item.raw, span, kind, cues):
                     most, nearest = max(most, count), min(nearest, gap)
                     break
         return most, nearest

@@ -28,6 +28,8 @@ _TITLE_TAIL = re.compile(r"\s*(?:\([^)]*\)|,.*)\s*$")
 _NOT_CUES = frozenset(split_words("year years name named date number many much type kind"))
 # "X is a 2006 film": the year of the subject's own description.
 _WORK_YEAR = re.compile(r"\b((?:is|was|are|were)\s+an?)\s+((?:1\d|20)\d\d)\b(?=\s+[^\W\d])")
+# A count of times written as one word.
+_MULTIPLE = re.compile(r"\b(twice|thrice)\b", re.IGNORECASE)
 _HAS_YEAR = re.compile(r"[0-9]{3}")
 _DASH = re.compile(r"[-–—]")
 _LIFE_SPAN = re.compile(
@@ -38,9 +40,11 @@ _LIFE_SPAN = re.compile(
 
 @lru_cache(maxsize=65536)
 def reading(raw: str) -> str:
-    """A sentence as read for ties: a life-span parenthesis gains "born" and "died", and
-    the year of the subject's description ("X is a 2006 film") is read as when it was
-    made."""
+    """A sentence as read for ties: a life-span parenthesis gains "born" and "died", the
+    year of the subject's description ("X is a 2006 film") is read as when it was made,
+    and "twice" counts times."""
+    if _MULTIPLE.search(raw):
+        raw = _MULTIPLE.sub(r"\1 times", raw)
     if not _HAS_YEAR.search(raw):
         return raw
     raw = unglue_dates(raw)

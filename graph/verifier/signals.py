@@ -14,12 +14,12 @@ nearest rival span of its kind is tied.
 from __future__ import annotations
 
 from graph.verifier.candidates import NAME, NUMBER, YEAR
-from graph.verifier.categories import DEMONYMS, EVENT
+from graph.verifier.categories import DEMONYMS
 from graph.verifier.check import Check, Found
 from graph.verifier.classes import STRONG_SOURCES
 from graph.verifier.reading import Reading
 from graph.verifier.relation import FAR
-from graph.verifier.ties import RIVAL_DISTANCE, SLOT_DISTANCE
+from graph.verifier.ties import RIVAL_DISTANCE, SLOT_DISTANCE, year_asked
 from graph.verifier.verdicts import MATCH_PARAPHRASE
 
 CAP = 8.0
@@ -82,14 +82,13 @@ def _class_signals(check: Check, reading: Reading) -> tuple[bool, ...]:
     kind = reading.kind
     fits = reading.classified.fits(expected) if kind == NAME else None
     strong = any(source in STRONG_SOURCES for source, _ in reading.classified.classes.values())
-    event_year = kind == YEAR and EVENT in expected.classes and expected.proper
     return (
         asks,
         fits is True,
         fits is False and strong,
         fits is False and not strong,
         asks and kind == NAME and fits is None,
-        asks and kind == YEAR and not event_year and not check.q.asks_year,
+        asks and kind == YEAR and not year_asked(check, reading),
         asks and kind == NUMBER and not reading.numbered,
         kind == NUMBER and reading.numbered,
     )

@@ -15,6 +15,7 @@ question's other words say which.
 
 from __future__ import annotations
 
+from graph.verifier.candidates import is_year
 from graph.verifier.normalise import split_words
 from graph.verifier.wordstems import cue_stem
 
@@ -33,10 +34,13 @@ EVENT_GROUPS = (
     "won elected election appointed signed joined retired retirement",
     "ended closed closing dissolved abolished disbanded defunct",
     "discovered discovery invented invention",
+    "adapted adaptation",
     "occurred happened fought",
     "merged acquired captured annexed conquered defeated sank crowned coronation renamed",
 )
 # Words that ask for a date.
+# A question's event word followed this near by a year is dated by the question.
+_DATED_REACH = 4
 _DATE_ASKING = frozenset(split_words("when year years date dates birthdate birthday century"))
 # Words after which the next noun is what a number counts or measures.
 _COUNTING = frozenset(split_words("many much"))
@@ -97,13 +101,23 @@ _KIND_STEMS = frozenset(cue_stem(word) for word in _KIND_WORDS)
 _LIFE_STEMS = frozenset(cue_stem(word) for word in split_words("born died married"))
 
 
+def _undated(tokens: tuple[str, ...]) -> list[str]:
+    """The words of a question less those whose date it gives itself ("an actor born
+    February 4, 1985": not the birth it asks the date of)."""
+    return [
+        token
+        for index, token in enumerate(tokens)
+        if not any(is_year(t) for t in tokens[index + 1 : index + 1 + _DATED_REACH])
+    ]
+
+
 def date_governors(tokens: tuple[str, ...]) -> frozenset[str]:
     """The words, as `cue_stem` reads them, that date the events a question asking for a
     date names (`tokens`, folded), with the implicit one of a work's year unless a life's
     event is asked; none when it asks for no date or names no event."""
     if _DATE_ASKING.isdisjoint(tokens):
         return frozenset()
-    found = {cue_stem(token) for token in tokens} & _SAME_EVENT.keys()
+    found = {cue_stem(token) for token in _undated(tokens)} & _SAME_EVENT.keys()
     events = frozenset[str]().union(*(_SAME_EVENT[stemmed] for stemmed in found))
     return events | {cue_stem(MADE)} if events and found.isdisjoint(_LIFE_STEMS) else events
 

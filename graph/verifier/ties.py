@@ -22,6 +22,7 @@ from typing import NamedTuple
 from graph.verifier.candidates import NAME, NUMBER, YEAR
 from graph.verifier.categories import EVENT
 from graph.verifier.check import Check, Found
+from graph.verifier.normalise import split_words
 from graph.verifier.reading import Reading
 from graph.verifier.relation import FAR, cue_stem
 from graph.verifier.verdicts import citation, reject
@@ -36,6 +37,7 @@ REASON_WRONG_KIND = (
     "{answer!r} is stated in stored {cite}, but the question asks for {wanted},"
     " and {answer!r} is {what}."
 )
+REASON_UNMEASURED = "{answer!r} is stated in stored {cite}, but {clause}."
 WRONG_CLASS = "the question asks for {wanted}, and {answer!r} is {what}"
 MISSING_CLASS = "that {answer!r} is {wanted}"
 NOT_NEAREST = "another {kind} there sits nearer to {word!r}, what the question asks about"
@@ -50,6 +52,8 @@ UNTIED = "nothing there ties it to what the question asks ({relation})"
 LOOSE = "the evidence does not tie it closely enough to what the question asks ({relation})"
 MISSING_TIE = "{answer!r} as what the question asks about ({relation})"
 _ASKED_BY = {"who": "someone", "where": "somewhere"}
+# Periods that go by their years ("the 1999–2000 television season").
+PERIOD_NOUNS = frozenset(split_words("season seasons decade era term session"))
 
 
 class Problem(NamedTuple):
@@ -80,20 +84,27 @@ def relation_words(check: Check, kind: str | None = None) -> str:
     return ", ".join(repr(word) for word in dict.fromkeys(words)) or "its words"
 
 
+def year_asked(check: Check, reading: Reading) -> bool:
+    """A year answers the question: a named event goes by its year ("which World Cup?" ->
+    1982), a period by its years ("what television season?"), or it also asks "what year"."""
+    expected = check.expected
+    if reading.kind != YEAR:
+        return False
+    return (
+        (EVENT in expected.classes and expected.proper)
+        or expected.noun in PERIOD_NOUNS
+        or check.q.asks_year
+    )
+
+
 def kind_problem(check: Check, found: Found, reading: Reading) -> Verdict | None:
     """A year or a number where the question asks for a name of a class ("what sports
-    event?"), unless a named event goes by its year ("which World Cup?" -> 1982), the
-    question also asks "what year", or the sentence numbers what is asked ("District 53"
-    for "which district")."""
+    event?"), unless a year answers it (`year_asked`) or the sentence numbers what is
+    asked ("District 53" for "which district")."""
     expected = check.expected
     if not expected.classes or reading.kind not in (YEAR, NUMBER):
         return None
-    event_year = reading.kind == YEAR and EVENT in expected.classes and expected.proper
-    if (
-        event_year
-        or (reading.kind == YEAR and check.q.asks_year)
-        or (reading.kind == NUMBER and reading.numbered)
-    ):
+    if year_asked(check, reading) or (reading.kind == NUMBER and reading.numbered):
         return None
     asked = wanted(check)
     reason = REASON_WRONG_KIND.format(
@@ -103,6 +114,17 @@ def kind_problem(check: Check, found: Found, reading: Reading) -> Verdict | None
         what=f"{with_article(reading.kind)}, not a name",
     )
     return reject(reason, [MISSING_CLASS.format(answer=check.answer, wanted=asked)])
+
+
+def unit_problem(check: Check, found: Found, reading: Reading) -> Verdict | None:
+    """A number for a measure ("how long?") with no unit of it next to it: "Route 309"
+    measures nothing, whatever else ties it."""
+    if reading.kind != NUMBER or reading.has_unit:
+        return None
+    relation = relation_words(check, NUMBER)
+    clause = NOT_MEASURE.format(relation=relation, answer=check.answer)
+    reason = REASON_UNMEASURED.format(answer=check.answer, cite=citation(found.ids), clause=clause)
+    return reject(reason, [MISSING_TIE.format(answer=check.answer, relation=relation)])
 
 
 def class_problem(check: Check, reading: Reading) -> Problem | None:

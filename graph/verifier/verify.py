@@ -12,7 +12,7 @@ from graph.verifier.combiner import RULES, Decider
 from graph.verifier.comparison import alternative, computed, names_same, stated_comparison
 from graph.verifier.matching import stored_items
 from graph.verifier.normalise import MONTH_NAMES, analyse, is_number
-from graph.verifier.ties import kind_problem, rule_problem
+from graph.verifier.ties import kind_problem, rule_problem, unit_problem
 from graph.verifier.verdicts import reject
 from tools.base import Evidence, Verdict
 
@@ -87,7 +87,7 @@ def verify_answer(
     reading = check.read()
     if reading.kind is None:
         return supported(check, found, reading)
-    wrong_kind = kind_problem(check, found, reading)
+    wrong_kind = kind_problem(check, found, reading) or unit_problem(check, found, reading)
     if wrong_kind is not None:
         return wrong_kind
     decision = (decider or RULES).decide(check, found, reading)

@@ -34,6 +34,7 @@ _IRREGULAR = {
     **dict.fromkeys(split_words("sold sells selling"), "sell"),
     **dict.fromkeys(split_words("bought buys buying"), "buy"),
     **dict.fromkeys(split_words("starred starring stars"), "star"),
+    **dict.fromkeys(split_words("song songs track tracks"), "song"),
     **dict.fromkeys(
         split_words(
             "found founded founding founds foundation form formed forming forms formation"

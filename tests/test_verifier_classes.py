@@ -1,0 +1,137 @@
+"""What a question asks for and what an answer is: the head of the wh-phrase, not a name
+before it; a known city, country or state (a country is no town); a period named by its
+years; a name's ending or a neighbouring capitalised word that belongs to another name.
+On real snapshot sentences."""
+
+from __future__ import annotations
+
+import pytest
+from verifier_utils import Store, check, rejected, supported
+
+from graph.verifier import GROUNDING_STATED, verify_answer
+from graph.verifier.answer_types import expected_class
+from graph.verifier.categories import EVENT, ORGANISATION, PERSON, PLACE, WORK
+from graph.verifier.classes import classify
+from graph.verifier.combiner import load_combiner
+from graph.verifier.lexicon_store import snapshot_lexicon
+from graph.verifier.normalise import analyse
+
+
+@pytest.fixture
+def store() -> Store:
+    return Store()
+
+
+@pytest.mark.parametrize(
+    ("question", "noun", "classes", "proper"),
+    [
+        ("Which Soviet Union dictator did he work for?", "dictator", {PERSON}, False),
+        (
+            "What former 1985 Scottish League Cup Final player managed it?",
+            "player",
+            {PERSON},
+            False,
+        ),
+        (
+            "What a World Series of Poker Ladies' Event bracelet winner starred?",
+            "winner",
+            {PERSON},
+            False,
+        ),
+        ("Which World Cup did he play in?", "cup", {EVENT}, True),
+        ("What 2001 novel won the prize?", "novel", {WORK}, False),
+        ("Which band artist sang it?", "artist", {ORGANISATION, PERSON}, False),
+    ],
+)
+def test_the_class_comes_from_the_head_of_the_wh_phrase(
+    question: str, noun: str, classes: set[str], proper: bool
+) -> None:
+    expected = expected_class(question)
+    assert (expected.noun, set(expected.classes), expected.proper) == (noun, classes, proper)
+
+
+def test_a_person_answers_a_question_whose_phrase_opens_with_a_name(store: Store) -> None:
+    ids = store.add("Stanislav Redens", 0)  # "... mass repressions under Joseph Stalin."
+    store.add("Joseph Stalin", 0)
+    question = "Which Soviet Union dictator did secret police officer Stanislav Redens work for?"
+    supported(check(store, question, "Joseph Stalin"), GROUNDING_STATED, ids)
+
+
+def test_a_known_place_answers_where_whatever_else_bears_its_name(store: Store) -> None:
+    store.add("Ardbeg distillery", 1)
+    ids = store.add("LVMH", 0)  # "... headquartered in Paris."
+    question = "Where are the headquarters of the company that owns the Ardbeg Distillery?"
+    lexicon = snapshot_lexicon()
+    found = classify(analyse("Paris"), "Paris", [], [], lexicon)
+    assert found.known == {PLACE, WORK}  # the snapshot's "Paris" is a sitcom
+    assert found.fits(expected_class(question)) is True
+    assert found.fits(expected_class("Who owns the Ardbeg Distillery?")) is False
+    verdict = verify_answer(
+        question, "Paris", store.evidence, lexicon=lexicon, decider=load_combiner().full
+    )
+    supported(verdict, GROUNDING_STATED, ids)
+    assert "a large city" in verdict["reason"]
+
+
+def test_a_season_goes_by_its_years(store: Store) -> None:
+    store.add("John Francis Daley", 1)
+    ids = store.add(
+        "Freaks and Geeks", 0
+    )  # "... aired on NBC during the 1999–2000 television season."
+    question = (
+        "John Francis Daley played high school freshman Sam Weir on a show that aired during"
+        " what television season?"
+    )
+    supported(check(store, question, "1999–2000"), GROUNDING_STATED, ids)
+    rejected(check(store, "What television network aired Freaks and Geeks?", "1999"), "a year")
+
+
+@pytest.mark.parametrize(
+    ("title", "index", "question", "answer"),
+    [
+        # "... the 2002 "Spider-Man" film.": not a person by its ending "man"
+        (
+            "Stan Lee's Mutants, Monsters &amp; Marvels",
+            5,
+            "What film included the documentary Stan Lee's Mutants, Monsters & Marvels?",
+            "Spider-Man",
+        ),
+        # "(... as The Arrival of a Train at La Ciotat Station, Arrival of a Train at La
+        # Ciotat (US) ...) is an 1895 French short ... documentary film": "Station" ends
+        # another name, so it does not make the film a place
+        (
+            "L'Arrivée d'un train en gare de La Ciotat",
+            0,
+            "Which 1895 French short documentary film was directed by Auguste and Louis Lumière?",
+            "Arrival of a Train at La Ciotat",
+        ),
+    ],
+)
+def test_a_word_of_a_name_does_not_say_what_it_is(
+    store: Store, title: str, index: int, question: str, answer: str
+) -> None:
+    ids = store.add(title, index)
+    supported(check(store, question, answer), GROUNDING_STATED, ids)
+
+
+def test_a_country_or_a_state_is_a_place_but_not_one_within_it(store: Store) -> None:
+    store.add("Mykolas Dluskis", 1)  # "From 1788 onwards he was a priest at Vilnius Cathedral."
+    ids = store.add(
+        "Vilnius Cathedral", 4
+    )  # "... is the main Roman Catholic Cathedral of Lithuania."
+    question = "In which country was Mykolas Dluskis a priest in 1788?"
+    lexicon = snapshot_lexicon()
+    verdict = verify_answer(
+        question, "Lithuania", store.evidence, lexicon=lexicon, decider=load_combiner().full
+    )
+    supported(verdict, GROUNDING_STATED, ids)
+    assert "a country or a state" in verdict["reason"]
+    for place in ("Lithuania", "Kentucky"):
+        found = classify(analyse(place), place, [], [], lexicon)
+        assert found.fits(expected_class("Where was he from?")) is True
+        assert found.fits(expected_class("In which town was he a priest?")) is False
+        assert found.fits(expected_class("Which stadium did they play in?")) is False
+    city = classify(analyse("New York"), "New York", [], [], lexicon)  # a state and a city
+    assert city.fits(expected_class("In which city is the stadium?")) is True
+    for name in ("Victoria", "Washington"):  # a state, and as often a city or a person
+        assert not classify(analyse(name), name, [], [], lexicon).region
