@@ -127,3 +127,22 @@ def test_a_ranked_superlative_decides_nothing(store: Store) -> None:
     question = "Which is the tallest building, Princess Tower or Tun Mustapha Tower?"
     for answer in ("Princess Tower", "Tun Mustapha Tower"):
         rejected(check(store, question, answer), "cannot be computed")
+
+
+@pytest.mark.parametrize(
+    "ranked",
+    ["is among the largest", "is one of the largest", "is the third largest", "is not the largest"],
+)
+def test_a_superlative_ranked_or_denied_in_the_sentence_decides_nothing(
+    store: Store, ranked: str
+) -> None:
+    store.add("Children's National Medical Center", 0)
+    page = store.snapshot.page("MedStar Washington Hospital Center")
+    assert page is not None and "is the largest" in page.sentences[0]
+    store.add_text(page.title, page.sentences[0].replace("is the largest", ranked))
+    question = (
+        "Is Children's National Medical Center or MedStar Washington Hospital Center the largest"
+        " private hospital in Washington, D.C.?"
+    )
+    for answer in ("MedStar Washington Hospital Center", "Children's National Medical Center"):
+        rejected(check(store, question, answer), "cannot be computed")

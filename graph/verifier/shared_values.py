@@ -24,7 +24,7 @@ from graph.verifier.matching import STOPWORDS, Item
 from graph.verifier.normalise import is_number, singular
 
 SUPERLATIVES = frozenset(word for word in MORE | LESS if word.endswith("est"))
-_RANKED = frozenset({"second", "of"})
+_RANKED = frozenset({"second", "of", "among", "amongst", "not", "nor", "never"})
 STATES = "{id} states the {phrase!r}, the other page no such thing"
 _PHRASE_WORDS = 3
 # Endings of the scientific names of a rank: plant and animal families, orders of birds
