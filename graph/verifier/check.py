@@ -25,6 +25,7 @@ from graph.verifier.question import analyse_question, named_entities
 from graph.verifier.reader import Reader
 from graph.verifier.reading import Reading
 from graph.verifier.relation import question_cues
+from graph.verifier.scope import scope
 from graph.verifier.verdicts import MATCH_PARAPHRASE, MATCH_VERBATIM, unique
 
 _ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
@@ -64,17 +65,12 @@ class Check:
         answer_stems = stems(self.folded.padded)
         self.wanted = stems(self.q.text.padded) - answer_stems
         self.names = self.q.name_stems - answer_stems
-        self._direct: dict[str, bool] = {}
-        self._trusted: dict[str, list[Item]] = {}
-        self._related: dict[str, bool] = {}
+        self.scope = scope(question, tuple(items), self.wanted, self.names, lexicon)
+        self._by_page = self.scope.stored.by_page
+        self._direct = self.scope.direct
+        self._trusted = self.scope.stored.trusted
+        self._related = self.scope.related
         self._stating: dict[str, list[Item]] = {}
-
-    @cached_property
-    def _by_page(self) -> dict[str, list[Item]]:
-        by_page: dict[str, list[Item]] = {}
-        for item in self.items:
-            by_page.setdefault(item.page, []).append(item)
-        return by_page
 
     def page_items(self, page: str) -> list[Item]:
         """The trusted stored sentences of a page (read only when a check needs them)."""
@@ -99,10 +95,15 @@ class Check:
             self._direct[page] = len(shared) > 1 or not self.names.isdisjoint(shared)
         return self._direct[page]
 
-    @cached_property
+    @property
     def linked_pages(self) -> frozenset[str]:
         """Pages linked, step by step, to a directly related page: one names the other's
         title, or both name the same capitalised two-word name."""
+        if self.scope.linked is None:
+            self.scope.linked = self._linked_pages()
+        return self.scope.linked
+
+    def _linked_pages(self) -> frozenset[str]:
         related = {page for page in self.pages if self.directly_related(page)}
         pending = set(self.pages) - related
         while pending and related:
@@ -129,10 +130,13 @@ class Check:
         """The compared entities: the question's pair, else its capitalised names."""
         return self.q.pair or named_entities(self.q.words)
 
-    @cached_property
+    @property
     def _all_text(self) -> str:
         """Every stored sentence and title, folded as `plain` folds each."""
-        return fold_plain("\n".join(f"{item.raw}\n{item.title}" for item in self.items))
+        stored = self.scope.stored
+        if stored.all_text is None:
+            stored.all_text = fold_plain("\n".join(f"{i.raw}\n{i.title}" for i in self.items))
+        return stored.all_text
 
     def may_state(self, probe: str | None) -> bool:
         """Whether any stored sentence or title can state a text with this probe."""
@@ -210,16 +214,23 @@ class Check:
         """What a span is (see `graph.verifier.classes`)."""
         return classify(analyse(raw), raw, self.items, stating, self.lexicon)
 
-    @cached_property
+    @property
     def reader(self) -> Reader:
+        """The reader of the trusted related sentences (one per question and evidence)."""
+        if self.scope.reader is None:
+            self.scope.reader = self._reader()
+        return self.scope.reader
+
+    def _reader(self) -> Reader:
         names = question_cues(self.question).all_names
+        classes, lexicon = self.expected.classes, self.lexicon
         return Reader(
             [item for item in self.items if item.trusted and self.related(item)],
             question_cues(self.question),
             self.q.text,
             names,
             self.expected.noun,
-            lambda tokens: name_fits(tokens, self.expected.classes, self.lexicon),
+            lambda tokens: name_fits(tokens, classes, lexicon),
         )
 
     def read(self) -> Reading:

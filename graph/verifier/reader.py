@@ -39,6 +39,8 @@ from graph.verifier.relation import (
 from graph.verifier.slots import MADE
 
 Rival = tuple[tuple[str, ...], Span, int]
+# How many (reader, kind, words) tables are kept: a reader is kept per question and evidence.
+_KEPT_TABLES = 1024
 
 
 @lru_cache(maxsize=16384)
@@ -87,8 +89,41 @@ def _stems_of(*raws: str) -> frozenset[str]:
     return frozenset(stem for raw in raws if raw for stem in token_stems(raw))
 
 
+@lru_cache(maxsize=_KEPT_TABLES)
+def _rival_sentences(
+    reader: Reader, kind: str, relation: frozenset[str], stems: frozenset[str]
+) -> tuple[tuple[int, bool, str], ...]:
+    """Each sentence's question cues, whether it states a relation word and its text,
+    those with the most cues first (so that the others are seldom read for spans)."""
+    return tuple(
+        sorted(
+            (
+                (
+                    len(sentence_cues(item.raw, item.title, stems, None)),
+                    bool(cue_positions(item.raw, relation)),
+                    item.raw,
+                )
+                for item in reader.items
+            ),
+            key=lambda sentence: -sentence[0],
+        )
+    )
+
+
+@lru_cache(maxsize=_KEPT_TABLES)
+def _subject_pages(
+    reader: Reader, stems: frozenset[str]
+) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """Each stored page's title words and the cues its sentences state."""
+    pages: dict[str, set[str]] = {}
+    for item in reader.items:
+        pages.setdefault(item.title, set()).update(sentence_cues(item.raw, item.title, stems, None))
+    return tuple((_title_words(title), frozenset(cues)) for title, cues in pages.items())
+
+
 class Reader:
-    """Measures how the stored sentences tie spans to one question."""
+    """Measures how the stored sentences tie spans to one question (one reader serves every
+    answer checked against the same question and evidence)."""
 
     def __init__(
         self,
@@ -163,11 +198,10 @@ class Reader:
         spans."""
         most, nearest = 0, FAR
         relation = cues.relation_for(kind)
-        for item in self.items:
-            count = len(sentence_cues(item.raw, item.title, cues.stems, None))
-            if count <= most and not cue_positions(item.raw, relation):
+        for count, related, raw in _rival_sentences(self, kind, relation, cues.stems):
+            if count <= most and not related:
                 continue
-            closest, table = _rival_profile(item.raw, kind, relation)
+            closest, table = _rival_profile(raw, kind, relation)
             if not table or (count <= most and closest >= nearest):
                 continue
             for tokens, _, gap in table:
@@ -183,11 +217,10 @@ class Reader:
         words = frozenset(answer.tokens)
         own: set[str] = set()
         found = False
-        for item in self.items:
-            title = _title_words(item.title)
+        for title, stated in _subject_pages(self, cues.stems):
             if title and (title <= words or words <= title):
                 found = True
-                own |= sentence_cues(item.raw, item.title, cues.stems, None)
+                own |= stated
         return len(own) if found else -1
 
     def read(self, raw_answer: str, stating: list[Item], classified: Classified) -> Reading:
