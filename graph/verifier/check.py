@@ -20,7 +20,7 @@ from graph.verifier.matching import (
     probe_of,
     stems,
 )
-from graph.verifier.normalise import Text, analyse, fold_plain
+from graph.verifier.normalise import Text, analyse, plain
 from graph.verifier.question import analyse_question, named_entities
 from graph.verifier.reader import Reader
 from graph.verifier.reading import Reading
@@ -132,10 +132,10 @@ class Check:
 
     @property
     def _all_text(self) -> str:
-        """Every stored sentence and title, folded as `plain` folds each."""
+        """Every stored sentence and title, folded by `plain` (each kept per text)."""
         stored = self.scope.stored
         if stored.all_text is None:
-            stored.all_text = fold_plain("\n".join(f"{i.raw}\n{i.title}" for i in self.items))
+            stored.all_text = "\n".join(f"{plain(i.raw)}\n{plain(i.title)}" for i in self.items)
         return stored.all_text
 
     def may_state(self, probe: str | None) -> bool:

@@ -19,6 +19,10 @@ _CONFUSABLES = str.maketrans(
     }
 )
 _WORD = re.compile(r"\w+")
+# The first format character (category Cf) after the soft hyphen: a text of characters
+# below it can hide no other.
+FORMAT_AFTER_SOFT_HYPHEN = "\u0600"
+SOFT_HYPHEN = "\u00ad"
 
 
 def _is_latin(char: str) -> bool:
@@ -40,9 +44,11 @@ def clean(text: str) -> str:
     (NFKC), and look-alike letters inside Latin words made Latin."""
     if text.isascii():
         return text
-    visible = unicodedata.normalize(
-        "NFKC", "".join(char for char in text if unicodedata.category(char) != "Cf")
-    )
+    if max(text) < FORMAT_AFTER_SOFT_HYPHEN:
+        shown = text.replace(SOFT_HYPHEN, "")
+    else:
+        shown = "".join(char for char in text if unicodedata.category(char) != "Cf")
+    visible = unicodedata.normalize("NFKC", shown)
     if visible.translate(_CONFUSABLES) == visible:
         return visible
     return _WORD.sub(_unmix, visible)

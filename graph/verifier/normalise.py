@@ -104,8 +104,7 @@ _UNITS = {
     "acres": "acre",
 }
 _WORD_FOLDS = {**_NUMBER_WORDS, **_UNITS}
-# A text that `analyse` may give a number: a digit or a number word.
-MAY_HOLD_NUMBER = re.compile(rf"\d|\b(?:{'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
+_NUMBER_WORD = re.compile(rf"\b(?:{'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
 # Folded spellings of units and months, which a sentence may write otherwise.
 REWRITTEN = frozenset([*_UNITS.values(), "percent", *MONTH_NAMES.values()])
 # Folded units: a number followed by one is a measure ("1454 ft"), never a year.
@@ -119,6 +118,12 @@ class Text:
 
     tokens: tuple[str, ...]
     padded: str
+
+
+def may_hold_number(text: str) -> bool:
+    """Whether `analyse` may give the text a number: it has a digit or a number word (the
+    digit is looked for first, on its own: a scan for it is fast, and most have one)."""
+    return _DIGIT.search(text) is not None or _NUMBER_WORD.search(text) is not None
 
 
 def is_number(token: str) -> bool:

@@ -1,0 +1,95 @@
+"""What the verifier keeps across answers (per evidence, per question, per sentence) never
+changes a verdict: in any order, from fresh caches, and from several threads at once."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import unicodedata
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+import graph.verifier
+from graph.evaluation.hotpot import load_questions
+from graph.evaluation.verifier_cases import build_cases, load_pages
+from graph.verifier import verify_answer
+from graph.verifier.clean import FORMAT_AFTER_SOFT_HYPHEN, SOFT_HYPHEN, clean
+from graph.verifier.combiner import load_combiner
+from graph.verifier.lexicon_store import snapshot_lexicon
+from graph.verifier.normalise import may_hold_number
+from tools.base import Verdict
+
+QUESTIONS = 30
+
+
+def _clear_kept() -> None:
+    """Empty every cache the verifier's modules keep."""
+    for info in pkgutil.iter_modules(graph.verifier.__path__):
+        module = importlib.import_module(f"graph.verifier.{info.name}")
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[dict[str, Any]]:
+    questions = load_questions(None)[:QUESTIONS]
+    titles = {title for q in questions for title in q.get("context_titles", [])}
+    titles |= {title for q in questions for title, _ in q["supporting_facts"]}
+    return list(build_cases(questions, load_pages(titles)))
+
+
+def _verdict(case: dict[str, Any]) -> Verdict:
+    return verify_answer(
+        case["question"],
+        case["answer"],
+        case["evidence"],
+        lexicon=snapshot_lexicon(),
+        decider=load_combiner().full,
+    )
+
+
+def test_verdicts_do_not_depend_on_what_was_verified_before(cases: list[dict[str, Any]]) -> None:
+    _clear_kept()
+    in_order = [_verdict(case) for case in cases]
+    _clear_kept()
+    backwards = [_verdict(case) for case in reversed(cases)][::-1]
+    assert backwards == in_order
+    assert [_verdict(case) for case in cases] == in_order
+
+
+def test_threads_verifying_at_once_get_the_verdicts_of_one_thread(
+    cases: list[dict[str, Any]],
+) -> None:
+    _clear_kept()
+    alone = [_verdict(case) for case in cases]
+    _clear_kept()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(_verdict, cases * 2))
+    assert together == alone * 2
+
+
+def test_below_its_bound_the_only_format_character_is_the_soft_hyphen() -> None:
+    below = [chr(code) for code in range(ord(FORMAT_AFTER_SOFT_HYPHEN))]
+    assert [char for char in below if unicodedata.category(char) == "Cf"] == [SOFT_HYPHEN]
+    assert unicodedata.category(FORMAT_AFTER_SOFT_HYPHEN) == "Cf"
+    assert clean(f"Pa{SOFT_HYPHEN}rís") == "París"
+    assert clean("Pa\u200brís\u0600") == "París"
+
+
+@pytest.mark.parametrize(
+    ("text", "may"),
+    [
+        ("born in 1990", True),
+        ("Twenty men", True),
+        ("one of them", True),
+        ("the ONE", True),
+        ("someone else", False),
+        ("nobody", False),
+        ("٣ items", True),
+    ],
+)
+def test_a_text_may_hold_a_number_with_a_digit_or_a_number_word(text: str, may: bool) -> None:
+    assert may_hold_number(text) is may
