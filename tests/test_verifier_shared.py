@@ -15,7 +15,7 @@ import graph.verifier
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.verifier_cases import build_cases, load_pages
 from graph.verifier import verify_answer
-from graph.verifier.clean import FORMAT_AFTER_SOFT_HYPHEN, SOFT_HYPHEN, clean
+from graph.verifier.clean import SHOWN, clean
 from graph.verifier.combiner import load_combiner
 from graph.verifier.lexicon_store import snapshot_lexicon
 from graph.verifier.normalise import may_hold_number
@@ -71,12 +71,13 @@ def test_threads_verifying_at_once_get_the_verdicts_of_one_thread(
     assert together == alone * 2
 
 
-def test_below_its_bound_the_only_format_character_is_the_soft_hyphen() -> None:
-    below = [chr(code) for code in range(ord(FORMAT_AFTER_SOFT_HYPHEN))]
-    assert [char for char in below if unicodedata.category(char) == "Cf"] == [SOFT_HYPHEN]
-    assert unicodedata.category(FORMAT_AFTER_SOFT_HYPHEN) == "Cf"
-    assert clean(f"Pa{SOFT_HYPHEN}rís") == "París"
-    assert clean("Pa\u200brís\u0600") == "París"
+def test_the_shown_table_drops_exactly_the_format_characters() -> None:
+    assert clean("Pa\u00adrís\u200b\u0600") == "París"
+    assert clean("Pаrís") == "París"  # a Cyrillic "а"
+    assert clean("Москва") == "Москва"
+    every = "".join(chr(code) for code in range(0x30000) if not 0xD800 <= code < 0xE000)
+    shown = "".join(char for char in every if unicodedata.category(char) != "Cf")
+    assert every.translate(SHOWN) == shown
 
 
 @pytest.mark.parametrize(
