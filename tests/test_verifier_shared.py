@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -18,7 +19,7 @@ from graph.verifier import verify_answer
 from graph.verifier.clean import SHOWN, clean
 from graph.verifier.combiner import load_combiner
 from graph.verifier.lexicon_store import snapshot_lexicon
-from graph.verifier.normalise import may_hold_number
+from graph.verifier.normalise import alternation, may_hold_number
 from tools.base import Verdict
 
 QUESTIONS = 30
@@ -94,3 +95,13 @@ def test_the_shown_table_drops_exactly_the_format_characters() -> None:
 )
 def test_a_text_may_hold_a_number_with_a_digit_or_a_number_word(text: str, may: bool) -> None:
     assert may_hold_number(text) is may
+
+
+def test_a_trie_alternation_matches_the_words_of_the_plain_one() -> None:
+    words = ["ten", "tenth", "two", "twelve", "a", "once", "one"]
+    trie = re.compile(rf"\b(?:{alternation(words)})\b", re.IGNORECASE)
+    plain = re.compile(rf"\b(?:{'|'.join(words)})\b", re.IGNORECASE)
+    texts = [*words, "Tenth man", "tent", "ten-th", "twelfth", "a", "an", "ONE", "one's", "on"]
+    assert [bool(trie.search(text)) for text in texts] == [
+        bool(plain.search(text)) for text in texts
+    ]

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 from graph.verifier.answer_types import NameLexicon, expected_class
 from graph.verifier.classes import Classified, classify, name_fits
+from graph.verifier.kept import kept_property
 from graph.verifier.matching import (
     Item,
     contains,
@@ -78,7 +79,7 @@ class Check:
             self._trusted[page] = [item for item in self._by_page.get(page, ()) if item.trusted]
         return self._trusted[page]
 
-    @cached_property
+    @kept_property
     def pages(self) -> dict[str, list[Item]]:
         """The trusted stored sentences by page."""
         return {page: self.page_items(page) for page in self._by_page if self.page_items(page)}
@@ -125,7 +126,7 @@ class Check:
             self._related[page] = self.directly_related(page) or page in self.linked_pages
         return self._related[page]
 
-    @cached_property
+    @kept_property
     def entities(self) -> tuple[Text, ...]:
         """The compared entities: the question's pair, else its capitalised names."""
         return self.q.pair or named_entities(self.q.words)

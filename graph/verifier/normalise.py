@@ -40,6 +40,23 @@ def split_words(text: str) -> list[str]:
     return text.split()
 
 
+def alternation(words: list[str]) -> str:
+    """A regex alternation of plain words, as a trie ("t(?:en|wo)" for "ten|two"): the
+    same words, but a search tries one branch per letter instead of every word."""
+    branches: dict[str, list[str]] = {}
+    for word in words:
+        branches.setdefault(word[0], []).append(word[1:])
+    parts = []
+    for head, rests in sorted(branches.items()):
+        longer = [rest for rest in rests if rest]
+        if not longer:
+            parts.append(head)
+            continue
+        optional = "?" if len(longer) < len(rests) else ""
+        parts.append(f"{head}(?:{alternation(longer)}){optional}")
+    return "|".join(parts)
+
+
 _ARTICLES = frozenset(split_words("a an the"))
 _MONTHS = split_words(
     "january february march april may june july august september october november december"
@@ -104,7 +121,7 @@ _UNITS = {
     "acres": "acre",
 }
 _WORD_FOLDS = {**_NUMBER_WORDS, **_UNITS}
-_NUMBER_WORD = re.compile(rf"\b(?:{'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
+_NUMBER_WORD = re.compile(rf"\b(?:{alternation(list(_NUMBER_WORDS))})\b", re.IGNORECASE)
 # Folded spellings of units and months, which a sentence may write otherwise.
 REWRITTEN = frozenset([*_UNITS.values(), "percent", *MONTH_NAMES.values()])
 # Folded units: a number followed by one is a measure ("1454 ft"), never a year.
