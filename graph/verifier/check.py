@@ -21,12 +21,12 @@ from graph.verifier.matching import (
     probe_of,
     stems,
 )
-from graph.verifier.normalise import Text, analyse, plain
+from graph.verifier.normalise import Text, analyse, fold_plain
 from graph.verifier.question import analyse_question, named_entities
 from graph.verifier.reader import Reader
 from graph.verifier.reading import Reading
 from graph.verifier.relation import question_cues
-from graph.verifier.scope import scope
+from graph.verifier.scope import Scope, scope
 from graph.verifier.verdicts import MATCH_PARAPHRASE, MATCH_VERBATIM, unique
 
 _ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
@@ -38,6 +38,14 @@ def _page_stems(sentences: tuple[str, ...], title: str) -> frozenset[str]:
     return frozenset().union(
         *(stems(analyse(sentence).padded) for sentence in sentences), stems(title)
     )
+
+
+@lru_cache(maxsize=256)
+def _fold_all(joined: str) -> str:
+    """`fold_plain` of an evidence list's sentences and titles joined, kept per list (the
+    same fold as each one's: it works character by character, and no normalisation
+    crosses a newline)."""
+    return fold_plain(joined)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +74,34 @@ class Check:
         answer_stems = stems(self.folded.padded)
         self.wanted = stems(self.q.text.padded) - answer_stems
         self.names = self.q.name_stems - answer_stems
-        self.scope = scope(question, tuple(items), self.wanted, self.names, lexicon)
-        self._by_page = self.scope.stored.by_page
-        self._direct = self.scope.direct
-        self._trusted = self.scope.stored.trusted
-        self._related = self.scope.related
+        self._scope: Scope | None = None
         self._stating: dict[str, list[Item]] = {}
+
+    @property
+    def scope(self) -> Scope:
+        """What this check shares with the others on the same evidence and question
+        (looked up when first needed: many checks of a new evidence list end before)."""
+        if self._scope is None:
+            self._scope = scope(
+                self.question, tuple(self.items), self.wanted, self.names, self.lexicon
+            )
+        return self._scope
+
+    @property
+    def _by_page(self) -> dict[str, list[Item]]:
+        return self.scope.by_page
+
+    @property
+    def _trusted(self) -> dict[str, list[Item]]:
+        return self.scope.trusted
+
+    @property
+    def _direct(self) -> dict[str, bool]:
+        return self.scope.direct
+
+    @property
+    def _related(self) -> dict[str, bool]:
+        return self.scope.related
 
     def page_items(self, page: str) -> list[Item]:
         """The trusted stored sentences of a page (read only when a check needs them)."""
@@ -131,13 +161,10 @@ class Check:
         """The compared entities: the question's pair, else its capitalised names."""
         return self.q.pair or named_entities(self.q.words)
 
-    @property
+    @kept_property
     def _all_text(self) -> str:
-        """Every stored sentence and title, folded by `plain` (each kept per text)."""
-        stored = self.scope.stored
-        if stored.all_text is None:
-            stored.all_text = "\n".join(f"{plain(i.raw)}\n{plain(i.title)}" for i in self.items)
-        return stored.all_text
+        """Every stored sentence and title, folded as `plain` folds each."""
+        return _fold_all("\n".join(f"{item.raw}\n{item.title}" for item in self.items))
 
     def may_state(self, probe: str | None) -> bool:
         """Whether any stored sentence or title can state a text with this probe."""
