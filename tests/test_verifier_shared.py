@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import random
 import re
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +21,7 @@ from graph.verifier.clean import SHOWN, clean
 from graph.verifier.combiner import load_combiner
 from graph.verifier.lexicon_store import snapshot_lexicon
 from graph.verifier.normalise import alternation, may_hold_number
+from graph.verifier.relation import FAR, distance
 from tools.base import Verdict
 
 QUESTIONS = 30
@@ -105,3 +107,34 @@ def test_a_trie_alternation_matches_the_words_of_the_plain_one() -> None:
     assert [bool(trie.search(text)) for text in texts] == [
         bool(plain.search(text)) for text in texts
     ]
+
+
+def _distance_by_counting(
+    positions: tuple[tuple[int, str], ...],
+    span: tuple[int, int],
+    skipped: frozenset[int],
+    cost: int,
+) -> int:
+    start, end = span
+    gaps = [
+        (1 + sum(1 for j in range(i + 1, start) if j not in skipped))
+        if i < start
+        else (1 + sum(1 for j in range(end, i) if j not in skipped)) * cost
+        for i, _ in positions
+        if not start <= i < end
+    ]
+    return min(gaps, default=FAR)
+
+
+def test_distance_counts_the_tokens_between_less_the_skipped_ones() -> None:
+    rng = random.Random(7)
+    for _ in range(3000):
+        size = rng.randint(1, 40)
+        positions = tuple((rng.randrange(size), "cue") for _ in range(rng.randint(0, 5)))
+        start = rng.randrange(size)
+        span = (start, min(size, start + rng.randint(1, 4)))
+        skipped = frozenset(rng.sample(range(size), rng.randint(0, min(size, 10))))
+        cost = rng.choice((1, 2))
+        assert distance(positions, span, skipped, cost) == _distance_by_counting(
+            positions, span, skipped, cost
+        )

@@ -140,7 +140,7 @@ def distance(
         if start <= i < end:
             continue
         between = range(i + 1, start) if i < start else range(end, i)
-        gap = 1 + sum(1 for j in between if j not in skipped)
+        gap = 1 + len(between) - len(skipped.intersection(between))
         best = min(best, gap if i < start else gap * following_cost)
     return best
 
