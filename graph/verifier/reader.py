@@ -45,7 +45,7 @@ _KEPT_TABLES = 1024
 
 @lru_cache(maxsize=16384)
 def _title_stems(title: str) -> frozenset[str]:
-    return frozenset(cue_stem(token) for token in title_text(title).tokens)
+    return frozenset(map(cue_stem, title_text(title).tokens))
 
 
 @lru_cache(maxsize=65536)

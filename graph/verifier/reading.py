@@ -44,7 +44,7 @@ DATE_FOLLOWING_COST = 2
 def nouns(raw: str) -> tuple[str, ...]:
     """The tokens of a sentence, as read, in the singular: where a category noun is found
     ("the film Lolita"; "Mica Paris sang" names no singer)."""
-    return tuple(singular(token) for token in analyse(reading(raw)).tokens)
+    return tuple(map(singular, analyse(reading(raw)).tokens))
 
 
 def without_event(answer: Text, events: frozenset[str]) -> Text:
