@@ -86,7 +86,7 @@ def _title_words(title: str) -> frozenset[str]:
 @lru_cache(maxsize=65536)
 def _stems_of(*raws: str) -> frozenset[str]:
     """The cue stems of the sentences (the neighbours of one)."""
-    return frozenset(stem for raw in raws if raw for stem in token_stems(raw))
+    return frozenset().union(*map(token_stems, filter(None, raws)))
 
 
 @lru_cache(maxsize=_KEPT_TABLES)
