@@ -156,8 +156,10 @@ class Reader:
     def place(self, item: Item, span: Span, cues: Cues, kind: str | None) -> Placement:
         in_sentence = sentence_cues(item.raw, item.title, cues.stems, span)
         near = (self._neighbour_stems(item) & cues.stems) - in_sentence
-        skipped = listed(item.raw, kind) if kind else frozenset()
         positions = cue_positions(item.raw, cues.relation_for(kind))
+        # Without a relation word the distance is FAR whatever is skipped: the sentence's
+        # spans need not be read.
+        skipped = listed(item.raw, kind) if kind and positions else frozenset()
         relation = distance(positions, span, skipped, following_cost(kind))
         nearest = min(positions, key=lambda p: abs(p[0] - span[0]), default=None)
         if nearest is None:
