@@ -62,10 +62,12 @@ def spans_by_distance(raw: str, kind: str, relation: frozenset[str]) -> tuple[Ri
     """Each span of `kind` in a sentence with how far it sits from the nearest relation
     word (`FAR` if the sentence has none); the other members of its list do not count."""
     positions = cue_positions(raw, relation)
+    if not positions:
+        return tuple((tokens, span, FAR) for span, tokens in placements(raw, kind))
     skipped = listed(raw, kind)
     cost = following_cost(kind)
     return tuple(
-        (tokens, span, distance(positions, span, skipped, cost) if positions else FAR)
+        (tokens, span, distance(positions, span, skipped, cost))
         for span, tokens in placements(raw, kind)
     )
 
