@@ -7,7 +7,7 @@ import re
 
 from graph.verifier.check import Check, Found
 from graph.verifier.matching import contains, negated, probe_of
-from graph.verifier.normalise import MAY_HOLD_NUMBER, is_number
+from graph.verifier.normalise import is_number, may_hold_number
 from graph.verifier.reading import Reading
 from graph.verifier.ties import SUBJECT_CUES, Problem, loose, wanted
 from graph.verifier.verdicts import (
@@ -105,7 +105,7 @@ def _other_values(check: Check, digits: set[int]) -> list[str]:
         return []
     values: list[str] = []
     for item in check.items:
-        if not MAY_HOLD_NUMBER.search(item.raw):
+        if not may_hold_number(item.raw):
             continue
         found = [v for v in _PADDED_NUMBER.findall(item.text.padded) if len(v) in digits]
         if found and item.trusted and check.directly_related(item.page):

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 from graph.verifier.answer_types import NameLexicon, expected_class
 from graph.verifier.classes import Classified, classify, name_fits
+from graph.verifier.kept import kept_property
 from graph.verifier.matching import (
     Item,
     contains,
@@ -25,6 +26,7 @@ from graph.verifier.question import analyse_question, named_entities
 from graph.verifier.reader import Reader
 from graph.verifier.reading import Reading
 from graph.verifier.relation import question_cues
+from graph.verifier.scope import Scope, scope
 from graph.verifier.verdicts import MATCH_PARAPHRASE, MATCH_VERBATIM, unique
 
 _ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
@@ -36,6 +38,14 @@ def _page_stems(sentences: tuple[str, ...], title: str) -> frozenset[str]:
     return frozenset().union(
         *(stems(analyse(sentence).padded) for sentence in sentences), stems(title)
     )
+
+
+@lru_cache(maxsize=256)
+def _fold_all(joined: str) -> str:
+    """`fold_plain` of an evidence list's sentences and titles joined, kept per list (the
+    same fold as each one's: it works character by character, and no normalisation
+    crosses a newline)."""
+    return fold_plain(joined)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,17 +74,34 @@ class Check:
         answer_stems = stems(self.folded.padded)
         self.wanted = stems(self.q.text.padded) - answer_stems
         self.names = self.q.name_stems - answer_stems
-        self._direct: dict[str, bool] = {}
-        self._trusted: dict[str, list[Item]] = {}
-        self._related: dict[str, bool] = {}
+        self._scope: Scope | None = None
         self._stating: dict[str, list[Item]] = {}
 
-    @cached_property
+    @property
+    def scope(self) -> Scope:
+        """What this check shares with the others on the same evidence and question
+        (looked up when first needed: many checks of a new evidence list end before)."""
+        if self._scope is None:
+            self._scope = scope(
+                self.question, tuple(self.items), self.wanted, self.names, self.lexicon
+            )
+        return self._scope
+
+    @property
     def _by_page(self) -> dict[str, list[Item]]:
-        by_page: dict[str, list[Item]] = {}
-        for item in self.items:
-            by_page.setdefault(item.page, []).append(item)
-        return by_page
+        return self.scope.by_page
+
+    @property
+    def _trusted(self) -> dict[str, list[Item]]:
+        return self.scope.trusted
+
+    @property
+    def _direct(self) -> dict[str, bool]:
+        return self.scope.direct
+
+    @property
+    def _related(self) -> dict[str, bool]:
+        return self.scope.related
 
     def page_items(self, page: str) -> list[Item]:
         """The trusted stored sentences of a page (read only when a check needs them)."""
@@ -82,7 +109,7 @@ class Check:
             self._trusted[page] = [item for item in self._by_page.get(page, ()) if item.trusted]
         return self._trusted[page]
 
-    @cached_property
+    @kept_property
     def pages(self) -> dict[str, list[Item]]:
         """The trusted stored sentences by page."""
         return {page: self.page_items(page) for page in self._by_page if self.page_items(page)}
@@ -99,10 +126,15 @@ class Check:
             self._direct[page] = len(shared) > 1 or not self.names.isdisjoint(shared)
         return self._direct[page]
 
-    @cached_property
+    @property
     def linked_pages(self) -> frozenset[str]:
         """Pages linked, step by step, to a directly related page: one names the other's
         title, or both name the same capitalised two-word name."""
+        if self.scope.linked is None:
+            self.scope.linked = self._linked_pages()
+        return self.scope.linked
+
+    def _linked_pages(self) -> frozenset[str]:
         related = {page for page in self.pages if self.directly_related(page)}
         pending = set(self.pages) - related
         while pending and related:
@@ -124,15 +156,15 @@ class Check:
             self._related[page] = self.directly_related(page) or page in self.linked_pages
         return self._related[page]
 
-    @cached_property
+    @kept_property
     def entities(self) -> tuple[Text, ...]:
         """The compared entities: the question's pair, else its capitalised names."""
         return self.q.pair or named_entities(self.q.words)
 
-    @cached_property
+    @kept_property
     def _all_text(self) -> str:
         """Every stored sentence and title, folded as `plain` folds each."""
-        return fold_plain("\n".join(f"{item.raw}\n{item.title}" for item in self.items))
+        return _fold_all("\n".join(f"{item.raw}\n{item.title}" for item in self.items))
 
     def may_state(self, probe: str | None) -> bool:
         """Whether any stored sentence or title can state a text with this probe."""
@@ -210,16 +242,23 @@ class Check:
         """What a span is (see `graph.verifier.classes`)."""
         return classify(analyse(raw), raw, self.items, stating, self.lexicon)
 
-    @cached_property
+    @property
     def reader(self) -> Reader:
+        """The reader of the trusted related sentences (one per question and evidence)."""
+        if self.scope.reader is None:
+            self.scope.reader = self._reader()
+        return self.scope.reader
+
+    def _reader(self) -> Reader:
         names = question_cues(self.question).all_names
+        classes, lexicon = self.expected.classes, self.lexicon
         return Reader(
             [item for item in self.items if item.trusted and self.related(item)],
             question_cues(self.question),
             self.q.text,
             names,
             self.expected.noun,
-            lambda tokens: name_fits(tokens, self.expected.classes, self.lexicon),
+            lambda tokens: name_fits(tokens, classes, lexicon),
         )
 
     def read(self) -> Reading:

@@ -18,11 +18,26 @@ _CONFUSABLES = str.maketrans(
         **dict(zip("οαικνρυχ", "oaikvpux", strict=True)),
     }
 )
+# Any of those look-alikes (a search for one is faster than translating the text).
+_CONFUSABLE = re.compile(f"[{''.join(map(chr, _CONFUSABLES))}]")
 _WORD = re.compile(r"\w+")
 
 
 def _is_latin(char: str) -> bool:
     return "LATIN" in unicodedata.name(char, "")
+
+
+class _Shown(dict[int, int | None]):
+    """A `str.translate` table that drops format characters (category Cf) and keeps every
+    other character, filled as characters are first seen (one entry per code point)."""
+
+    def __missing__(self, code: int) -> int | None:
+        kept = None if unicodedata.category(chr(code)) == "Cf" else code
+        self[code] = kept
+        return kept
+
+
+SHOWN = _Shown()
 
 
 def _unmix(match: re.Match[str]) -> str:
@@ -40,9 +55,7 @@ def clean(text: str) -> str:
     (NFKC), and look-alike letters inside Latin words made Latin."""
     if text.isascii():
         return text
-    visible = unicodedata.normalize(
-        "NFKC", "".join(char for char in text if unicodedata.category(char) != "Cf")
-    )
-    if visible.translate(_CONFUSABLES) == visible:
+    visible = unicodedata.normalize("NFKC", text.translate(SHOWN))
+    if _CONFUSABLE.search(visible) is None:
         return visible
     return _WORD.sub(_unmix, visible)

@@ -8,6 +8,7 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
+from itertools import filterfalse
 
 from graph.verifier.clean import clean
 
@@ -38,6 +39,23 @@ _TENS_UNITS = re.compile(
 def split_words(text: str) -> list[str]:
     """The space-separated words of a word-list literal."""
     return text.split()
+
+
+def alternation(words: list[str]) -> str:
+    """A regex alternation of plain words, as a trie ("t(?:en|wo)" for "ten|two"): the
+    same words, but a search tries one branch per letter instead of every word."""
+    branches: dict[str, list[str]] = {}
+    for word in words:
+        branches.setdefault(word[0], []).append(word[1:])
+    parts = []
+    for head, rests in sorted(branches.items()):
+        longer = [rest for rest in rests if rest]
+        if not longer:
+            parts.append(head)
+            continue
+        optional = "?" if len(longer) < len(rests) else ""
+        parts.append(f"{head}(?:{alternation(longer)}){optional}")
+    return "|".join(parts)
 
 
 _ARTICLES = frozenset(split_words("a an the"))
@@ -104,8 +122,7 @@ _UNITS = {
     "acres": "acre",
 }
 _WORD_FOLDS = {**_NUMBER_WORDS, **_UNITS}
-# A text that `analyse` may give a number: a digit or a number word.
-MAY_HOLD_NUMBER = re.compile(rf"\d|\b(?:{'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
+_NUMBER_WORD = re.compile(rf"\b(?:{alternation(list(_NUMBER_WORDS))})\b", re.IGNORECASE)
 # Folded spellings of units and months, which a sentence may write otherwise.
 REWRITTEN = frozenset([*_UNITS.values(), "percent", *MONTH_NAMES.values()])
 # Folded units: a number followed by one is a measure ("1454 ft"), never a year.
@@ -119,6 +136,12 @@ class Text:
 
     tokens: tuple[str, ...]
     padded: str
+
+
+def may_hold_number(text: str) -> bool:
+    """Whether `analyse` may give the text a number: it has a digit or a number word (the
+    digit is looked for first, on its own: a scan for it is fast, and most have one)."""
+    return _DIGIT.search(text) is not None or _NUMBER_WORD.search(text) is not None
 
 
 def is_number(token: str) -> bool:
@@ -211,13 +234,20 @@ def _unabbreviate(match: re.Match[str]) -> str:
     return match.group(0).replace(".", "")
 
 
+def _folded_words(words: list[str]) -> list[str]:
+    """The words without articles, number words and unit names folded (mapped in C: a
+    comprehension over every token of every new sentence cost more)."""
+    kept = list(filterfalse(_ARTICLES.__contains__, words))
+    return list(map(_WORD_FOLDS.get, kept, kept))
+
+
 @lru_cache(maxsize=65536)
 def analyse(text: str) -> Text:
     """Fold `text` for matching (cached: stored sentences recur across checks)."""
     if _LETTERS.fullmatch(text):
         words = text.casefold().split()
         if _TENS.isdisjoint(words):
-            raw = [_WORD_FOLDS.get(word, word) for word in words if word not in _ARTICLES]
+            raw = _folded_words(words)
             return Text(tuple(raw), f" {' '.join(raw)} ")
     folded = unglue_dates(clean(text)).casefold()
     if not folded.isascii():
@@ -236,7 +266,7 @@ def analyse(text: str) -> Text:
         raw = tokens.findall(_TENS_UNITS.sub(_tens_units, folded))
     if _DIGIT.search(folded):
         raw = _fold_numbers(raw)
-    raw = [_WORD_FOLDS.get(token, token) for token in raw if token not in _ARTICLES]
+    raw = _folded_words(raw)
     return Text(tuple(raw), f" {' '.join(raw)} ")
 
 

@@ -40,11 +40,13 @@ from graph.verifier.relation import (
 from graph.verifier.slots import MADE
 
 Rival = tuple[tuple[str, ...], Span, int]
+# How many (reader, kind, words) tables are kept: a reader is kept per question and evidence.
+_KEPT_TABLES = 1024
 
 
 @lru_cache(maxsize=16384)
 def _title_stems(title: str) -> frozenset[str]:
-    return frozenset(cue_stem(token) for token in title_text(title).tokens)
+    return frozenset(map(cue_stem, title_text(title).tokens))
 
 
 @lru_cache(maxsize=65536)
@@ -61,10 +63,12 @@ def spans_by_distance(raw: str, kind: str, relation: frozenset[str]) -> tuple[Ri
     """Each span of `kind` in a sentence with how far it sits from the nearest relation
     word (`FAR` if the sentence has none); the other members of its list do not count."""
     positions = cue_positions(raw, relation)
+    if not positions:
+        return tuple((tokens, span, FAR) for span, tokens in placements(raw, kind))
     skipped = listed(raw, kind)
     cost = following_cost(kind)
     return tuple(
-        (tokens, span, distance(positions, span, skipped, cost) if positions else FAR)
+        (tokens, span, distance(positions, span, skipped, cost))
         for span, tokens in placements(raw, kind)
     )
 
@@ -85,7 +89,39 @@ def _title_words(title: str) -> frozenset[str]:
 @lru_cache(maxsize=65536)
 def _stems_of(*raws: str) -> frozenset[str]:
     """The cue stems of the sentences (the neighbours of one)."""
-    return frozenset(stem for raw in raws if raw for stem in token_stems(raw))
+    return frozenset().union(*map(token_stems, filter(None, raws)))
+
+
+@lru_cache(maxsize=_KEPT_TABLES)
+def _rival_sentences(
+    reader: Reader, kind: str, relation: frozenset[str], stems: frozenset[str]
+) -> tuple[tuple[int, bool, str], ...]:
+    """Each sentence's question cues, whether it states a relation word and its text,
+    those with the most cues first (so that the others are seldom read for spans)."""
+    return tuple(
+        sorted(
+            (
+                (
+                    len(sentence_cues(item.raw, item.title, stems, None)),
+                    bool(cue_positions(item.raw, relation)),
+                    item.raw,
+                )
+                for item in reader.items
+            ),
+            key=lambda sentence: -sentence[0],
+        )
+    )
+
+
+@lru_cache(maxsize=_KEPT_TABLES)
+def _subject_pages(
+    reader: Reader, stems: frozenset[str]
+) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """Each stored page's title words and the cues its sentences state."""
+    pages: dict[str, set[str]] = {}
+    for item in reader.items:
+        pages.setdefault(item.title, set()).update(sentence_cues(item.raw, item.title, stems, None))
+    return tuple((_title_words(title), frozenset(cues)) for title, cues in pages.items())
 
 
 def _measures(raw: str, span: Span, kind: str, cues: Cues) -> bool:
@@ -99,7 +135,8 @@ def _measures(raw: str, span: Span, kind: str, cues: Cues) -> bool:
 
 
 class Reader:
-    """Measures how the stored sentences tie spans to one question."""
+    """Measures how the stored sentences tie spans to one question (one reader serves every
+    answer checked against the same question and evidence)."""
 
     def __init__(
         self,
@@ -132,8 +169,10 @@ class Reader:
     def place(self, item: Item, span: Span, cues: Cues, kind: str | None) -> Placement:
         in_sentence = sentence_cues(item.raw, item.title, cues.stems, span)
         near = (self._neighbour_stems(item) & cues.stems) - in_sentence
-        skipped = listed(item.raw, kind) if kind else frozenset()
         positions = cue_positions(item.raw, cues.relation_for(kind))
+        # Without a relation word the distance is FAR whatever is skipped: the sentence's
+        # spans need not be read.
+        skipped = listed(item.raw, kind) if kind and positions else frozenset()
         relation = distance(positions, span, skipped, following_cost(kind))
         nearest = min(positions, key=lambda p: abs(p[0] - span[0]), default=None)
         if nearest is None:
@@ -177,11 +216,10 @@ class Reader:
         spans."""
         most, nearest = 0, FAR
         relation = cues.relation_for(kind)
-        for item in self.items:
-            count = len(sentence_cues(item.raw, item.title, cues.stems, None))
-            if count <= most and not cue_positions(item.raw, relation):
+        for count, related, raw in _rival_sentences(self, kind, relation, cues.stems):
+            if count <= most and not related:
                 continue
-            closest, table = _rival_profile(item.raw, kind, relation)
+            closest, table = _rival_profile(raw, kind, relation)
             if not table or (count <= most and closest >= nearest):
                 continue
             for tokens, span, gap in table:
@@ -197,11 +235,10 @@ class Reader:
         words = frozenset(answer.tokens)
         own: set[str] = set()
         found = False
-        for item in self.items:
-            title = _title_words(item.title)
+        for title, stated in _subject_pages(self, cues.stems):
             if title and (title <= words or words <= title):
                 found = True
-                own |= sentence_cues(item.raw, item.title, cues.stems, None)
+                own |= stated
         return len(own) if found else -1
 
     def read(self, raw_answer: str, stating: list[Item], classified: Classified) -> Reading:

@@ -16,11 +16,12 @@ its kind is tied (its rival).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from graph.verifier.candidates import YEAR, Span
 from graph.verifier.classes import Classified
+from graph.verifier.kept import kept_property
 from graph.verifier.matching import Item
 from graph.verifier.normalise import Text, analyse, singular
 from graph.verifier.relation import (
@@ -43,7 +44,7 @@ DATE_FOLLOWING_COST = 2
 def nouns(raw: str) -> tuple[str, ...]:
     """The tokens of a sentence, as read, in the singular: where a category noun is found
     ("the film Lolita"; "Mica Paris sang" names no singer)."""
-    return tuple(singular(token) for token in analyse(reading(raw)).tokens)
+    return tuple(map(singular, analyse(reading(raw)).tokens))
 
 
 def without_event(answer: Text, events: frozenset[str]) -> Text:
@@ -97,7 +98,7 @@ class Reading:
         self.placements = placements
         self.classified = classified
 
-    @cached_property
+    @kept_property
     def best(self) -> Placement | None:
         """The placement with the most cues around it (nearest relation word on a tie)."""
         return max(
@@ -122,19 +123,19 @@ class Reading:
     def cue_count(self) -> int:
         return len(self.cues.stems)
 
-    @cached_property
+    @kept_property
     def slot(self) -> bool:
         """The answer is the span of its kind nearest a relation word in its sentence."""
         if self.kind is None:
             return False
         return self.reader.slot(list(self.placements), self.kind, self.answer, self.cues)
 
-    @cached_property
+    @kept_property
     def subject_cues(self) -> int:
         """The cues on the stored page whose subject the answer is (-1: no such page)."""
         return self.reader.subject_cues(self.answer, self.cues)
 
-    @cached_property
+    @kept_property
     def head_adjacent(self) -> bool | None:
         """The question's category noun next to the answer (None: the question has none)."""
         head = self.reader.head
@@ -146,14 +147,14 @@ class Reading:
             for p in self.placements
         )
 
-    @cached_property
+    @kept_property
     def names_question(self) -> bool:
         """Most of the answer's words are words of names the question gives."""
         content = [token for token in self.answer.tokens if cue_stem(token)]
         named = sum(cue_stem(token) in self.reader.question_names for token in content)
         return bool(content) and 2 * named >= len(content)
 
-    @cached_property
+    @kept_property
     def numbered(self) -> bool:
         """The question's category noun stands right before the number ("District 53")."""
         head = self.reader.head
@@ -163,7 +164,7 @@ class Reading:
             if p.span[0]
         )
 
-    @cached_property
+    @kept_property
     def has_unit(self) -> bool:
         """A unit of the asked quantity ("ft" for "how tall?") inside the answer's span or
         within `UNIT_REACH` words of it in a stating sentence (True when none is asked)."""
@@ -175,7 +176,7 @@ class Reading:
             for p in self.placements
         )
 
-    @cached_property
+    @kept_property
     def rivals(self) -> tuple[int, int]:
         """(most cues of a sentence stating a rival span, nearest rival to a relation word)."""
         if self.kind is None:

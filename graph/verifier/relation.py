@@ -56,7 +56,7 @@ def reading(raw: str) -> str:
 @lru_cache(maxsize=65536)
 def token_stems(raw: str) -> tuple[str, ...]:
     """The cue stem of each token of the sentence as read."""
-    return tuple(cue_stem(token) for token in analyse(reading(raw)).tokens)
+    return tuple(map(cue_stem, analyse(reading(raw)).tokens))
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +125,10 @@ def question_cues(question: str) -> Cues:
 @lru_cache(maxsize=65536)
 def cue_positions(raw: str, wanted: frozenset[str]) -> tuple[tuple[int, str], ...]:
     """(position, stem) of each token of the sentence, as read, whose stem is wanted."""
-    return tuple((i, s) for i, s in enumerate(token_stems(raw)) if s in wanted)
+    stems = token_stems(raw)
+    if wanted.isdisjoint(stems):
+        return ()
+    return tuple((i, s) for i, s in enumerate(stems) if s in wanted)
 
 
 def distance(
@@ -144,7 +147,7 @@ def distance(
         if start <= i < end:
             continue
         between = range(i + 1, start) if i < start else range(end, i)
-        gap = 1 + sum(1 for j in between if j not in skipped)
+        gap = 1 + len(between) - len(skipped.intersection(between))
         best = min(best, gap if i < start else gap * following_cost)
     return best
 
