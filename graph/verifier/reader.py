@@ -225,7 +225,7 @@ class Reader:
             for tokens, span, gap in table:
                 if count <= most and gap >= nearest:
                     break
-                if self._is_rival(tokens, answer) and _measures(item.raw, span, kind, cues):
+                if self._is_rival(tokens, answer) and _measures(raw, span, kind, cues):
                     most, nearest = max(most, count), min(nearest, gap)
                     break
         return most, nearest
