@@ -107,10 +107,16 @@ def _is_own_page(item: Item, padded: str) -> bool:
     return item.position == 0 and item.title_text.padded == padded
 
 
+@lru_cache(maxsize=4096)
+def _common_form(word: str) -> re.Pattern[str]:
+    """The word in lower case or as an abbreviation, as a whole word."""
+    return re.compile(rf"\b(?:{re.escape(word)}|{re.escape(word.upper())})\b")
+
+
 def _written_common(word: str, raw: str) -> bool:
     """The sentence writes the word in lower case, or as an abbreviation ("EP"), not only
     as part of a name ("Station")."""
-    return re.search(rf"\b(?:{re.escape(word)}|{re.escape(word.upper())})\b", raw) is not None
+    return _common_form(word).search(raw) is not None
 
 
 @lru_cache(maxsize=65536)

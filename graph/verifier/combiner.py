@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -68,7 +69,9 @@ class Model:
     threshold: float
 
     def probability(self, values: Sequence[float]) -> float:
-        total = self.bias + sum(w * v for w, v in zip(self.weights, values, strict=True))
+        if len(values) != len(self.weights):
+            raise ValueError(f"{len(values)} signals for {len(self.weights)} weights")
+        total = self.bias + sum(map(operator.mul, self.weights, values))
         return 1.0 / (1.0 + math.exp(-total))
 
     @classmethod

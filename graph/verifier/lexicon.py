@@ -35,8 +35,10 @@ _LEADING_ARTICLE = re.compile(r"^(?:the|a|an)\s+")
 def name_key(name: str) -> str:
     """A name folded for lookup: parenthesis, case, accents, punctuation, a leading article."""
     text = _PARENTHESIS.sub("", name.replace("&amp;", "&"))
-    text = unicodedata.normalize("NFKD", text.casefold())
-    text = "".join(char for char in text if not unicodedata.combining(char))
+    text = text.casefold()
+    if not text.isascii():
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(char for char in text if not unicodedata.combining(char))
     return _LEADING_ARTICLE.sub("", " ".join(_NON_WORD.sub(" ", text).split()))
 
 

@@ -144,4 +144,4 @@ def signals(check: Check, found: Found, reading: Reading) -> list[float]:
         len(reading.answer.tokens) == 1,
         all(token in DEMONYMS for token in reading.answer.tokens),
     )
-    return [float(value) for value in values]
+    return list(map(float, values))
