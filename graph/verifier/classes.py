@@ -73,6 +73,8 @@ _TITLE_WORDS = frozenset(
     )
 )
 
+_WORD_RUN = re.compile(r"\w+")
+
 
 @dataclass(frozen=True, slots=True)
 class Classified:
@@ -107,16 +109,20 @@ def _is_own_page(item: Item, padded: str) -> bool:
     return item.position == 0 and item.title_text.padded == padded
 
 
-@lru_cache(maxsize=4096)
-def _common_form(word: str) -> re.Pattern[str]:
-    """The word in lower case or as an abbreviation, as a whole word."""
-    return re.compile(rf"\b(?:{re.escape(word)}|{re.escape(word.upper())})\b")
+@lru_cache(maxsize=65536)
+def _word_runs(raw: str) -> frozenset[str]:
+    """The sentence's maximal runs of word characters."""
+    return frozenset(_WORD_RUN.findall(raw))
 
 
 def _written_common(word: str, raw: str) -> bool:
     """The sentence writes the word in lower case, or as an abbreviation ("EP"), not only
-    as part of a name ("Station")."""
-    return _common_form(word).search(raw) is not None
+    as part of a name ("Station"). A word of word characters only is whole where it is a
+    whole run of them (what `\\b` marks), so a set lookup answers without a pattern."""
+    forms = (word, word.upper())
+    if all(_WORD_RUN.fullmatch(form) for form in forms):
+        return not _word_runs(raw).isdisjoint(forms)
+    return re.search(rf"\b(?:{re.escape(word)}|{re.escape(word.upper())})\b", raw) is not None
 
 
 @lru_cache(maxsize=65536)
