@@ -4,8 +4,10 @@ where the answer is stated."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 from graph.verifier.answer_types import NameLexicon, expected_class
 from graph.verifier.classes import Classified, classify, name_fits
@@ -30,14 +32,6 @@ from graph.verifier.scope import Scope, scope
 from graph.verifier.verdicts import MATCH_PARAPHRASE, MATCH_VERBATIM, unique
 
 _ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
-
-
-@lru_cache(maxsize=16384)
-def _page_stems(sentences: tuple[str, ...], title: str) -> frozenset[str]:
-    """The content-word stems of a page's stored sentences and its (padded, folded) title."""
-    return frozenset().union(
-        *(stems(analyse(sentence).padded) for sentence in sentences), stems(title)
-    )
 
 
 @lru_cache(maxsize=256)
@@ -119,12 +113,22 @@ class Check:
         question mentions, or two other content words (the answer's own words aside)."""
         if page not in self._direct:
             sentences = self.page_items(page)
-            shared = self.wanted & _page_stems(
-                tuple(item.raw for item in sentences),
-                sentences[0].title_text.padded if sentences else "",
-            )
-            self._direct[page] = len(shared) > 1 or not self.names.isdisjoint(shared)
+            title = sentences[0].title_text.padded if sentences else ""
+            texts = chain((title,), (item.text.padded for item in sentences))
+            self._direct[page] = self._shares_enough(texts)
         return self._direct[page]
+
+    def _shares_enough(self, texts: Iterable[str]) -> bool:
+        """The (padded, folded) texts share with the question a stem of a name it mentions,
+        or two other content stems; read text by text, stopping once they do (the
+        shared stems only grow, so the answer is the one of every text at once)."""
+        wanted, names = self.wanted, self.names
+        shared: set[str] = set()
+        for padded in texts:
+            shared |= wanted & stems(padded)
+            if len(shared) > 1 or not names.isdisjoint(shared):
+                return True
+        return False
 
     @property
     def linked_pages(self) -> frozenset[str]:
