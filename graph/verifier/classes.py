@@ -105,10 +105,6 @@ class Classified:
         return f"{named} ({source}: {words!r})"
 
 
-def _is_own_page(item: Item, padded: str) -> bool:
-    return item.position == 0 and item.title_text.padded == padded
-
-
 @lru_cache(maxsize=65536)
 def _word_runs(raw: str) -> frozenset[str]:
     """The sentence's maximal runs of word characters."""
@@ -172,7 +168,9 @@ def classify(
     key = " ".join(tokens)
     if lexicon is not None:
         found.update(_from_lexicon(key, lexicon))
-    own = [item.raw for item in items if _is_own_page(item, answer.padded)]
+    padded = answer.padded
+    # The opening sentence of the answer's own page (position first: most are not).
+    own = [item.raw for item in items if item.position == 0 and item.title_text.padded == padded]
     for kind, description in classes_of(own).items():
         found.setdefault(kind, (FROM_PAGE, description[:_SHOWN_CHARS]))
     region = is_region(key) and not is_city(key)
