@@ -128,7 +128,7 @@ def cue_positions(raw: str, wanted: frozenset[str]) -> tuple[tuple[int, str], ..
     stems = token_stems(raw)
     if wanted.isdisjoint(stems):
         return ()
-    return tuple((i, s) for i, s in enumerate(stems) if s in wanted)
+    return tuple([(i, s) for i, s in enumerate(stems) if s in wanted])
 
 
 def distance(
