@@ -146,3 +146,16 @@ def test_a_superlative_ranked_or_denied_in_the_sentence_decides_nothing(
     )
     for answer in ("MedStar Washington Hospital Center", "Children's National Medical Center"):
         rejected(check(store, question, answer), "cannot be computed")
+
+
+def test_a_superlative_stated_for_another_scope_decides_nothing(store: Store) -> None:
+    store.add("Children's National Medical Center", 0)
+    page = store.snapshot.page("MedStar Washington Hospital Center")
+    assert page is not None and "hospital in Washington, D.C." in page.sentences[0]
+    store.add_text(page.title, page.sentences[0].replace("in Washington, D.C.", "in Maryland."))
+    question = (
+        "Is Children's National Medical Center or MedStar Washington Hospital Center the largest"
+        " private hospital in Washington, D.C.?"
+    )
+    for answer in ("MedStar Washington Hospital Center", "Children's National Medical Center"):
+        rejected(check(store, question, answer), "cannot be computed")

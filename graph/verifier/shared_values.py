@@ -27,6 +27,11 @@ SUPERLATIVES = frozenset(word for word in MORE | LESS if word.endswith("est"))
 _RANKED = frozenset({"second", "of", "among", "amongst", "not", "nor", "never"})
 STATES = "{id} states the {phrase!r}, the other page no such thing"
 _PHRASE_WORDS = 3
+# A scope after the superlative's noun: "the largest private hospital in Washington, D.C.".
+_SCOPING = frozenset({"in", "of", "on", "at", "within", "among"})
+_ALTERNATIVES = frozenset({"or", "and"})
+_SCOPE_WORDS = 4
+_SHORTEST_SCOPE_WORD = 3
 # Endings of the scientific names of a rank: plant and animal families, orders of birds
 # and fish.
 _RANK_ENDINGS = {"family": ("aceae", "idae"), "order": ("iformes",)}
@@ -52,28 +57,53 @@ def taxa(items: Iterable[Item], noun: str) -> frozenset[str]:
     )
 
 
-def _superlative(words: tuple[str, ...], skipped: frozenset[int]) -> tuple[str, ...]:
+def _superlative(
+    words: tuple[str, ...], skipped: frozenset[int]
+) -> tuple[tuple[str, ...], frozenset[str]]:
     """The question's superlative and the words of its noun after it, outside the compared
-    names (`skipped`): "largest private hospital"; () without a noun."""
+    names (`skipped`): "largest private hospital" (() without a noun); and the content
+    words of the scope that follows ("in Washington, D.C.": {"washington"})."""
     for index, word in enumerate(words):
         if index in skipped or word not in SUPERLATIVES:
             continue
         phrase = [word]
-        for at, following in enumerate(words[index + 1 : index + 1 + _PHRASE_WORDS], index + 1):
-            if following in STOPWORDS or at in skipped:
+        at = index + 1
+        while at < len(words) and len(phrase) <= _PHRASE_WORDS:
+            if words[at] in STOPWORDS or at in skipped:
                 break
-            phrase.append(following)
-        return tuple(phrase) if len(phrase) > 1 else ()
-    return ()
+            phrase.append(words[at])
+            at += 1
+        if len(phrase) == 1:
+            return (), frozenset()
+        return tuple(phrase), _scope(words, at, skipped)
+    return (), frozenset()
 
 
-def _states(items: list[Item], phrase: tuple[str, ...]) -> Item | None:
-    """The sentence of an entity's page that states the superlative phrase unranked."""
+def _scope(words: tuple[str, ...], at: int, skipped: frozenset[int]) -> frozenset[str]:
+    """The content words after a scoping preposition at `at`, up to a compared name or the
+    alternatives' "or"."""
+    if at >= len(words) or words[at] not in _SCOPING:
+        return frozenset()
+    scope: set[str] = set()
+    for index in range(at + 1, min(len(words), at + 1 + _SCOPE_WORDS)):
+        word = words[index]
+        if index in skipped or word in _ALTERNATIVES:
+            break
+        if word not in STOPWORDS and len(word) >= _SHORTEST_SCOPE_WORD and word.isalpha():
+            scope.add(word)
+    return frozenset(scope)
+
+
+def _states(items: list[Item], phrase: tuple[str, ...], scope: frozenset[str]) -> Item | None:
+    """The sentence of an entity's page that states the superlative phrase unranked, and
+    within the question's scope (every scope word after the phrase)."""
     for item in items:
         tokens = item.text.tokens
         for start, _ in find_all(tokens, phrase):
             before = tokens[start - 1] if start else ""
-            if not is_number(before) and before not in _RANKED:
+            if is_number(before) or before in _RANKED:
+                continue
+            if scope <= set(tokens[start + len(phrase) :]):
                 return item
     return None
 
@@ -83,8 +113,8 @@ def stated_superlative(
 ) -> tuple[int, str, str] | None:
     """(the winner, the fact in words, its sentence's id) when exactly one entity's page
     states the question's superlative."""
-    phrase = _superlative(words, skipped)
-    stating = [_states(items, phrase) if phrase else None for items in facts]
+    phrase, scope = _superlative(words, skipped)
+    stating = [_states(items, phrase, scope) if phrase else None for items in facts]
     found = [(index, item) for index, item in enumerate(stating) if item is not None]
     if len(found) != 1:
         return None
