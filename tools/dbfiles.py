@@ -14,9 +14,15 @@ a corrupt file, and a database of another kind; each message names the file.
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
+
+WAL_WAIT_S = 5.0
+_WAL_FIRST_PAUSE_S = 0.005
+_WAL_LONGEST_PAUSE_S = 0.1
 
 
 @dataclass(frozen=True)
@@ -168,3 +174,27 @@ def claim(conn: sqlite3.Connection, kind: DatabaseKind) -> None:
 def describe_error(path: str | Path, kind: DatabaseKind, error: sqlite3.Error) -> DatabaseFileError:
     """One line for an SQLite error met while using a database file."""
     return DatabaseFileError(f"the {kind.label} {Path(path).expanduser()} failed: {error}")
+
+
+def use_wal(conn: sqlite3.Connection, wait_s: float = WAL_WAIT_S) -> None:
+    """Put the file in WAL mode, waiting up to `wait_s` for processes doing the same.
+
+    Switching a new file to WAL escalates a shared lock to an exclusive one. When
+    several processes open a new file at once, SQLite answers one of them "database is
+    locked" at once instead of calling its busy handler (two readers escalating would
+    deadlock), so the switch is tried again after a short random pause, until the file
+    is in WAL mode (another process may have switched it) or `wait_s` has passed.
+    """
+    deadline = time.monotonic() + wait_s
+    pause = _WAL_FIRST_PAUSE_S
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL").fetchall()
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) and "busy" not in str(error):
+                raise
+            if time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause * (0.5 + random.random()))
+        pause = min(pause * 2, _WAL_LONGEST_PAUSE_S)

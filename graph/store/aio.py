@@ -34,7 +34,7 @@ from graph.store.delta_walk import (
     stage1_params,
     with_seeds,
 )
-from graph.store.savers import WRITES_TABLE, new_file_pragmas, next_version
+from graph.store.savers import WRITES_TABLE, connect, new_file_pragmas, next_version
 from graph.store.serde import CompressingSerializer
 from tools.dbfiles import CHECKPOINTS, check_file
 
@@ -94,10 +94,18 @@ class CompactAsyncSqliteSaver(AsyncSqliteSaver):
         return walk.history(rows)
 
 
+def _switch_to_wal(db: Path) -> None:
+    """Give a new file its page size and WAL mode on a plain connection first (`connect`
+    waits for other processes switching it too), so the pragmas the async connection
+    runs again find WAL already set."""
+    connect(db).close()
+
+
 @asynccontextmanager
 async def open_async_sqlite_saver(path: str | Path) -> AsyncIterator[CompactAsyncSqliteSaver]:
     """A `CompactAsyncSqliteSaver` on `path` (created if needed), closed on exit."""
     db = await asyncio.to_thread(check_file, path, CHECKPOINTS, create=True)
+    await asyncio.to_thread(_switch_to_wal, db)
     async with aiosqlite.connect(db) as conn:
         for pragma in new_file_pragmas():
             await conn.execute(pragma)

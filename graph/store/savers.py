@@ -51,10 +51,11 @@ from graph.store.leases import ThreadLease, lease_of
 from graph.store.registry import registry_of
 from graph.store.serde import CompressingSerializer
 from graph.store.thread_rows import ThreadRows
-from tools.dbfiles import CHECKPOINTS, check_file, claim, describe_error
+from tools.dbfiles import CHECKPOINTS, check_file, claim, describe_error, use_wal
 
 PAGE_SIZE = 4096
-PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL")
+WAL_PRAGMAS = ("PRAGMA journal_mode=WAL",)
+PRAGMAS = (*WAL_PRAGMAS, "PRAGMA synchronous=NORMAL")
 # `SqliteSaver`'s writes table, created first (in a new file) without a rowid: the rows
 # live in their primary key's b-tree instead of a table plus an index repeating the key.
 WRITES_TABLE = """
@@ -81,10 +82,14 @@ def new_file_pragmas() -> tuple[str, ...]:
 
 
 def connect(path: str | Path) -> sqlite3.Connection:
-    """A connection to `path` with the pragmas every checkpoint file gets."""
+    """A connection to `path` with the pragmas every checkpoint file gets (WAL mode
+    through `use_wal`, which waits for other processes switching a new file too)."""
     conn = sqlite3.connect(path, check_same_thread=False)
     for pragma in new_file_pragmas():
-        conn.execute(pragma)
+        if pragma in WAL_PRAGMAS:
+            use_wal(conn)
+        else:
+            conn.execute(pragma)
     return conn
 
 

@@ -39,6 +39,7 @@ from tools.dbfiles import (
     check_file,
     claim,
     refuse_other_tables,
+    use_wal,
 )
 from tools.library.audit import columns_of, ensure_audit_table, read_events
 from tools.library.engines import (
@@ -183,7 +184,7 @@ def _set_up(location: Location, seed_bytes: bytes, *, reset: bool) -> None:
         if isinstance(location, Path):
             raw = engine_for(location).raw_connection()
             try:
-                raw.cursor().execute("PRAGMA journal_mode = WAL")
+                use_wal(cast(sqlite3.Connection, raw.driver_connection))
             finally:
                 raw.close()
         for attempt in range(1, SETUP_ATTEMPTS + 1):

@@ -41,6 +41,7 @@ from typing import Any
 import httpx
 from platformdirs import user_cache_dir
 
+from tools.dbfiles import use_wal
 from tools.wikipedia.base import FetchResult, Page, Section
 from tools.wikipedia.http import ApiClient, ApiUnavailable
 from tools.wikipedia.sentences import split_sentences
@@ -155,8 +156,8 @@ class AnswerCache:
         self._lock = threading.Lock()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._conn = sqlite3.connect(self.path, check_same_thread=False)
+        use_wal(self._conn)
         with self._conn:
-            self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute(
                 "CREATE TABLE IF NOT EXISTS answers"
                 " (key TEXT PRIMARY KEY, value TEXT NOT NULL, stored_at REAL NOT NULL)"
