@@ -9,9 +9,10 @@ START -> reason -> act -------> observe -> reason
 ```
 
 Nothing is compiled at import: the CLI and tests call `build_agent` with a
-`SqliteSaver`; `graph.studio` compiles the graphs `langgraph.json` names (the
-server brings its own persistence), and `wikipedia_agent` / `library_agent`
-here are compiled on first use.
+`SqliteSaver`; `graph.studio` compiles the graphs `langgraph.json` names and
+hands them to the server through factories (the server brings its own
+persistence), and `wikipedia_agent` / `library_agent` here are compiled on
+first use.
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ or a PostgreSQL database (`graph.store.pg_aio`).
 
 Runs on the server take part in the thread lease like the CLI's commands: the
 saver carries the lease and the thread registry of its file, and the graph's
-nodes find them there (`graph.thread_guard`).
+nodes find them there (`graph.thread_guard`); the graph factories
+(`graph.studio`) release a run's lease when its stream ends, a cancelled run's
+included (`graph.server_runs`).
 
 The server calls the factory once per event loop and enters the context
 manager it returns (langgraph-api's custom-checkpointer hook); the saver it

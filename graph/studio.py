@@ -1,12 +1,59 @@
-"""The graphs `langgraph.json` names, compiled when the server imports this module.
+"""The graphs `langgraph.json` names, as factories the server enters once per use.
 
-The server looks its graphs up in the module's namespace, so they are plain
-attributes here; `graph.agent` itself compiles nothing at import.
+Both agents are compiled when the server imports this module; the factories
+hand the same compiled graph out every time. A run's use (langgraph-api's
+`threads.create_run` access, the only one it marks as an execution) is also
+the one place that sees every end of the run, a cancelled one included: the
+server leaves the factory's context when the run's stream ends, and
+`graph.server_runs` then releases the run's thread lease (at once, or when a
+node still finishing in its worker thread returns). Every other use (schemas,
+state reads, Studio's drawing) only gets the graph.
 """
 
 from __future__ import annotations
 
-from graph.agent import server_agent
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
 
-wikipedia_agent = server_agent("wikipedia")
-library_agent = server_agent("library")
+from langchain_core.runnables import RunnableConfig
+from langgraph.constants import CONFIG_KEY_CHECKPOINTER
+from langgraph.graph.state import CompiledStateGraph
+
+from graph.agent import EnvName, server_agent
+from graph.server_runs import SERVER_RUNS
+from graph.store.leases import lease_of
+from graph.thread_guard import run_owner
+
+EXECUTION_MARK = "__is_for_execution__"  # set by langgraph-api on a run's own use only
+
+Graph = CompiledStateGraph[Any, Any, Any, Any]
+GRAPHS: dict[EnvName, Graph] = {name: server_agent(name) for name in ("wikipedia", "library")}
+
+
+@asynccontextmanager
+async def _entered(env_name: EnvName, config: RunnableConfig) -> AsyncIterator[Graph]:
+    """The compiled graph; for a run, its lease released when the run's stream ends."""
+    configurable = config.get("configurable") or {}
+    thread_id = configurable.get("thread_id")
+    if configurable.get(EXECUTION_MARK) is not True or not thread_id:
+        yield GRAPHS[env_name]
+        return
+    owner = run_owner(config)
+    SERVER_RUNS.started(str(thread_id), owner)
+    try:
+        yield GRAPHS[env_name]
+    finally:
+        lease = lease_of(configurable.get(CONFIG_KEY_CHECKPOINTER))
+        await asyncio.to_thread(SERVER_RUNS.ended, lease, str(thread_id), owner)
+
+
+def wikipedia_agent(config: RunnableConfig) -> AbstractAsyncContextManager[Graph]:
+    """The Wikipedia agent, as `langgraph.json`'s `wikipedia` graph."""
+    return _entered("wikipedia", config)
+
+
+def library_agent(config: RunnableConfig) -> AbstractAsyncContextManager[Graph]:
+    """The campus-library agent, as `langgraph.json`'s `library` graph."""
+    return _entered("library", config)

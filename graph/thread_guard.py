@@ -3,10 +3,14 @@
 - **The lease.** The node checks that its driver holds the thread's lease
   (`graph.store.leases`). The driver is `config["configurable"]["lease_owner"]`
   when a caller (the CLI) took the lease for a whole command, else the run id
-  (`runtime.execution_info.run_id`): that is how the LangGraph server's runs
-  take part. A run-driven node takes the lease if it is free, renews it while
-  it works, and gives it up when the run pauses for approval, ends the
-  episode or fails; a crashed run's lease expires.
+  (`runtime.execution_info.run_id`, or the server's `configurable["run_id"]`):
+  that is how the LangGraph server's runs take part. A run-driven node takes
+  the lease if it is free, renews it while it works, and gives it up when the
+  run pauses for approval, ends the episode or fails; a crashed run's lease
+  expires. A run that is cancelled gives it up when its stream ends, or when
+  its node still running then returns (`graph.server_runs`): a node of such a
+  run that had not started does not start, and a new server run that finds
+  the thread held by it waits for that node rather than being refused.
 - **The settings.** The run's `Context` comes from `state["settings"]`, stored
   with the thread from the input checkpoint on, not from whatever the resuming
   run passed. A thread started with only a question stores its run's context
@@ -31,10 +35,11 @@ from langgraph.errors import GraphInterrupt
 from langgraph.runtime import Runtime
 
 from graph.context import Context
-from graph.errors import SettingsChangeError
+from graph.errors import LeaseHeldError, SettingsChangeError
+from graph.server_runs import SERVER_RUNS
 from graph.state import AgentState
 from graph.store.leases import HEARTBEATS, ThreadLease, ensure, lease_of
-from graph.store.registry import registry_of
+from graph.store.registry import ThreadRegistry, registry_of
 
 CONTEXT_CACHE_SIZE = 64
 
@@ -98,6 +103,34 @@ def _record(
         raise
 
 
+def _status(update: Any) -> str | None:
+    """The episode status a node's update sets, if any."""
+    status = update.get("status") if isinstance(update, Mapping) else None
+    return str(status) if status else None
+
+
+def run_owner(config: RunnableConfig, run_id: str | None = None) -> str:
+    """The lease owner of a run that drives its thread itself: the LangGraph server's run
+    id (the node's `run_id`, else `configurable["run_id"]`, which the server also sets on
+    a retried attempt and hands to graph factories), else this process."""
+    found = run_id or configurable(config).get("run_id")
+    return str(found or f"local:{socket.gethostname()}:{os.getpid()}")
+
+
+def _take(lease: ThreadLease, thread_id: str, owner: str) -> bool:
+    """`ensure` for a server run: when another server run of this process holds the lease
+    (the server starts a run on a thread only once the one before was cancelled or is done),
+    wait until that run has ended and its node still running, if any, returned and released
+    it; then take it."""
+    try:
+        return ensure(lease, thread_id, owner)
+    except LeaseHeldError:
+        holder = lease.holder(thread_id)
+        if holder is None or not SERVER_RUNS.wait_for_release(thread_id, holder.owner, lease.ttl_s):
+            raise
+    return ensure(lease, thread_id, owner)
+
+
 class ThreadGuard:
     """Wraps the node functions of one environment's graph."""
 
@@ -136,28 +169,46 @@ class ThreadGuard:
         lease = lease_of(checkpointer) if thread_id else None
         registry = registry_of(checkpointer) if thread_id else None
         caller_owner = configurable(config).get("lease_owner")
-        run_id = info.run_id if info is not None else None
-        owner = str(caller_owner or run_id or f"local:{socket.gethostname()}:{os.getpid()}")
-        taken = ensure(lease, thread_id, owner) if lease is not None else False
-        managed = lease is not None and not caller_owner
-        heartbeat = HEARTBEATS.add(lease, thread_id, owner) if managed and lease else None
+        owner = str(caller_owner or run_owner(config, info.run_id if info is not None else None))
+        if lease is None or caller_owner:
+            taken = ensure(lease, thread_id, owner) if lease is not None else False
+            return self._run_node(node, state, runtime, (thread_id, lease, registry), taken)
+        SERVER_RUNS.node_starting(lease, thread_id, owner)
+        try:
+            taken = _take(lease, thread_id, owner)
+            heartbeat = HEARTBEATS.add(lease, thread_id, owner)
+            try:
+                update = self._run_node(node, state, runtime, (thread_id, lease, registry), taken)
+            except BaseException:
+                lease.release(thread_id, owner)
+                raise
+            finally:
+                HEARTBEATS.remove(heartbeat)
+            if _status(update) not in (None, "running"):
+                lease.release(thread_id, owner)
+            return update
+        finally:
+            SERVER_RUNS.node_finished(thread_id, owner)
+
+    def _run_node(
+        self,
+        node: NodeFunction,
+        state: AgentState,
+        runtime: Runtime[Context],
+        stores: tuple[str, ThreadLease | None, ThreadRegistry | None],
+        taken: bool,
+    ) -> Any:
+        """Run `node` on the thread's stored settings; record a pause, a newly taken thread
+        and status changes in the thread registry."""
+        thread_id, lease, registry = stores
         try:
             bound = runtime.override(context=self.context(state, runtime, thread_id))
             update = node(state, runtime=bound)
         except GraphInterrupt:
             if registry is not None:
                 _record(lease, thread_id, registry.set_status, thread_id, "awaiting_approval")
-            if managed and lease is not None:
-                lease.release(thread_id, owner)
             raise
-        except BaseException:
-            if managed and lease is not None:
-                lease.release(thread_id, owner)
-            raise
-        finally:
-            if heartbeat is not None:
-                HEARTBEATS.remove(heartbeat)
-        status = update.get("status") if isinstance(update, Mapping) else None
+        status = _status(update)
         if registry is not None and (taken or (status and status != state.get("status"))):
             question = state.get("question", "")
             _record(
@@ -169,6 +220,4 @@ class ThreadGuard:
                 question,
                 status or "running",
             )
-        if managed and lease is not None and status and status != "running":
-            lease.release(thread_id, owner)
         return update

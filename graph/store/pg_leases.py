@@ -9,10 +9,11 @@ name the time; a row whose lock is no longer held is stale and is simply
 overwritten by the next holder.
 
 Within one process (the LangGraph server runs many threads' runs) owners
-are told apart by the row: an owner whose lease expired without renewal
-(a run that stopped between nodes) is taken over by the next owner in the
-same process, as the SQLite lease does; a sweeper also closes such leases so
-other processes can take them.
+are told apart by the row: an owner whose lease expired without renewal is
+taken over by the next owner in the same process, as the SQLite lease does;
+a sweeper also closes such leases so other processes can take them. (A
+server run releases its lease when its stream ends, cancelled or not:
+`graph.server_runs`; expiry is the fallback.)
 """
 
 from __future__ import annotations

@@ -1,0 +1,142 @@
+"""The LangGraph server's runs in this process: which are running a node, which have ended.
+
+A server run drives its thread under the run id as lease owner
+(`graph.thread_guard`). Its nodes give the lease up when the run pauses, ends
+the episode or fails; but a run that is *cancelled* (`runs.cancel`, Studio's
+cancel button, `multitask_strategy="interrupt"` or `"rollback"`) stops
+between or around nodes, where no node of ours runs. LangGraph cannot stop a
+synchronous node that is already running in its worker thread: cancelling the
+run only drops the node's result, and the node runs on to its end.
+
+So the server's graphs are entered once per run (`graph.studio`), and leaving
+that, which the server does when the run's stream ends for whatever reason,
+calls `ServerRuns.ended`:
+
+- no node of the run is running: its lease is released at once;
+- a node is still finishing in its worker thread: that node keeps the lease
+  (renewed by its heartbeat, so no other driver can start meanwhile, in this
+  process or any other) and releases it when it returns;
+- a node of an ended run that had not started yet refuses to start.
+
+A new run of the same thread in this process that finds the lease held by an
+ended run still finishing a node waits for that node (`wait_for_release`),
+instead of being refused for the lease's time to live: the langgraph-api
+queue marks a cancelled run as no longer running as soon as the cancel is
+asked for, so the next run on its thread can start while the cancelled run's
+node still runs. Runs of another process never take this path; for them the
+lease is free as soon as the cancelled run has no node left.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import OrderedDict
+from contextlib import suppress
+from dataclasses import dataclass
+
+from graph.errors import AgentError
+from graph.store.leases import ThreadLease
+
+MAX_REMEMBERED = 1024  # runs with no node running, remembered so a late node is refused
+RUN_ENDED = "run {owner} of thread {thread_id} has ended (cancelled): its node does not start"
+
+
+class RunEndedError(AgentError):
+    """A node of a server run whose stream has ended (the run was cancelled) was to start."""
+
+
+@dataclass
+class _Run:
+    """One run's nodes in progress and where it stands."""
+
+    nodes: int = 0
+    streaming: bool = False
+    ended: bool = False
+    released: bool = False
+    lease: ThreadLease | None = None
+
+
+class ServerRuns:
+    """The server runs of this process, by (thread id, owner)."""
+
+    def __init__(self) -> None:
+        self._runs: OrderedDict[tuple[str, str], _Run] = OrderedDict()
+        self._changed = threading.Condition()
+
+    def _trim(self) -> None:
+        """Forget the oldest runs with no node running, beyond `MAX_REMEMBERED`."""
+        idle = [key for key, run in self._runs.items() if run.nodes == 0]
+        for key in idle[: max(0, len(self._runs) - MAX_REMEMBERED)]:
+            del self._runs[key]
+
+    def started(self, thread_id: str, owner: str) -> None:
+        """The run's stream begins (a retried attempt starts afresh)."""
+        key = (thread_id, owner)
+        with self._changed:
+            run = self._runs.get(key)
+            if run is None or run.nodes == 0:
+                self._runs[key] = _Run(streaming=True)
+            else:  # an earlier attempt's node still counts until it returns
+                run.streaming, run.ended, run.released = True, False, False
+            self._runs.move_to_end(key)
+            self._trim()
+
+    def node_starting(self, lease: ThreadLease, thread_id: str, owner: str) -> None:
+        """A node of the run starts; raises `RunEndedError` when the run has ended."""
+        with self._changed:
+            run = self._runs.setdefault((thread_id, owner), _Run())
+            if run.ended:
+                raise RunEndedError(RUN_ENDED.format(owner=owner, thread_id=thread_id))
+            run.nodes += 1
+            run.lease = lease
+
+    def node_finished(self, thread_id: str, owner: str) -> None:
+        """A node of the run returned or raised; the last one of an ended run releases."""
+        with self._changed:
+            run = self._runs.get((thread_id, owner))
+            if run is None:
+                return
+            run.nodes -= 1
+            last = run.ended and run.nodes == 0
+        if last:
+            self._release(run, thread_id, owner)
+
+    def ended(self, lease: ThreadLease | None, thread_id: str, owner: str) -> None:
+        """The run's stream ended: release its lease now, or when its running node returns."""
+        with self._changed:
+            run = self._runs.setdefault((thread_id, owner), _Run())
+            run.ended = True
+            run.lease = run.lease or lease
+            now = run.nodes == 0
+            self._trim()
+        if now:
+            self._release(run, thread_id, owner)
+
+    def _release(self, run: _Run, thread_id: str, owner: str) -> None:
+        try:
+            if run.lease is not None:
+                with suppress(sqlite3.Error):  # a gone file: the lease went with it
+                    run.lease.release(thread_id, owner)
+        finally:
+            with self._changed:
+                run.released = True
+                self._changed.notify_all()
+
+    def wait_for_release(self, thread_id: str, owner: str, timeout_s: float) -> bool:
+        """Wait until `owner`, a server run of this process, has ended and released the
+        thread's lease; False at once when `owner` is not one, or when `timeout_s` passed
+        first.
+
+        A run still streaming is waited for too: the server starts another run on the
+        thread only once this one is cancelled (or done), and the cancel may reach its
+        stream a moment after the next run's first node asks for the lease.
+        """
+        with self._changed:
+            run = self._runs.get((thread_id, owner))
+            if run is None or not run.streaming:
+                return False
+            return self._changed.wait_for(lambda: run.released, timeout_s)
+
+
+SERVER_RUNS = ServerRuns()
