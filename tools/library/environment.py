@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from datetime import date, datetime
+from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -36,16 +36,13 @@ from tools.library.observations import (
     Rendered,
     copy_evidence,
     render_copy,
-    render_hours,
-    render_hours_missing,
     render_reservation,
     render_search,
     render_unknown,
-    render_unknown_place,
-    render_walk,
 )
+from tools.library.place_observations import open_hours_observation, walk_observation
 from tools.library.text import fold
-from tools.library.tools import FINISH, SPECS, TODAY, canonical_action, parse_args
+from tools.library.tools import FINISH, SPECS, canonical_action, parse_args
 
 DEADLINE_PASSED = (
     "It is already {now} on {date}, not before the deadline {deadline}: the goal can no longer "
@@ -189,9 +186,9 @@ class LibraryEnvironment:
                 args["copy_id"], backend.copy_status(args["copy_id"], settings.patron), today
             )
         if action == "get_open_hours":
-            return lambda: _open_hours(backend, args["branch"], args["date"], today)
+            return lambda: open_hours_observation(backend, args["branch"], args["date"], today)
         if action == "estimate_walk":
-            return lambda: _walk(
+            return lambda: walk_observation(
                 backend, args.get("origin") or settings.origin, args["destination"]
             )
         if action == "reserve_copy":
@@ -278,25 +275,3 @@ class LibraryEnvironment:
             origin=origin.place_id if origin else fold(settings.origin),
             origin_name=origin.name if origin else settings.origin,
         )
-
-
-def _open_hours(backend: LibraryBackend, name: str, day: str, today: date) -> Rendered:
-    branch = backend.resolve_place(name)
-    if branch is None or not branch.is_branch:
-        return render_unknown_place(name, backend.places(branches_only=True), branches=True)
-    resolved = today.isoformat() if day == TODAY else day
-    hours = backend.open_hours(branch.place_id, resolved)
-    return render_hours(hours) if hours else render_hours_missing(branch, resolved)
-
-
-def _walk(backend: LibraryBackend, origin_name: str, destination_name: str) -> Rendered:
-    origin, destination = (
-        backend.resolve_place(origin_name),
-        backend.resolve_place(destination_name),
-    )
-    if origin is None or destination is None:
-        unknown = origin_name if origin is None else destination_name
-        return render_unknown_place(unknown, backend.places(), branches=False)
-    return render_walk(
-        origin, destination, backend.walk_minutes(origin.place_id, destination.place_id)
-    )
