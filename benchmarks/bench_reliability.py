@@ -51,6 +51,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from reliability_checks import check_episode, comparable, reference
 from reliability_world import (
     DECISIONS,
     KINDS,
@@ -59,16 +60,13 @@ from reliability_world import (
     Bench,
     Scenario,
     audit_has,
-    check_episode,
     checkpoints,
-    comparable,
     episode_args,
     finish_episode,
     kill_after,
     leased,
     library_rows,
     read_state,
-    reference,
     run,
     start,
     wait_until,

@@ -21,7 +21,7 @@ from graph import terminal
 from graph.command_guard import damage_reported
 from graph.context import Context
 from graph.errors import AgentError, ThreadNotFoundError
-from graph.nodes import Nodes
+from graph.proposals import propose
 from graph.runner import NO_THREAD, Agent, db_label, make_context, snapshot, thread_config
 from graph.state import Proposal
 from graph.store.locations import DB_HELP
@@ -192,7 +192,7 @@ def edit_state(
     text = action_text.strip()
     if not text.casefold().startswith("action"):
         text = "Action: " + text
-    proposal = Nodes.propose(env, text, steps, exec_ctx)
+    proposal = propose(env, text, steps, exec_ctx)
     if proposal.get("kind") == "invalid":
         raise AgentError(BAD_EDIT.format(text=action_text, problem=proposal.get("observation")))
     previous = values.get("proposal") or {}

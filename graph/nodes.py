@@ -1,7 +1,7 @@
 """The graph's nodes: reason, review, act, observe, verify.
 
-Each node is thin: the decisions live in pure helpers (`graph.protocol`,
-`graph.trajectory`, `graph.review`, the environment's checker). Live
+Each node is thin: the decisions live in helpers (`graph.proposals`,
+`graph.trajectory`, `graph.review`, `graph.judging`, the environment's checker). Live
 dependencies come from `AgentDeps`, settings from `Runtime[Context]` (the
 thread's stored ones: `graph.thread_guard` binds them), and everything else
 from state.
@@ -16,6 +16,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.context import Context
+from graph.judging import confirm_with_judge
 from graph.node_support import (
     MODEL_BACKOFF_S,
     AgentDeps,
@@ -26,24 +27,21 @@ from graph.node_support import (
     exec_context,
 )
 from graph.outcomes import outcome_evidence, stored_outcome
-from graph.protocol import ParseFailure, parse_react_output
+from graph.proposals import propose
 from graph.review import review_write, unapproved
-from graph.state import AgentState, Proposal, Step
+from graph.state import AgentState, Step
 from graph.trajectory import (
-    REPEATED,
-    action_text,
     add_evidence,
     budget_exceeded,
     budget_message,
     build_messages,
-    find_repeat,
     fingerprint,
     now_iso,
     repeat_key,
     unverified_answer,
 )
 from graph.validation import validate_run
-from tools.base import ArgumentError, Environment, ExecContext, ToolOutcome, Verdict
+from tools.base import ToolOutcome
 
 __all__ = ["MODEL_BACKOFF_S", "AgentDeps", "Nodes"]
 
@@ -132,7 +130,7 @@ class Nodes:
         usage = getattr(reply, "usage_metadata", None) or {}
         bump(counters, "input_tokens", usage.get("input_tokens", 0))
         bump(counters, "output_tokens", usage.get("output_tokens", 0))
-        proposal = self.propose(env, str(reply.content), steps, exec_ctx)
+        proposal = propose(env, str(reply.content), steps, exec_ctx)
         wants_tool = (
             "action" in proposal and not proposal.get("finish") and not proposal.get("kind")
         )
@@ -151,38 +149,6 @@ class Nodes:
         add_elapsed(counters, started)
         update |= {"proposal": proposal, "counters": counters}
         return update | ({"outcome": None} if state.get("outcome") else {})
-
-    @staticmethod
-    def propose(env: Environment, text: str, steps: list[Step], exec_ctx: ExecContext) -> Proposal:
-        """Parse one model turn: an invalid or repeated action, a Finish, or an action to run."""
-        specs = env.specs()
-        parsed = parse_react_output(text, specs.keys())
-        if isinstance(parsed, ParseFailure):
-            shown = " ".join(text.split())[:80]
-            return Proposal(
-                thought=parsed.thought,
-                kind="invalid",
-                observation=parsed.message,
-                action_text=shown or "(nothing)",
-            )
-        shown = action_text(parsed.name, parsed.argument)
-        base = Proposal(
-            thought=parsed.thought, action=parsed.name, argument=parsed.argument, action_text=shown
-        )
-        try:
-            args = env.parse_args(parsed.name, parsed.argument)
-        except ArgumentError as error:
-            return base | Proposal(kind="invalid", observation=f"Invalid action: {error}")
-        base["args"] = args
-        if parsed.name == env.finish_action:
-            return base | Proposal(finish=True)
-        earlier = find_repeat(
-            steps, repeat_key(parsed.name, args), exec_ctx.env_state, specs[parsed.name].reads_state
-        )
-        if earlier is not None:
-            message = REPEATED.format(action=shown, step=earlier.get("index"))
-            return base | Proposal(kind="repeat", observation=message)
-        return base | Proposal(writes=specs[parsed.name].writes)
 
     def review(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Ask a human about a write action before anything runs (see `graph.review`)."""
@@ -270,35 +236,6 @@ class Nodes:
             }
         return update
 
-    def _confirm(
-        self,
-        state: AgentState,
-        ctx: Context,
-        answer: str,
-        verdict: Verdict,
-        counters: dict[str, Any],
-    ) -> Verdict:
-        """Ask the judge model about an accepted answer; its call is a model turn."""
-        from graph.verifier.judge import JUDGE_TIMEOUT_S, judge, judge_unaffordable
-
-        if counters.get("model_calls", 0) >= ctx.max_model_turns:
-            return judge_unaffordable(answer, budget_message("model_turns", ctx))
-        started = time.monotonic()
-        left = ctx.max_seconds - counters.get("elapsed_s", 0.0)
-        judged = judge(
-            self.deps.judge_model(ctx),
-            state["question"],
-            answer,
-            verdict,
-            state.get("evidence") or [],
-            timeout_s=max(0.0, min(JUDGE_TIMEOUT_S, left)),
-        )
-        bump(counters, "model_calls")
-        bump(counters, "input_tokens", judged.input_tokens)
-        bump(counters, "output_tokens", judged.output_tokens)
-        add_elapsed(counters, started)
-        return judged.verdict
-
     def verify(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         """Accept the Finish answer only if stored evidence supports it."""
         ctx = runtime.context
@@ -309,7 +246,7 @@ class Nodes:
         verdict = env.check_answer(state["question"], answer, state.get("evidence") or [], exec_ctx)
         counters = counters_of(state)
         if verdict["supported"] and ctx.judge:
-            verdict = self._confirm(state, ctx, answer, verdict, counters)
+            verdict = confirm_with_judge(self.deps, state, ctx, answer, verdict, counters)
         step = Step(
             index=len(state.get("steps") or []) + 1,
             thought=proposal.get("thought", ""),

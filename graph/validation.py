@@ -175,7 +175,7 @@ def _patron(value: Any) -> str | None:
 
 
 def _faults(value: Any) -> str | None:
-    from tools.library.environment import parse_faults
+    from tools.library.faults import parse_faults
 
     if not isinstance(value, str):
         return f"{value!r} is not text"

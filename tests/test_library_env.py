@@ -17,7 +17,8 @@ from tools.library.backend import LibraryBackend
 from tools.library.clock import deadline_in_question, step_clock
 from tools.library.completion import answer_caveat
 from tools.library.db import audit_log, reservations, set_copy_status
-from tools.library.environment import LibraryEnvironment, parse_faults
+from tools.library.environment import LibraryEnvironment
+from tools.library.faults import parse_faults
 
 QUESTION = "今天 16:00 前，我能借到《数据库入门图解》纸质版吗？请告诉我去哪个馆、哪个书架。"
 ANSWER = "按 14:01 查询，西馆 W22 当前可借，在 B-12 架；今天借阅台到 16:30，步行约 25 分钟。"

@@ -19,6 +19,7 @@ import pytest
 from mediawiki_server import FakeMediaWiki, FakePage, Fault
 
 from tools.wikipedia.base import Section
+from tools.wikipedia.extracts import disambiguation_options, parse_extract
 from tools.wikipedia.http import backoff_delay, parse_retry_after
 from tools.wikipedia.live import (
     DISAMBIGUATION_NOTE,
@@ -27,8 +28,6 @@ from tools.wikipedia.live import (
     UNAVAILABLE,
     LiveSource,
     default_api_url,
-    disambiguation_options,
-    parse_extract,
 )
 from tools.wikipedia.snapshot import iter_snapshot
 

@@ -8,18 +8,25 @@ observations establish each condition for one copy: a paper copy of the
 requested title, its latest status available (or on hold for this patron) and
 live, its shelf from that same status, the branch building and desk open at
 arrival on the clock's date, a walk estimate from the patron's origin, arrival
-before the deadline, and an answer that names that branch and shelf.
+before the deadline, and an answer that names that branch and shelf. Those
+per-copy conditions are checked in `copy_conditions`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime, time, timedelta
+from datetime import datetime
 from typing import Any
 
 from tools.base import Evidence, Verdict
-from tools.library.clock import show_time
+from tools.library.copy_conditions import (
+    Candidate,
+    clock_text,
+    evaluate_candidate,
+    latest_status,
+    of_kind,
+    supported_reason,
+)
 from tools.library.text import fold, has_cjk, quoted_titles
 
 GROUNDING = "facts"
@@ -45,32 +52,12 @@ MISSING_AVAILABLE = (
 )
 OTHER_COPIES = "; copies not checked yet: {copies}"
 NO_OTHER_COPIES = "; no other paper copy is listed"
-MISSING_LIVE = (
-    "a live status of copy {copy_id}: only a cached value from {as_of} is stored; call "
-    "get_copy_status[{copy_id}] again"
-)
-MISSING_SHELF = "the shelf of copy {copy_id}: its status observation gave none"
-MISSING_HOURS = "the opening hours of {label} on {date}: call get_open_hours[{branch}, {date}]"
-MISSING_OPEN_DAY = "{branch} open on {date}: it is closed all day ({reason})"
-MISSING_DESK_DAY = "{branch}'s circulation desk open on {date}: the desk is closed all day"
-MISSING_OPEN_AT_ARRIVAL = "{branch} open at arrival: arriving about {arrival}, but {problem}"
-MISSING_WALK = "a walking estimate from {origin} to {label}: call estimate_walk[{origin}, {branch}]"
-MISSING_DEADLINE = (
-    "arrival before the deadline {deadline}: walking {minutes} minutes from {now} arrives "
-    "about {arrival}"
-)
-MISSING_MENTION = "an answer naming the branch ({branch}) and shelf {shelf} of copy {copy_id}"
 MISSING_RESERVATION_MENTION = "an answer naming the reserved copy {copy_id}"
 REASON_RESERVED = (
     "Copy {copy_id} of 《{title}》 (paper) is on hold for you at {branch}, shelf {shelf} "
     "(reservation #{number}, made {made})."
 )
 RESERVATION_WORDS = ("预约", "预留", "reserve", "reservation", "hold it", "put a hold")
-REASON_SUPPORTED = (
-    "Copy {copy_id} of 《{title}》 (paper) is {state} at {branch}, shelf {shelf}, as of {as_of}; "
-    "on {date} the building is open {building} and the desk {desk}; walking {minutes} minutes "
-    "from {origin} arrives about {arrival}{deadline}."
-)
 REASON_UNSUPPORTED = "Not established: {missing}."
 CAVEAT_EN = (
     "Stock changes: copy {copy_id} was {state} as of {as_of}; this is a snapshot{hold}, so "
@@ -89,32 +76,6 @@ STATE_ZH = {
     "in_transit": "在途",
     "missing": "缺失",
 }
-
-
-@dataclass
-class _Candidate:
-    """One paper copy of the requested title and what the evidence says about it."""
-
-    copy_id: str
-    status: Evidence
-    missing: list[str] = field(default_factory=list)
-    support: list[str] = field(default_factory=list)
-    details: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def facts(self) -> Mapping[str, Any]:
-        return self.status["facts"]
-
-    @property
-    def obtainable(self) -> bool:
-        status = self.facts["status"]
-        return status == "available" or (
-            status == "on_hold" and bool(self.facts["held_for_patron"])
-        )
-
-
-def _of_kind(evidence: Sequence[Evidence], kind: str) -> list[Evidence]:
-    return [item for item in evidence if item["facts"].get("kind") == kind]
 
 
 def _titles(facts: Mapping[str, Any]) -> set[str]:
@@ -154,129 +115,6 @@ def requested_title(question: str, evidence: Sequence[Evidence]) -> tuple[str, s
     return display, set().union(*(_titles(facts) for facts in matching))
 
 
-def _latest(statuses: Sequence[Evidence]) -> Evidence:
-    ordered = sorted(
-        enumerate(statuses),
-        key=lambda pair: (datetime.fromisoformat(pair[1]["facts"]["as_of"]), pair[0]),
-    )
-    return ordered[-1][1]
-
-
-def _last(items: Sequence[Evidence], **wanted: Any) -> Evidence | None:
-    found = [
-        item
-        for item in items
-        if all(item["facts"].get(key) == value for key, value in wanted.items())
-    ]
-    return found[-1] if found else None
-
-
-def _clock_text(moment: datetime, clock: datetime) -> str:
-    return show_time(moment, clock.date())
-
-
-def _check_hours(
-    candidate: _Candidate, hours: Evidence | None, arrival: datetime | None, clock: datetime
-) -> None:
-    branch, label = candidate.facts["branch"], candidate.facts["branch_name"]
-    day = clock.date().isoformat()
-    if hours is None:
-        candidate.missing.append(MISSING_HOURS.format(label=label, branch=branch, date=day))
-        return
-    facts = hours["facts"]
-    if facts["closed"]:
-        candidate.missing.append(
-            MISSING_OPEN_DAY.format(
-                branch=label, date=day, reason=facts["closed_reason"] or facts["note"] or "closed"
-            )
-        )
-        return
-    if facts["desk_open"] is None:
-        candidate.missing.append(MISSING_DESK_DAY.format(branch=label, date=day))
-        return
-    candidate.details["hours"] = facts
-    if arrival is None:
-        candidate.support.append(hours["id"])
-        return
-    at = arrival.time()
-    problems = []
-    if (
-        not time.fromisoformat(facts["building_open"])
-        <= at
-        < time.fromisoformat(facts["building_close"])
-    ):
-        problems.append(f"the building is open {facts['building_open']}–{facts['building_close']}")
-    if not time.fromisoformat(facts["desk_open"]) <= at < time.fromisoformat(facts["desk_close"]):
-        problems.append(f"the circulation desk is open {facts['desk_open']}–{facts['desk_close']}")
-    if arrival.date() != clock.date():
-        problems.append("that is on another day")
-    if problems:
-        candidate.missing.append(
-            MISSING_OPEN_AT_ARRIVAL.format(
-                branch=label, arrival=_clock_text(arrival, clock), problem=" and ".join(problems)
-            )
-        )
-    else:
-        candidate.support.append(hours["id"])
-
-
-def _evaluate(
-    candidate: _Candidate,
-    evidence: Sequence[Evidence],
-    answer: str,
-    *,
-    clock: datetime,
-    deadline: datetime | None,
-    origin: str,
-    origin_name: str,
-) -> None:
-    """Fill the candidate's missing conditions and supporting evidence ids."""
-    facts = candidate.facts
-    if not facts["live"]:
-        candidate.missing.append(
-            MISSING_LIVE.format(
-                copy_id=candidate.copy_id,
-                as_of=_clock_text(datetime.fromisoformat(facts["as_of"]), clock),
-            )
-        )
-    if not facts.get("shelf"):
-        candidate.missing.append(MISSING_SHELF.format(copy_id=candidate.copy_id))
-    candidate.support.append(candidate.status["id"])
-    branch = facts["branch"]
-    walks = _of_kind(evidence, "walk")
-    walk = _last(walks, origin=origin, destination=branch) or _last(
-        walks, origin=branch, destination=origin
-    )
-    arrival = clock + timedelta(minutes=walk["facts"]["minutes"]) if walk else None
-    hours = _last(_of_kind(evidence, "hours"), branch=branch, date=clock.date().isoformat())
-    _check_hours(candidate, hours, arrival, clock)
-    if walk is None or arrival is None:
-        candidate.missing.append(
-            MISSING_WALK.format(origin=origin_name, label=facts["branch_name"], branch=branch)
-        )
-        return
-    candidate.support.append(walk["id"])
-    candidate.details.update(walk=walk["facts"], arrival=arrival)
-    if deadline is not None and arrival >= deadline:
-        candidate.missing.append(
-            MISSING_DEADLINE.format(
-                deadline=_clock_text(deadline, clock),
-                minutes=walk["facts"]["minutes"],
-                now=_clock_text(clock, clock),
-                arrival=_clock_text(arrival, clock),
-            )
-        )
-    if not candidate.missing:
-        folded_answer = fold(answer)
-        names_branch = any(fold(name) in folded_answer for name in facts["branch_names"])
-        if not (names_branch and fold(facts["shelf"]) in folded_answer):
-            candidate.missing.append(
-                MISSING_MENTION.format(
-                    branch=facts["branch_name"], shelf=facts["shelf"], copy_id=candidate.copy_id
-                )
-            )
-
-
 def _verdict(
     supported: bool, evidence_ids: Sequence[str], reason: str, missing: Sequence[str]
 ) -> Verdict:
@@ -295,28 +133,6 @@ def _unsupported(missing: Sequence[str], evidence_ids: Sequence[str] = ()) -> Ve
     )
 
 
-def _supported_reason(
-    candidate: _Candidate, clock: datetime, deadline: datetime | None, origin_name: str
-) -> str:
-    facts, hours, walk = candidate.facts, candidate.details["hours"], candidate.details["walk"]
-    state = "available" if facts["status"] == "available" else "on hold for you"
-    return REASON_SUPPORTED.format(
-        copy_id=candidate.copy_id,
-        title=facts["title"],
-        state=state,
-        branch=facts["branch_name"],
-        shelf=facts["shelf"],
-        as_of=_clock_text(datetime.fromisoformat(facts["as_of"]), clock),
-        date=clock.date().isoformat(),
-        building=f"{hours['building_open']}–{hours['building_close']}",
-        desk=f"{hours['desk_open']}–{hours['desk_close']}",
-        minutes=walk["minutes"],
-        origin=origin_name,
-        arrival=_clock_text(candidate.details["arrival"], clock),
-        deadline=f", before {_clock_text(deadline, clock)}" if deadline else "",
-    )
-
-
 def wants_reservation(question: str) -> bool:
     """Whether the patron asks for a hold rather than only whether they can borrow."""
     folded = question.casefold()
@@ -330,13 +146,13 @@ def _reservation_verdict(
     confirmed on hold for this patron, that the answer names; None if none is stored."""
     holds = {
         item["facts"]["copy_id"]: item
-        for item in _of_kind(evidence, "copy_status")
+        for item in of_kind(evidence, "copy_status")
         if _titles(item["facts"]) & keys
         and item["facts"]["medium"] == "paper"
         and item["facts"]["status"] == "on_hold"
         and item["facts"]["held_for_patron"]
     }
-    for made in reversed(_of_kind(evidence, "reservation")):
+    for made in reversed(of_kind(evidence, "reservation")):
         hold = holds.get(made["facts"]["copy_id"])
         if hold is None:
             continue
@@ -352,7 +168,7 @@ def _reservation_verdict(
             branch=facts["branch_name"],
             shelf=facts["shelf"],
             number=made["facts"]["reservation_id"],
-            made=_clock_text(datetime.fromisoformat(made["facts"]["created_at"]), clock),
+            made=clock_text(datetime.fromisoformat(made["facts"]["created_at"]), clock),
         )
         return _verdict(True, [made["id"], hold["id"]], reason, [])
     return None
@@ -383,11 +199,11 @@ def check_completion(
         if reserved is not None:
             return reserved
     entries = [
-        item for item in _of_kind(evidence, "catalogue_entry") if _titles(item["facts"]) & keys
+        item for item in of_kind(evidence, "catalogue_entry") if _titles(item["facts"]) & keys
     ]
     statuses = [
         item
-        for item in _of_kind(evidence, "copy_status")
+        for item in of_kind(evidence, "copy_status")
         if _titles(item["facts"]) & keys and item["facts"]["medium"] == "paper"
     ]
     paper = [item for item in entries if item["facts"]["medium"] == "paper"]
@@ -406,12 +222,12 @@ def check_completion(
         return _unsupported(
             [MISSING_STATUS.format(title=display, hint=hint)], [e["id"] for e in paper]
         )
-    candidates = [_Candidate(copy_id, _latest(items)) for copy_id, items in by_copy.items()]
+    candidates = [Candidate(copy_id, latest_status(items)) for copy_id, items in by_copy.items()]
     obtainable = [candidate for candidate in candidates if candidate.obtainable]
     if not obtainable:
         checked = ", ".join(
             f"{c.copy_id}: {c.facts['status'].replace('_', ' ')} as of "
-            f"{_clock_text(datetime.fromisoformat(c.facts['as_of']), clock)}"
+            f"{clock_text(datetime.fromisoformat(c.facts['as_of']), clock)}"
             for c in candidates
         )
         unchecked = [copy_id for copy_id in listed if copy_id not in by_copy]
@@ -421,7 +237,7 @@ def check_completion(
             [c.status["id"] for c in candidates],
         )
     for candidate in obtainable:
-        _evaluate(
+        evaluate_candidate(
             candidate,
             evidence,
             answer,
@@ -437,7 +253,7 @@ def check_completion(
     return _verdict(
         True,
         record_ids[-1:] + best.support,
-        _supported_reason(best, clock, deadline, origin_name),
+        supported_reason(best, clock, deadline, origin_name),
         [],
     )
 
@@ -450,7 +266,7 @@ def answer_caveat(evidence: Sequence[Evidence], question: str = "") -> str:
     Chinese when the question is in Chinese.
     """
     lang = "zh" if has_cjk(question) else "en"
-    statuses = [item for item in _of_kind(evidence, "copy_status") if item["facts"]["live"]]
+    statuses = [item for item in of_kind(evidence, "copy_status") if item["facts"]["live"]]
     if not statuses:
         return CAVEAT_NONE_ZH if lang == "zh" else CAVEAT_NONE_EN
     good = [
@@ -458,7 +274,7 @@ def answer_caveat(evidence: Sequence[Evidence], question: str = "") -> str:
         for item in statuses
         if item["facts"]["status"] == "available" or item["facts"]["held_for_patron"]
     ]
-    facts = _latest(good or statuses)["facts"]
+    facts = latest_status(good or statuses)["facts"]
     as_of = datetime.fromisoformat(facts["as_of"]).strftime("%Y-%m-%d %H:%M")
     held = facts["status"] == "on_hold" and bool(facts["held_for_patron"])
     if lang == "zh":

@@ -1,11 +1,11 @@
 """The campus-library environment the ReAct graph drives.
 
-Backend calls run in a worker thread under `settings.tool_timeout_s`; a call
-that times out (for real, or by a fault injected from `settings.faults`) or
-meets a database error (SQLite locked, a PostgreSQL server unreachable) is
-retried once when it is read-only and the budget has a call left, then
-reported as UNKNOWN with no evidence except a cached status clearly labelled
-as such. Writes are never retried: their outcome is UNKNOWN, and the
+Backend calls run in a worker thread under `settings.tool_timeout_s`; a call that
+times out (for real, or by a fault injected from `settings.faults`; both in
+`tools.library.faults`) or meets a database error (SQLite locked, a PostgreSQL
+server unreachable) is retried once when it is read-only and the budget has a call
+left, then reported as UNKNOWN with no evidence except a cached status clearly
+labelled as such. Writes are never retried: their outcome is UNKNOWN, and the
 idempotency key makes a later retry safe.
 
 The clock comes from the step (`clock.step_clock`). State kept in the
@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any
 
 from tools.base import ActionSpec, Evidence, ExecContext, ToolOutcome, Verdict
 from tools.library.backend import LibraryBackend
@@ -32,23 +31,18 @@ from tools.library.clock import STEP_COST, iso, resolve_deadline, show_time, ste
 from tools.library.completion import answer_caveat, check_completion
 from tools.library.db import default_db_path
 from tools.library.engines import TRANSIENT_FAILURES, failure_text, location_key, parse_location
+from tools.library.faults import FAILURE_TIMEOUT, CallTimeout, matching_fault, run_with_timeout
 from tools.library.observations import (
     Rendered,
     copy_evidence,
     render_copy,
-    render_hours,
-    render_hours_missing,
     render_reservation,
     render_search,
     render_unknown,
-    render_unknown_place,
-    render_walk,
 )
+from tools.library.place_observations import open_hours_observation, walk_observation
 from tools.library.text import fold
-from tools.library.tools import FINISH, PRIMARY_ARG, SPECS, TODAY, canonical_action, parse_args
-
-T = TypeVar("T")
-FAULT_MODES = ("timeout-once", "timeout-always")
+from tools.library.tools import FINISH, SPECS, canonical_action, parse_args
 
 DEADLINE_PASSED = (
     "It is already {now} on {date}, not before the deadline {deadline}: the goal can no longer "
@@ -56,68 +50,11 @@ DEADLINE_PASSED = (
 )
 SITUATION = "Now: {now} ({weekday}). The patron ({patron}) starts from {origin}.{deadline}"
 SITUATION_DEADLINE = " Deadline: arrive before {deadline}."
-FAILURE_TIMEOUT = "timed out after {seconds:g} s"
 FAILURE_ERROR = "the library system reported an error ({error})"
 ATTEMPTS = "{failure} ({attempts} attempts)"
 NOT_RETRIED_BUDGET = "{failure} (not retried: no tool call left in the budget)"
 NOT_RETRIED_WRITE = "{failure} (writes are not retried automatically)"
 CACHED_FALLBACK = "\nCached fallback: {line}"
-
-
-class CallTimeout(Exception):
-    """A backend call did not finish within the tool timeout (real or injected)."""
-
-
-@dataclass(frozen=True)
-class Fault:
-    """An injected fault: `tool:argument:mode`, argument `*` for any."""
-
-    tool: str
-    argument: str
-    mode: str
-
-    @property
-    def key(self) -> str:
-        """Identifies the fault in `env_state["faults_fired"]`."""
-        return f"{self.tool}:{self.argument}:{self.mode}"
-
-
-def parse_faults(spec: str) -> list[Fault]:
-    """Read `settings.faults`; raise ValueError naming the expected form."""
-    faults = []
-    for item in filter(None, (part.strip() for part in spec.split(","))):
-        parts = item.split(":")
-        tool, mode, argument = parts[0].strip(), parts[-1].strip(), ":".join(parts[1:-1]).strip()
-        if len(parts) < 3 or tool not in PRIMARY_ARG or mode not in FAULT_MODES or not argument:
-            raise ValueError(
-                f"fault {item!r} must be 'tool:argument:mode' with tool one of "
-                f"{sorted(PRIMARY_ARG)} and mode one of {FAULT_MODES}"
-            )
-        faults.append(Fault(tool, argument, mode))
-    return faults
-
-
-def run_with_timeout(call: Callable[[], T], seconds: float) -> T:
-    """Run `call` in a daemon thread; raise `CallTimeout` if it takes longer than `seconds`.
-
-    A call that overruns is abandoned, not killed: it may still finish later.
-    """
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = call()
-        except BaseException as exc:  # re-raised in the caller's thread
-            box["error"] = exc
-
-    worker = threading.Thread(target=target, name="library-call", daemon=True)
-    worker.start()
-    worker.join(seconds)
-    if worker.is_alive():
-        raise CallTimeout(FAILURE_TIMEOUT.format(seconds=seconds))
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
 
 
 class LibraryEnvironment:
@@ -149,21 +86,6 @@ class LibraryEnvironment:
         """Validate an action's bracket text (see `tools.library.tools`)."""
         return parse_args(action, argument)
 
-    def _fault(
-        self, action: str, args: Mapping[str, Any], backend: LibraryBackend, settings: Any
-    ) -> Fault | None:
-        value = str(args.get(PRIMARY_ARG[action]) or "")
-        for fault in parse_faults(settings.faults):
-            if fault.tool != action:
-                continue
-            if fault.argument == "*" or fold(fault.argument) == fold(value):
-                return fault
-            if action in ("get_open_hours", "estimate_walk"):
-                wanted, given = backend.resolve_place(fault.argument), backend.resolve_place(value)
-                if wanted is not None and given is not None and wanted.place_id == given.place_id:
-                    return fault
-        return None
-
     def execute(self, action: str, args: Mapping[str, Any], ctx: ExecContext) -> ToolOutcome:
         """Run one library action with its faults, timeout, retry and clock."""
         action = canonical_action(action)
@@ -171,7 +93,7 @@ class LibraryEnvironment:
             raise ValueError("Finish is checked by check_answer, not executed")
         settings, spec = ctx.settings, SPECS[action]
         backend = self.backend(settings)
-        fault = self._fault(action, args, backend, settings)
+        fault = matching_fault(action, args, backend, settings)
         fired = list(ctx.env_state.get("faults_fired", []))
         clock = step_clock(settings, ctx.step_index)
         allowed = 1 if spec.writes or ctx.tool_calls_left < 2 else 2
@@ -264,9 +186,9 @@ class LibraryEnvironment:
                 args["copy_id"], backend.copy_status(args["copy_id"], settings.patron), today
             )
         if action == "get_open_hours":
-            return lambda: _open_hours(backend, args["branch"], args["date"], today)
+            return lambda: open_hours_observation(backend, args["branch"], args["date"], today)
         if action == "estimate_walk":
-            return lambda: _walk(
+            return lambda: walk_observation(
                 backend, args.get("origin") or settings.origin, args["destination"]
             )
         if action == "reserve_copy":
@@ -353,25 +275,3 @@ class LibraryEnvironment:
             origin=origin.place_id if origin else fold(settings.origin),
             origin_name=origin.name if origin else settings.origin,
         )
-
-
-def _open_hours(backend: LibraryBackend, name: str, day: str, today: date) -> Rendered:
-    branch = backend.resolve_place(name)
-    if branch is None or not branch.is_branch:
-        return render_unknown_place(name, backend.places(branches_only=True), branches=True)
-    resolved = today.isoformat() if day == TODAY else day
-    hours = backend.open_hours(branch.place_id, resolved)
-    return render_hours(hours) if hours else render_hours_missing(branch, resolved)
-
-
-def _walk(backend: LibraryBackend, origin_name: str, destination_name: str) -> Rendered:
-    origin, destination = (
-        backend.resolve_place(origin_name),
-        backend.resolve_place(destination_name),
-    )
-    if origin is None or destination is None:
-        unknown = origin_name if origin is None else destination_name
-        return render_unknown_place(unknown, backend.places(), branches=False)
-    return render_walk(
-        origin, destination, backend.walk_minutes(origin.place_id, destination.place_id)
-    )

@@ -2,12 +2,13 @@
 
 Every line a tool returns is one piece of evidence with structured `facts`
 the completion check reads. Catalogue notes are quoted as record data: they
-are never phrased as, or treated as, instructions.
+are never phrased as, or treated as, instructions. Branch hours, walks and
+unknown places are rendered in `tools.library.place_observations`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -17,7 +18,6 @@ from tools.library.clock import show_time
 from tools.library.records import (
     CatalogueRecord,
     CopyStatus,
-    Hours,
     Place,
     ReserveResult,
     SearchResult,
@@ -50,15 +50,6 @@ STATES = {
 HELD_FOR_YOU = "ON HOLD FOR YOU (collect it at the circulation desk)"
 HELD_FOR_OTHER = "ON HOLD for another patron"
 CACHED_NOTE = " This is a cached value, NOT a live status; it may have changed since."
-HOURS_OPEN = "{branch} on {date} ({weekday}): building {building}; circulation desk {desk}.{note}"
-HOURS_CLOSED = "{branch} on {date} ({weekday}): CLOSED all day ({reason})."
-HOURS_DESK_CLOSED = "CLOSED all day (no borrowing)"
-HOURS_NOTE = " Note: {note}."
-HOURS_NONE = "No opening hours are published for {branch} on {date}."
-UNKNOWN_BRANCH = 'Unknown branch "{name}". The branches are: {branches}.'
-UNKNOWN_PLACE = 'Unknown place "{name}". Known places: {places}.'
-WALK_LINE = "Walking from {origin} to {destination}: about {minutes} minutes (an estimate)."
-WALK_NONE = "No walking estimate between {origin} and {destination}."
 RESERVED = (
     "Reserved: copy {copy_id} is now ON HOLD for patron {patron} (reservation #{number}, "
     "made {at}); collect it at the {branch} circulation desk."
@@ -107,7 +98,10 @@ def branch_names(place: Place) -> list[str]:
     return sorted({place.place_id, place.name, place.name_zh, *place.aliases})
 
 
-def _draft(text: str, tool: str, source: dict[str, Any], facts: dict[str, Any]) -> EvidenceDraft:
+def evidence_draft(
+    text: str, tool: str, source: dict[str, Any], facts: dict[str, Any]
+) -> EvidenceDraft:
+    """One observation line as evidence: its tool, its source (tagged with the tool), its facts."""
     return EvidenceDraft(text=text, tool=tool, source={"tool": tool, **source}, facts=facts)
 
 
@@ -142,7 +136,7 @@ def render_search(query: str, result: SearchResult) -> Rendered:
         line = _record_line(record)
         lines.append(line)
         evidence.append(
-            _draft(
+            evidence_draft(
                 line,
                 "search_catalog",
                 {"record_id": record.record_id},
@@ -185,7 +179,7 @@ def copy_evidence(copy: CopyStatus, today: date, tool: str = "get_copy_status") 
         kind="live status" if copy.live else "CACHED status",
         as_of=show_time(copy.as_of, today),
     ) + ("" if copy.live else CACHED_NOTE)
-    return _draft(
+    return evidence_draft(
         text,
         tool,
         {"copy_id": copy.copy_id, "snapshot_time": copy.as_of, "live": copy.live},
@@ -217,84 +211,6 @@ def render_copy(copy_id: str, copy: CopyStatus | None, today: date) -> Rendered:
     return Rendered(draft["text"], [draft])
 
 
-def render_hours(hours: Hours) -> Rendered:
-    """A branch's hours on a date (open, desk closed, or closed all day)."""
-    day = date.fromisoformat(hours.date)
-    common = {"branch": hours.branch.label, "date": hours.date, "weekday": day.strftime("%A")}
-    if hours.closed_reason or hours.building is None:
-        text = HOURS_CLOSED.format(reason=hours.closed_reason or hours.note or "closed", **common)
-    else:
-        text = HOURS_OPEN.format(
-            building="–".join(hours.building),
-            desk="–".join(hours.desk) if hours.desk else HOURS_DESK_CLOSED,
-            note=HOURS_NOTE.format(note=hours.note) if hours.note else "",
-            **common,
-        )
-    building, desk = hours.building or (None, None), hours.desk or (None, None)
-    return Rendered(
-        text,
-        [
-            _draft(
-                text,
-                "get_open_hours",
-                {"branch": hours.branch.place_id, "date": hours.date},
-                {
-                    "kind": "hours",
-                    "branch": hours.branch.place_id,
-                    "branch_name": hours.branch.label,
-                    "date": hours.date,
-                    "closed": hours.building is None,
-                    "closed_reason": hours.closed_reason,
-                    "building_open": building[0],
-                    "building_close": building[1],
-                    "desk_open": desk[0],
-                    "desk_close": desk[1],
-                    "note": hours.note,
-                },
-            )
-        ],
-    )
-
-
-def render_hours_missing(branch: Place, day: str) -> Rendered:
-    """No hours are published for that date."""
-    return Rendered(HOURS_NONE.format(branch=branch.label, date=day))
-
-
-def render_unknown_place(name: str, places: Sequence[Place], *, branches: bool) -> Rendered:
-    """A branch or place name that resolves to nothing, with the names that do."""
-    if branches:
-        listed = ", ".join(f"{place.place_id} ({place.label})" for place in places)
-        return Rendered(UNKNOWN_BRANCH.format(name=name, branches=listed))
-    return Rendered(UNKNOWN_PLACE.format(name=name, places=", ".join(p.label for p in places)))
-
-
-def render_walk(origin: Place, destination: Place, minutes: int | None) -> Rendered:
-    """A walking estimate between two places, or that there is none."""
-    names = {"origin": origin.label, "destination": destination.label}
-    if minutes is None:
-        return Rendered(WALK_NONE.format(**names))
-    text = WALK_LINE.format(minutes=minutes, **names)
-    return Rendered(
-        text,
-        [
-            _draft(
-                text,
-                "estimate_walk",
-                {"origin": origin.place_id, "destination": destination.place_id},
-                {
-                    "kind": "walk",
-                    "origin": origin.place_id,
-                    "origin_name": origin.label,
-                    "destination": destination.place_id,
-                    "destination_name": destination.label,
-                    "minutes": minutes,
-                },
-            )
-        ],
-    )
-
-
 def render_reservation(result: ReserveResult, requested: str, patron: str, today: date) -> Rendered:
     """What a reservation attempt did, with the copy's status it left."""
     evidence = [copy_evidence(result.copy, today, "reserve_copy")] if result.copy else []
@@ -314,7 +230,7 @@ def render_reservation(result: ReserveResult, requested: str, patron: str, today
         text += KEY_REUSED.format(requested=requested)
     evidence.insert(
         0,
-        _draft(
+        evidence_draft(
             text,
             "reserve_copy",
             {"copy_id": reservation.copy_id, "reservation_id": reservation.reservation_id},

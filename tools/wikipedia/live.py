@@ -19,8 +19,10 @@ is one Action API query sent through `ApiClient` (`tools/wikipedia/http.py`):
 - a missing page's similar titles: `list=search&srlimit=5`.
 
 Every request carries `formatversion=2` and `maxlag`. Answers (page texts,
-missing pages, searches) are kept in a SQLite file with a time to live, so a
-repeated fetch, even from a resumed process, costs no request.
+missing pages, searches) are kept in a SQLite file with a time to live
+(`tools/wikipedia/answer_cache.py`), so a repeated fetch, even from a resumed
+process, costs no request; extracts and link lists are read in
+`tools/wikipedia/extracts.py`.
 """
 
 from __future__ import annotations
@@ -30,8 +32,6 @@ import json
 import os
 import random
 import re
-import sqlite3
-import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -39,12 +39,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from platformdirs import user_cache_dir
 
-from tools.dbfiles import use_wal
-from tools.wikipedia.base import FetchResult, Page, Section
+from tools.wikipedia.answer_cache import AnswerCache, default_cache_path
+from tools.wikipedia.base import FetchResult, Page
+from tools.wikipedia.extracts import disambiguation_options, parse_extract
 from tools.wikipedia.http import ApiClient, ApiUnavailable
-from tools.wikipedia.sentences import split_sentences
 
 API_URL_TEMPLATE = "https://{lang}.wikipedia.org/w/api.php"
 PROJECT_URL = "https://github.com/react-evidence-agent/react-evidence-agent"
@@ -59,7 +58,6 @@ REDIRECT_SECTION_NOTE = '"{source}" redirects to "{target}" (section "{section}"
 DISAMBIGUATION_NOTE = '"{title}" is a disambiguation page.'
 
 _LANG = re.compile(r"^[a-z][a-z0-9-]{0,30}$")
-_HEADING = re.compile(r"^(={2,6})\s*(.*?)\s*\1$")
 
 
 def default_api_url(lang: str) -> str:
@@ -84,107 +82,10 @@ def default_user_agent() -> str:
     return f"react-evidence-agent/{version} ({details}) httpx/{httpx.__version__}"
 
 
-def default_cache_path() -> Path:
-    """Where live answers are cached unless the caller chooses."""
-    return Path(user_cache_dir("react-evidence-agent")) / "wiki_live_cache.sqlite3"
-
-
 def title_key(title: str) -> str:
     """A title as MediaWiki resolves it: underscores are spaces, first letter upper case."""
     text = " ".join(title.replace("_", " ").split())
     return text[:1].upper() + text[1:]
-
-
-def parse_extract(text: str, lang: str) -> tuple[tuple[str, ...], tuple[Section, ...]]:
-    """Sentences and sections of an `explaintext` extract with `== wiki ==` headings.
-
-    A section points at its first sentence; one without any sentence before the
-    next heading of its level or above (an emptied "References") is left out.
-    """
-    sentences: list[str] = []
-    headings: list[tuple[int, str, int]] = []
-    block: list[str] = []
-    for line in text.splitlines():
-        heading = _HEADING.match(line.strip())
-        if heading is None:
-            block.append(line)
-            continue
-        sentences.extend(split_sentences("\n".join(block), lang))
-        block.clear()
-        headings.append((len(heading.group(1)), heading.group(2), len(sentences)))
-    sentences.extend(split_sentences("\n".join(block), lang))
-    sections = []
-    for position, (level, name, first) in enumerate(headings):
-        end = next(
-            (start for lvl, _, start in headings[position + 1 :] if lvl <= level), len(sentences)
-        )
-        if name and first < end:
-            sections.append(Section(heading=name, first_sentence=first))
-    return tuple(sentences), tuple(sections)
-
-
-def disambiguation_options(title: str, links: list[str], extract: str) -> tuple[str, ...]:
-    """The titles a disambiguation page offers, in the page's order.
-
-    An option is a linked title that starts a line of the page's text (the
-    shape of a disambiguation entry: "Mercury (planet), the ..."); links only
-    inside descriptions are left out. Without any such line, every link counts.
-    """
-    candidates = sorted({link for link in links if link != title}, key=len, reverse=True)
-    options: list[str] = []
-    for line in extract.splitlines():
-        text = line.strip().casefold()
-        for link in candidates:
-            folded = link.casefold()
-            rest = text[len(folded) : len(folded) + 1]
-            if text.startswith(folded) and not rest.isalnum():
-                if link not in options:
-                    options.append(link)
-                break
-    if options:
-        return tuple(options)
-    return tuple(dict.fromkeys(link for link in links if link != title))
-
-
-class AnswerCache:
-    """API answers (JSON-able dicts) in a SQLite file, each dated; old ones count as absent."""
-
-    def __init__(self, path: Path, ttl_s: float, clock: Callable[[], float]) -> None:
-        self.path = Path(path)
-        self.ttl_s = ttl_s
-        self._clock = clock
-        self._lock = threading.Lock()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._conn = sqlite3.connect(self.path, check_same_thread=False)
-        use_wal(self._conn)
-        with self._conn:
-            self._conn.execute(
-                "CREATE TABLE IF NOT EXISTS answers"
-                " (key TEXT PRIMARY KEY, value TEXT NOT NULL, stored_at REAL NOT NULL)"
-            )
-
-    def get(self, key: str) -> dict[str, Any] | None:
-        """The answer stored under `key`, unless it is missing or older than the TTL."""
-        with self._lock:
-            row = self._conn.execute(
-                "SELECT value, stored_at FROM answers WHERE key = ?", (key,)
-            ).fetchone()
-        if row is None or self._clock() - row[1] > self.ttl_s:
-            return None
-        value: dict[str, Any] = json.loads(row[0])
-        return value
-
-    def put(self, key: str, value: Mapping[str, Any]) -> None:
-        """Store `value` under `key`, dated now."""
-        with self._lock, self._conn:
-            self._conn.execute(
-                "INSERT OR REPLACE INTO answers (key, value, stored_at) VALUES (?, ?, ?)",
-                (key, json.dumps(value, ensure_ascii=False), self._clock()),
-            )
-
-    def close(self) -> None:
-        """Close the database connection."""
-        self._conn.close()
 
 
 @dataclass
