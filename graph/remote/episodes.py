@@ -25,6 +25,7 @@ from graph.agent import recursion_limit
 from graph.context import Context
 from graph.errors import AgentError, DecisionError, RequestError, ThreadNotFoundError
 from graph.remote.client import server_url, talking_to
+from graph.results import outcome_of
 from graph.resuming import (
     AWAITS_DECISION,
     ENDED,
@@ -36,7 +37,7 @@ from graph.resuming import (
     settings_changes,
     with_defaults,
 )
-from graph.runner import EventHandler, make_context, outcome_of, settings_of
+from graph.runner import EventHandler, make_context, settings_of
 
 QUESTION_IN_METADATA = 200
 RUN_FAILED = "the server's run failed: {message}"
