@@ -87,16 +87,20 @@ def test_importing_the_agent_module_compiles_nothing() -> None:
     assert CHAT_MODELS not in modules
 
 
-def test_langgraph_json_names_compiled_graphs_in_the_module_namespace() -> None:
-    """langgraph-api looks a graph up in the module's `__dict__`, not with `getattr`."""
+def test_langgraph_json_names_graph_factories_in_the_module_namespace() -> None:
+    """langgraph-api looks a graph up in the module's `__dict__`, not with `getattr`; each
+    name is a factory whose context gives the compiled graph of that id."""
     graphs = json.loads((ROOT / "langgraph.json").read_text())["graphs"]
     for graph_id, spec in graphs.items():
         path, variable = spec.rsplit(":", 1)
         module = Path(path).with_suffix("").as_posix().removeprefix("./").replace("/", ".")
         imported_by(
-            f"import {module}\nfrom langgraph.pregel import Pregel\n"
-            f"assert isinstance(vars({module})[{variable!r}], Pregel)\n"
-            f"assert vars({module})[{variable!r}].name == {graph_id + '-agent'!r}"
+            f"import asyncio\nimport {module}\nfrom langgraph.pregel import Pregel\n"
+            "async def entered():\n"
+            f"    async with vars({module})[{variable!r}]({{'configurable': {{}}}}) as compiled:\n"
+            "        assert isinstance(compiled, Pregel)\n"
+            f"        assert compiled.name == {graph_id + '-agent'!r}\n"
+            "asyncio.run(entered())\n"
         )
 
 
