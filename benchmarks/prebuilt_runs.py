@@ -14,9 +14,12 @@ from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.runtime import Runtime
+from langgraph.types import Durability
 
 from graph.agent import ENVIRONMENTS, build_agent, build_graph, recursion_limit
 from graph.context import Context, WikipediaContext
@@ -80,7 +83,8 @@ def lookup(query: str) -> str:
     return f"Result for {query}."
 
 
-def make_saver(kind: str, db: Path, anchor: bool) -> Any:
+def make_saver(kind: str, db: Path, anchor: bool) -> BaseCheckpointSaver[Any] | None:
+    """No saver, an in-memory one, LangGraph's SQLite saver (the anchor's) or ours."""
     if kind == "none":
         return None
     if kind == "memory":
@@ -92,13 +96,15 @@ def make_saver(kind: str, db: Path, anchor: bool) -> Any:
     return open_sqlite_saver(db)
 
 
-def run_config(saver: Any, limit: int) -> tuple[dict[str, Any], dict[str, Any]]:
+def run_config(
+    saver: BaseCheckpointSaver[Any] | None, limit: int
+) -> tuple[RunnableConfig, Durability | None]:
     """The run config (a new thread when there is a saver) and `durability="sync"`
-    (which LangGraph only accepts with a checkpointer)."""
+    (which LangGraph only accepts with a checkpointer; None leaves LangGraph's default)."""
     if saver is None:
-        return {"recursion_limit": limit}, {}
+        return {"recursion_limit": limit}, None
     thread = {"thread_id": str(uuid.uuid4())}
-    return {"recursion_limit": limit, "configurable": thread}, {"durability": "sync"}
+    return {"recursion_limit": limit, "configurable": thread}, "sync"
 
 
 def run_project(kind: str, steps: int, replies: list[str], db: Path) -> Sample:
@@ -108,9 +114,9 @@ def run_project(kind: str, steps: int, replies: list[str], db: Path) -> Sample:
         "wikipedia", saver, model=ScriptedReActModel(responses=replies, count_usage=False)
     )
     ctx = WikipediaContext(**tour_settings(steps))
-    config, options = run_config(saver, recursion_limit(ctx))
+    config, durability = run_config(saver, recursion_limit(ctx))
     clock = Clock.start()
-    result = agent.invoke({"question": TOUR_QUESTION}, config, context=ctx, **options)
+    result = agent.invoke({"question": TOUR_QUESTION}, config, context=ctx, durability=durability)
     sample = clock.sample(lambda: file_size(saver, db))
     if len(result["steps"]) != steps:
         raise RuntimeError(f"ours ran {len(result['steps'])} steps, not {steps}: {result}")
@@ -120,17 +126,20 @@ def run_project(kind: str, steps: int, replies: list[str], db: Path) -> Sample:
 def run_anchor(kind: str, steps: int, db: Path) -> Sample:
     """One episode of `create_agent`."""
     saver = make_saver(kind, db, anchor=True)
-    agent: Any = create_agent(InstantToolCallingModel(steps=steps), [lookup], checkpointer=saver)
-    config, options = run_config(saver, 4 * steps + 10)
+    agent = create_agent(InstantToolCallingModel(steps=steps), [lookup], checkpointer=saver)
+    config, durability = run_config(saver, 4 * steps + 10)
     clock = Clock.start()
-    result = agent.invoke({"messages": [HumanMessage("Tour the pages.")]}, config, **options)
+    result = agent.invoke(
+        {"messages": [HumanMessage("Tour the pages.")]}, config, durability=durability
+    )
     sample = clock.sample(lambda: file_size(saver, db))
     if len(result["messages"]) != 2 * steps:
         raise RuntimeError(f"the anchor ran {len(result['messages'])} messages, not {2 * steps}")
     return sample
 
 
-def file_size(saver: Any, db: Path) -> int | None:
+def file_size(saver: BaseCheckpointSaver[Any] | None, db: Path) -> int | None:
+    """The SQLite file's size after a WAL checkpoint (None for other savers)."""
     if not isinstance(saver, SqliteSaver):
         return None
     saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -173,9 +182,9 @@ def run_floor(kind: str, steps: int, db: Path) -> Sample:
     nodes = FloorNodes(AgentDeps(environment_factory=factory, environment_keys=keys))
     agent = build_graph("wikipedia", nodes=nodes).compile(checkpointer=saver)
     ctx = WikipediaContext(**tour_settings(steps))
-    config, options = run_config(saver, recursion_limit(ctx))
+    config, durability = run_config(saver, recursion_limit(ctx))
     clock = Clock.start()
-    agent.invoke({"question": TOUR_QUESTION}, config, context=ctx, **options)
+    agent.invoke({"question": TOUR_QUESTION}, config, context=ctx, durability=durability)
     return clock.sample(lambda: file_size(saver, db))
 
 

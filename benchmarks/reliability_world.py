@@ -263,13 +263,7 @@ def _first(location: str, query: str, params: tuple[Any, ...]) -> tuple[Any, ...
     """The first row of a read (`?` markers) on an SQLite file or a PostgreSQL database;
     None when there is no row, or no database or table yet."""
     if "://" in location:
-        import psycopg
-
-        try:
-            with psycopg.connect(location) as conn:
-                return conn.execute(query.replace("?", "%s"), params).fetchone()
-        except psycopg.Error:
-            return None
+        return _first_postgres(location, query.replace("?", "%s"), params)
     try:
         conn = sqlite3.connect(f"{Path(location).resolve().as_uri()}?mode=ro", uri=True, timeout=30)
     except sqlite3.Error:
@@ -281,6 +275,17 @@ def _first(location: str, query: str, params: tuple[Any, ...]) -> tuple[Any, ...
         return None
     finally:
         conn.close()
+
+
+def _first_postgres(url: str, query: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """`_first` on a PostgreSQL database (`%s` markers)."""
+    import psycopg
+
+    try:
+        with psycopg.connect(url) as conn:
+            return conn.execute(query, params).fetchone()
+    except psycopg.Error:
+        return None
 
 
 def audit_has(library: str, event: str) -> bool:

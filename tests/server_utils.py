@@ -18,8 +18,12 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import httpx
+
+if TYPE_CHECKING:
+    from langgraph_sdk.schema import ThreadState
 
 LIBRARY_QUESTION = "今天 16:00 前，我能借到《数据库入门图解》纸质版吗？请告诉我去哪个馆、哪个书架。"
 LIBRARY_SCRIPT = [
@@ -76,6 +80,13 @@ def write_script(path: Path, replies: list[str]) -> str:
     """Save scripted replies as JSON; returns the model spec that loads them."""
     path.write_text(json.dumps(replies, ensure_ascii=False), encoding="utf-8")
     return f"scripted:{path}"
+
+
+def state_values(state: ThreadState) -> dict[str, Any]:
+    """A thread state's values: a dict for our graphs (the SDK's type also allows a list)."""
+    values = state["values"]
+    assert isinstance(values, dict), values
+    return values
 
 
 def free_port() -> int:

@@ -43,14 +43,14 @@ class Row:
     says: str = ""
     stdin: str | None = None
     closed_stdout: bool = False
-    prepare: Callable[[Path], None] | None = field(default=None, compare=False)
+    prepare: Callable[[Path], object] | None = field(default=None, compare=False)
 
 
 def _library_args(*extra: str) -> tuple[str, ...]:
     return ("ask", LIBRARY_QUESTION, "--env", "library", *extra)
 
 
-def _write(name: str, data: bytes) -> Callable[[Path], None]:
+def _write(name: str, data: bytes) -> Callable[[Path], object]:
     return lambda folder: (folder / name).write_bytes(data)
 
 

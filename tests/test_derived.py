@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
 from graph.context import WikipediaContext
@@ -16,7 +17,8 @@ from graph.trajectory import (
     fingerprint,
     render_step,
 )
-from tools.base import EvidenceDraft
+from tools.base import Evidence, EvidenceDraft, Verdict
+from tools.wikipedia.base import FetchResult
 from tools.wikipedia.environment import WikipediaEnvironment
 
 
@@ -93,8 +95,22 @@ def step(index: int, observation: str, thought: str = "t") -> Step:
     )
 
 
+class NoPages:
+    """A source for tests that only render prompts: opening a page is a bug."""
+
+    name = "none"
+
+    def fetch(self, title: str) -> FetchResult:
+        raise AssertionError(f"rendering a prompt opened {title!r}")
+
+
+def no_verdict(question: str, answer: str, evidence: Sequence[Evidence]) -> Verdict:
+    """A checker for tests that only render prompts: checking an answer is a bug."""
+    raise AssertionError("rendering a prompt checked an answer")
+
+
 def test_prompts_match_a_full_render_through_growth_forks_and_resumes() -> None:
-    env = WikipediaEnvironment(source=None, checker=None)  # type: ignore[arg-type]
+    env = WikipediaEnvironment(source=NoPages(), checker=no_verdict)
     ctx = WikipediaContext()
     steps: list[Step] = []
     for index in range(1, 30):

@@ -65,7 +65,9 @@ def librarian(prompt: str) -> str:
         statuses = [match for o in reversed(seen) if (match := _STATUS.search(o))]
         found = next(match for match in statuses if match.group(2) == "AVAILABLE")
         copy, branch, shelf = found.group(1), found.group(3), found.group(4)
-        minutes = re.search(r"about (\d+) minutes", last).group(1)  # type: ignore[union-attr]
+        walk = re.search(r"about (\d+) minutes", last)
+        assert walk, last
+        minutes = walk.group(1)
         return act(
             "Every condition is checked.",
             f"Finish[Copy {copy} is available at {branch} Library, shelf {shelf}; it is "

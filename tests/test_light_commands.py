@@ -12,8 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tests.cli_utils import ROOT, run_cli
+from cli_utils import ROOT, run_cli
 
 CHAT_MODELS = "langchain_core.language_models.chat_models"
 NOT_FOR_READING = (

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import pytest
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatResult
 from pydantic import Field
 
@@ -234,7 +234,9 @@ class FixtureModel(ScriptedReActModel):
         if len(self.asked) <= self.refusals:
             raise ERRORS[self.error]("slow down")
         result = super()._generate(messages, stop, run_manager, **kwargs)
-        result.generations[0].message.usage_metadata = {  # type: ignore[attr-defined]
+        message = result.generations[0].message
+        assert isinstance(message, AIMessage), message
+        message.usage_metadata = {
             "input_tokens": 100,
             "output_tokens": 10,
             "total_tokens": 110,

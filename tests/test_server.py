@@ -26,6 +26,7 @@ from server_utils import (
     LIBRARY_SCRIPT,
     Server,
     start_server,
+    state_values,
     stop_server,
     write_script,
 )
@@ -51,11 +52,12 @@ pytestmark = pytest.mark.server
 
 @dataclass
 class Setup:
-    """The running server, its client and the files both sides use."""
+    """The running server, its client and the files both sides use (`db`: the checkpoints)."""
 
     server: Server
     client: SyncLangGraphClient
     root: Path
+    db: Path
     wiki_model: str
     library_model: str
 
@@ -67,12 +69,14 @@ class Setup:
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setup]:
     root = tmp_path_factory.mktemp("server")
-    server = start_server(root, root / "episodes.sqlite3")
+    db = root / "episodes.sqlite3"
+    server = start_server(root, db)
     try:
         yield Setup(
             server,
             get_sync_client(url=server.url, api_key=None),
             root,
+            db,
             write_script(root / "wiki.json", DEMO_REPLIES),
             write_script(root / "library.json", LIBRARY_SCRIPT),
         )
@@ -103,12 +107,6 @@ def _assistant(client: SyncLangGraphClient, graph_id: str) -> str:
     return str(found[0]["assistant_id"])
 
 
-def _values(state: Any) -> dict[str, Any]:
-    values = state["values"]
-    assert isinstance(values, dict)
-    return values
-
-
 def _interrupt_values(state: Any) -> list[Any]:
     return [item["value"] for item in state["interrupts"]]
 
@@ -116,7 +114,7 @@ def _interrupt_values(state: Any) -> list[Any]:
 def test_server_starts_with_our_checkpointer(setup: Setup) -> None:
     log = setup.server.log_tail(400)
     assert "Using custom checkpointer: CompactAsyncSqliteSaver" in log
-    assert setup.server.db.exists()
+    assert setup.db.exists()
 
 
 @pytest.mark.parametrize(
@@ -166,12 +164,12 @@ def test_wikipedia_run_streams_steps_and_ends_verified(setup: Setup) -> None:
         (e["event"], e.get("action") or e.get("step", {}).get("action_text")) for e in custom
     ] == [(event, a) for a in actions for event in ("proposal", "step")]
     assert updated == ["reason", "act", "observe"] * 3 + ["reason", "verify"]
-    values = _values(client.threads.get_state(thread_id))
+    values = state_values(client.threads.get_state(thread_id))
     assert (values["status"], values["answer"]) == ("verified", "1970")
     evidence = {item["id"]: item for item in values["evidence"]}
     supporting = [evidence[i]["text"] for i in values["verdict"]["evidence_ids"]]
     assert any("30 July 1970" in text for text in supporting)
-    with cli_agent(setup.server.db, "wikipedia") as agent:
+    with cli_agent(setup.db, "wikipedia") as agent:
         result = episode_result(agent, thread_id)
     assert (result["status"], result["answer"], result["steps"]) == ("verified", "1970", 4)
 
@@ -186,14 +184,14 @@ def test_history_through_the_server_is_the_sqlite_history(setup: Setup) -> None:
         context={"model": setup.wiki_model},
     )
     history = client.threads.get_history(thread_id, limit=100)
-    with cli_agent(setup.server.db, "wikipedia") as agent:
+    with cli_agent(setup.db, "wikipedia") as agent:
         rows = checkpoint_rows(agent, thread_id)
     assert [h["checkpoint"]["checkpoint_id"] for h in reversed(history)] == [
         row["checkpoint_id"] for row in rows
     ]
-    steps_seen = [len(_values(h).get("steps") or []) for h in reversed(history)]
+    steps_seen = [len(state_values(h).get("steps") or []) for h in reversed(history)]
     assert steps_seen == sorted(steps_seen) and steps_seen[-1] == 4
-    assert [s["index"] for s in _values(history[0])["steps"]] == [1, 2, 3, 4]
+    assert [s["index"] for s in state_values(history[0])["steps"]] == [1, 2, 3, 4]
 
 
 def test_library_pauses_for_approval_and_resumes_with_an_edit(setup: Setup) -> None:
@@ -212,7 +210,7 @@ def test_library_pauses_for_approval_and_resumes_with_an_edit(setup: Setup) -> N
     assert reservations(context["library_db"]) == []
 
     client.runs.wait(thread_id, "library", command={"resume": EDIT_TO_W22}, context=context)
-    values = _values(client.threads.get_state(thread_id))
+    values = state_values(client.threads.get_state(thread_id))
     reserve = values["steps"][2]
     assert reserve["observation"].startswith("Reserved: copy W22 is now ON HOLD")
     assert reserve["decision"] == EDIT_TO_W22["decisions"][0]
@@ -225,7 +223,7 @@ def test_library_pauses_for_approval_and_resumes_with_an_edit(setup: Setup) -> N
 def test_episode_paused_from_the_cli_resumes_through_the_server(setup: Setup) -> None:
     client = setup.client
     context = setup.library_context("cli")
-    with cli_agent(setup.server.db, "library") as agent:
+    with cli_agent(setup.db, "library") as agent:
         paused = run_episode(agent, LIBRARY_QUESTION, make_context("library", context))
     thread_id = paused["thread_id"]
     assert paused["status"] == "awaiting_approval"
@@ -235,7 +233,7 @@ def test_episode_paused_from_the_cli_resumes_through_the_server(setup: Setup) ->
     client.threads.create(thread_id=thread_id, graph_id="library", if_exists="do_nothing")
     state = client.threads.get_state(thread_id)
     assert _interrupt_values(state) == [paused["pending"][0]["value"]]
-    assert len(_values(state)["steps"]) == 2
+    assert len(state_values(state)["steps"]) == 2
 
     client.runs.wait(
         thread_id,
@@ -243,7 +241,7 @@ def test_episode_paused_from_the_cli_resumes_through_the_server(setup: Setup) ->
         command={"resume": {"decisions": [{"type": "approve"}]}},
         context=context,
     )
-    with cli_agent(setup.server.db, "library") as agent:
+    with cli_agent(setup.db, "library") as agent:
         done = episode_result(agent, thread_id)
     assert done["trajectory"][2]["decision"] == {"type": "approve"}
     assert done["trajectory"][2]["observation"].startswith("Not reserved: copy E17")
@@ -256,15 +254,15 @@ def test_episode_paused_in_the_server_resumes_from_the_cli(setup: Setup) -> None
     context = setup.library_context("server")
     thread_id = client.threads.create()["thread_id"]
     client.runs.wait(thread_id, "library", input={"question": LIBRARY_QUESTION}, context=context)
-    with cli_saver(setup.server.db) as saver:
+    with cli_saver(setup.db) as saver:
         assert thread_id in list(list_threads(saver))
-    with cli_agent(setup.server.db, "library") as agent:
+    with cli_agent(setup.db, "library") as agent:
         assert episode_result(agent, thread_id)["status"] == "awaiting_approval"
         done = resume_episode(
             agent, thread_id, make_context("library", context), decision=EDIT_TO_W22
         )
     assert (done["status"], done["steps"]) == ("verified", 6)
-    assert _values(client.threads.get_state(thread_id))["status"] == "verified"
+    assert state_values(client.threads.get_state(thread_id))["status"] == "verified"
     assert client.threads.get(thread_id)["status"] == "interrupted"
     assert [row["copy_id"] for row in reservations(context["library_db"])] == ["W22"]
 
@@ -294,7 +292,7 @@ def test_a_run_with_bad_settings_gets_the_validation_message_back(
     )
     assert isinstance(response, dict)
     assert response["__error__"] == {"error": "SettingsError", "message": str(expected.value)}
-    assert not _values(setup.client.threads.get_state(thread_id)).get("steps")
+    assert not state_values(setup.client.threads.get_state(thread_id)).get("steps")
 
 
 def test_a_run_with_no_model_key_gets_the_missing_key_message_back(setup: Setup) -> None:
@@ -335,7 +333,7 @@ def test_a_server_run_on_a_thread_another_process_drives_is_refused(setup: Setup
 
     context = setup.library_context("held")
     thread_id, _ = _paused(setup, context)
-    lease = SqliteThreadLease(setup.server.db)
+    lease = SqliteThreadLease(setup.db)
     lease.acquire(thread_id, "cli:test")
     try:
         response = setup.client.runs.wait(
@@ -366,17 +364,15 @@ def test_the_cli_cannot_drive_a_thread_while_a_server_run_does(setup: Setup) -> 
     run = setup.client.runs.create(
         thread_id, "library", input={"question": LIBRARY_QUESTION}, context=context
     )
-    lease = SqliteThreadLease(setup.server.db)
+    lease = SqliteThreadLease(setup.db)
     deadline = time.monotonic() + 60
     while lease.holder(thread_id) is None and time.monotonic() < deadline:
         time.sleep(0.1)
-    busy = run_cli("resume", thread_id, "--db", str(setup.server.db))
+    busy = run_cli("resume", thread_id, "--db", str(setup.db))
     assert busy.returncode == 2 and LOST_RACE in busy.stderr, busy.stderr
     setup.client.runs.join(thread_id, run["run_id"])
     assert lease.holder(thread_id) is None, "a run that pauses for approval gives the lease up"
-    done = run_cli(
-        "resume", thread_id, "--db", str(setup.server.db), "--edit", '{"copy_id": "W22"}'
-    )
+    done = run_cli("resume", thread_id, "--db", str(setup.db), "--edit", '{"copy_id": "W22"}')
     assert done.returncode == 0, done.stderr
     assert [row["copy_id"] for row in reservations(context["library_db"])] == ["W22"]
     actors = [(row["event"], row["actor"]) for row in audit_log(context["library_db"])]
@@ -400,4 +396,4 @@ def test_an_api_decision_for_another_request_is_refused_and_settings_stay_the_th
     setup.client.runs.wait(thread_id, "library", command={"resume": answer}, context=elsewhere)
     assert [row["copy_id"] for row in reservations(context["library_db"])] == ["W22"]
     assert reservations(elsewhere["library_db"]) == []
-    assert _values(setup.client.threads.get_state(thread_id))["status"] == "verified"
+    assert state_values(setup.client.threads.get_state(thread_id))["status"] == "verified"

@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import psycopg
 import pytest
@@ -27,6 +27,7 @@ from server_utils import (
     LIBRARY_SCRIPT,
     Server,
     start_server,
+    state_values,
     stop_server,
 )
 
@@ -128,7 +129,7 @@ def paused_consistently(setup: Setup, thread_id: str, library_db: str) -> str:
     returns the pending request id."""
     state = setup.client.threads.get_state(thread_id)
     assert state["next"] == ["review"], state
-    assert [step["index"] for step in state["values"]["steps"]] == [1, 2]
+    assert [step["index"] for step in state_values(state)["steps"]] == [1, 2]
     (interrupt,) = state["interrupts"]
     assert [row["event"] for row in audit_log(library_db)] == ["proposed"]
     assert reservations(library_db) == []
@@ -154,7 +155,7 @@ def test_a_cancelled_run_keeps_the_thread_until_its_node_returns_then_frees_it(
     request_id = paused_consistently(setup, thread_id, context["library_db"])
     decision = EDIT_TO_W22 | {"request_id": request_id}
     setup.client.runs.wait(thread_id, "library", command={"resume": decision}, context=context)
-    values = setup.client.threads.get_state(thread_id)["values"]
+    values = state_values(setup.client.threads.get_state(thread_id))
     assert values["status"] == "verified"
     assert [step["index"] for step in values["steps"]] == [1, 2, 3, 4, 5, 6]
     assert [row["copy_id"] for row in reservations(context["library_db"])] == ["W22"]
@@ -164,7 +165,9 @@ def test_a_cancelled_run_keeps_the_thread_until_its_node_returns_then_frees_it(
 
 
 @pytest.mark.parametrize("how", ["cancel", "interrupt"])
-def test_a_new_run_on_a_cancelled_runs_thread_proceeds_at_once(setup: Setup, how: str) -> None:
+def test_a_new_run_on_a_cancelled_runs_thread_proceeds_at_once(
+    setup: Setup, how: Literal["cancel", "interrupt"]
+) -> None:
     """Studio's cancel-and-run-again, and a new run with multitask_strategy="interrupt": the
     new run waits for the cancelled run's node (still in its model call) to return, not for
     the lease to expire, and never runs beside it. ("rollback" needs `adelete_for_runs`,

@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -16,7 +17,14 @@ from cli_utils import run_cli
 from conftest import fresh_database
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
-from server_utils import LIBRARY_QUESTION, LIBRARY_SCRIPT, Server, start_server, stop_server
+from server_utils import (
+    LIBRARY_QUESTION,
+    LIBRARY_SCRIPT,
+    Server,
+    start_server,
+    state_values,
+    stop_server,
+)
 
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
 
@@ -73,7 +81,7 @@ def test_a_server_run_is_stored_on_postgresql_and_the_cli_reads_and_lists_it(
         input={"question": DEMO_QUESTION},
         context={"model": scripted(setup, "wiki", DEMO_REPLIES)},
     )
-    values = client.threads.get_state(thread_id)["values"]
+    values = state_values(client.threads.get_state(thread_id))
     assert (values["status"], values["answer"]) == ("verified", "1970")
     shown = run_cli("show", thread_id, "--db", setup.url, "--json")
     assert shown.returncode == 0, shown.stderr
@@ -87,7 +95,7 @@ def test_the_cli_cannot_drive_a_thread_while_a_server_run_does_then_decides_it(
 ) -> None:
     library = setup.root / "library.sqlite3"
     model = scripted(setup, "slow-library", LIBRARY_SCRIPT, delay_s=6.0)
-    context = {"model": model, "library_db": str(library), "max_seconds": 120}
+    context: dict[str, Any] = {"model": model, "library_db": str(library), "max_seconds": 120}
     thread_id = setup.client.threads.create()["thread_id"]
     run = setup.client.runs.create(
         thread_id, "library", input={"question": LIBRARY_QUESTION}, context=context

@@ -60,7 +60,9 @@ def test_a_node_of_an_ended_run_does_not_start(lease: SqliteThreadLease) -> None
     lease.acquire(THREAD, NEXT_RUN)
     with pytest.raises(RunEndedError):
         runs.node_starting(lease, THREAD, RUN)
-    assert lease.holder(THREAD).owner == NEXT_RUN  # type: ignore[union-attr]
+    holder = lease.holder(THREAD)
+    assert holder is not None
+    assert holder.owner == NEXT_RUN
     runs.started(THREAD, RUN)  # a retried attempt of the same run starts afresh
     runs.node_starting(lease, THREAD, RUN)
 

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar, cast, overload
 
 from platformdirs import user_state_dir
 from sqlalchemy import URL, Connection, delete, func, insert, inspect, select, text, update
@@ -150,6 +150,10 @@ def check_location(path: Path | str | URL | None, *, create: bool = True) -> Loc
     return location
 
 
+@overload
+def ensure_database(path: Path, seed_file: Path = ...) -> Path: ...
+@overload
+def ensure_database(path: Path | str | URL | None = ..., seed_file: Path = ...) -> Location: ...
 def ensure_database(path: Path | str | URL | None = None, seed_file: Path = SEED_FILE) -> Location:
     """Create the database (or reload its reference tables if the seed or schema changed,
     migrating the audit log); return its location (a `Path`, or a `URL` that prints with
