@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import chain
 
 from graph.verifier.answer_types import NameLexicon, expected_class
@@ -23,7 +22,7 @@ from graph.verifier.matching import (
     probe_of,
     stems,
 )
-from graph.verifier.normalise import Text, analyse, fold_plain
+from graph.verifier.normalise import Text, analyse, plain
 from graph.verifier.question import analyse_question, named_entities
 from graph.verifier.reader import Reader
 from graph.verifier.reading import Reading
@@ -32,14 +31,6 @@ from graph.verifier.scope import Scope, scope
 from graph.verifier.verdicts import MATCH_PARAPHRASE, MATCH_VERBATIM, unique
 
 _ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
-
-
-@lru_cache(maxsize=256)
-def _fold_all(joined: str) -> str:
-    """`fold_plain` of an evidence list's sentences and titles joined, kept per list (the
-    same fold as each one's: it works character by character, and no normalisation
-    crosses a newline)."""
-    return fold_plain(joined)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,8 +158,10 @@ class Check:
 
     @kept_property
     def _all_text(self) -> str:
-        """Every stored sentence and title, folded as `plain` folds each."""
-        return _fold_all("\n".join(f"{item.raw}\n{item.title}" for item in self.items))
+        """Every stored sentence and title, each folded by `plain` (kept per text, so a
+        sentence is folded once however many lists hold it; most are ASCII, which folds
+        much faster on its own than inside a list's joined text), joined by newlines."""
+        return "\n".join([plain(text) for item in self.items for text in (item.raw, item.title)])
 
     def may_state(self, probe: str | None) -> bool:
         """Whether any stored sentence or title can state a text with this probe."""
