@@ -157,25 +157,42 @@ class Check:
         return self.q.pair or named_entities(self.q.words)
 
     @kept_property
-    def _all_text(self) -> str:
-        """Every stored sentence and title, each folded by `plain` (kept per text, so a
-        sentence is folded once however many lists hold it; most are ASCII, which folds
-        much faster on its own than inside a list's joined text), joined by newlines."""
-        return "\n".join([plain(text) for item in self.items for text in (item.raw, item.title)])
+    def _plain_sentences(self) -> list[str]:
+        """Each stored sentence folded by `plain` (kept per text, so a sentence is folded
+        once however many lists hold it), in the order of `items`."""
+        return [plain(item.raw) for item in self.items]
 
-    def may_state(self, probe: str | None) -> bool:
-        """Whether any stored sentence or title can state a text with this probe."""
-        return probe is None or probe in self._all_text
+    @kept_property
+    def _all_sentences(self) -> str:
+        """Every stored sentence folded, joined by newlines (no probe holds one), folded
+        one by one: an ASCII one folds much faster alone than in a non-ASCII whole."""
+        return "\n".join(self._plain_sentences)
+
+    @kept_property
+    def _all_titles(self) -> str:
+        """Every stored page title folded by `plain`, each once, joined by newlines."""
+        return "\n".join(
+            [plain(title) for title in dict.fromkeys(item.title for item in self.items)]
+        )
+
+    def containing(self, probe: str | None) -> list[Item]:
+        """The stored sentences that can state a text whose `probe_of` is `probe`: their
+        fold holds it (a cheap filter)."""
+        if probe is None:
+            return self.items
+        if probe not in self._all_sentences:
+            return []
+        return [
+            item
+            for item, text in zip(self.items, self._plain_sentences, strict=True)
+            if probe in text
+        ]
 
     def stating(self, needle: Text) -> list[Item]:
         """The trusted sentences that may state `needle` (cheap filters first)."""
         if needle.padded not in self._stating:
             probe = probe_of(needle)
-            self._stating[needle.padded] = (
-                [item for item in self.items if item.may_contain(probe) and item.trusted]
-                if self.may_state(probe)
-                else []
-            )
+            self._stating[needle.padded] = [item for item in self.containing(probe) if item.trusted]
         return self._stating[needle.padded]
 
     def find(self, needle: Text) -> Found | None:
@@ -196,7 +213,7 @@ class Check:
             ):
                 return Found((item.id,), MATCH_PARAPHRASE)
         probe = probe_of(needle)
-        if not self.may_state(probe):
+        if probe is not None and probe not in self._all_titles:
             return None
         for item in self.items:
             if (
