@@ -59,18 +59,13 @@ class Check:
         answer_stems = stems(self.folded.padded)
         self.wanted = stems(self.q.text.padded) - answer_stems
         self.names = self.q.name_stems - answer_stems
-        self._scope: Scope | None = None
         self._stating: dict[str, list[Item]] = {}
 
-    @property
+    @kept_property
     def scope(self) -> Scope:
         """What this check shares with the others on the same evidence and question
         (looked up when first needed: many checks of a new evidence list end before)."""
-        if self._scope is None:
-            self._scope = scope(
-                self.question, tuple(self.items), self.wanted, self.names, self.lexicon
-            )
-        return self._scope
+        return scope(self.question, tuple(self.items), self.wanted, self.names, self.lexicon)
 
     @property
     def _by_page(self) -> dict[str, list[Item]]:
@@ -83,10 +78,6 @@ class Check:
     @property
     def _direct(self) -> dict[str, bool]:
         return self.scope.direct
-
-    @property
-    def _related(self) -> dict[str, bool]:
-        return self.scope.related
 
     def page_items(self, page: str) -> list[Item]:
         """The trusted stored sentences of a page (read only when a check needs them)."""
@@ -146,10 +137,10 @@ class Check:
 
     def related(self, item: Item) -> bool:
         """The sentence is on a page related to the question."""
-        page = item.page
-        if page not in self._related:
-            self._related[page] = self.directly_related(page) or page in self.linked_pages
-        return self._related[page]
+        page, known = item.page, self.scope.related
+        if page not in known:
+            known[page] = self.directly_related(page) or page in self.linked_pages
+        return known[page]
 
     @kept_property
     def entities(self) -> tuple[Text, ...]:
