@@ -22,7 +22,7 @@ from graph.verifier.matching import (
     probe_of,
     stems,
 )
-from graph.verifier.normalise import Text, analyse, plain
+from graph.verifier.normalise import Text, analyse, fold_each, plain
 from graph.verifier.question import analyse_question, named_entities
 from graph.verifier.reader import Reader
 from graph.verifier.reading import Reading
@@ -149,14 +149,13 @@ class Check:
 
     @kept_property
     def _plain_sentences(self) -> list[str]:
-        """Each stored sentence folded by `plain` (kept per text, so a sentence is folded
-        once however many lists hold it), in the order of `items`."""
-        return [plain(item.raw) for item in self.items]
+        """Each stored sentence folded as `plain` folds it, in the order of `items` (see
+        `fold_each`: a non-ASCII sentence does not send the others through the slow fold)."""
+        return fold_each([item.raw for item in self.items])
 
     @kept_property
     def _all_sentences(self) -> str:
-        """Every stored sentence folded, joined by newlines (no probe holds one), folded
-        one by one: an ASCII one folds much faster alone than in a non-ASCII whole."""
+        """Every stored sentence folded, joined by newlines (no probe holds one)."""
         return "\n".join(self._plain_sentences)
 
     @kept_property
