@@ -14,6 +14,9 @@ check that a change meant only for speed leaves them identical.
 every case on both, one right after the other (which goes first alternates), so a
 shared machine's load, which moves whole runs by 10-20 %, weighs on both alike. It
 prints both summaries and each case kind's medians, and fails if any verdict differs.
+The version loaded first (`--code`) runs about 5 % faster than the same code loaded
+second (a checkout against itself: 0.725 against 0.758 ms median), so compare the two
+orders, and never the means (a cyclic collection lands in whichever call triggers it).
 """
 
 from __future__ import annotations
