@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain
 
 from graph.verifier.answer_types import NameLexicon, expected_class
@@ -31,6 +32,15 @@ from graph.verifier.scope import Scope, scope
 from graph.verifier.verdicts import MATCH_PARAPHRASE, MATCH_VERBATIM, unique
 
 _ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
+
+
+@lru_cache(maxsize=256)
+def _folded_sentences(raws: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
+    """`fold_each` of an evidence list's sentences, and the folds joined by newlines, kept
+    per list: the checks of an episode's answers share its list, and a list whose
+    sentences are ASCII is folded as one text (see `fold_each`)."""
+    folds = tuple(fold_each(raws))
+    return folds, "\n".join(folds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,15 +158,10 @@ class Check:
         return self.q.pair or named_entities(self.q.words)
 
     @kept_property
-    def _plain_sentences(self) -> list[str]:
-        """Each stored sentence folded as `plain` folds it, in the order of `items` (see
-        `fold_each`: a non-ASCII sentence does not send the others through the slow fold)."""
-        return fold_each([item.raw for item in self.items])
-
-    @kept_property
-    def _all_sentences(self) -> str:
-        """Every stored sentence folded, joined by newlines (no probe holds one)."""
-        return "\n".join(self._plain_sentences)
+    def _folds(self) -> tuple[tuple[str, ...], str]:
+        """Each stored sentence folded as `plain` folds it, in the order of `items`, and all
+        of them joined by newlines (no probe holds one), kept per list."""
+        return _folded_sentences(tuple([item.raw for item in self.items]))
 
     @kept_property
     def _all_titles(self) -> str:
@@ -170,13 +175,10 @@ class Check:
         fold holds it (a cheap filter)."""
         if probe is None:
             return self.items
-        if probe not in self._all_sentences:
+        folds, joined = self._folds
+        if probe not in joined:
             return []
-        return [
-            item
-            for item, text in zip(self.items, self._plain_sentences, strict=True)
-            if probe in text
-        ]
+        return [item for item, text in zip(self.items, folds, strict=True) if probe in text]
 
     def stating(self, needle: Text) -> list[Item]:
         """The trusted sentences that may state `needle` (cheap filters first)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -282,7 +283,7 @@ def plain(text: str) -> str:
     return fold_plain(text)
 
 
-def fold_each(texts: list[str]) -> list[str]:
+def fold_each(texts: Sequence[str]) -> list[str]:
     """`fold_plain` of each text. The ASCII texts (without a newline) are folded at once,
     joined by newlines, then split apart: `fold_plain` works character by character, and
     one pass over many ASCII texts costs far less than a call for each; the others are
