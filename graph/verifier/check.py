@@ -35,12 +35,14 @@ _ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
 
 
 @lru_cache(maxsize=256)
-def _folded_sentences(raws: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
-    """`fold_each` of an evidence list's sentences, and the folds joined by newlines, kept
-    per list: the checks of an episode's answers share its list, and a list whose
-    sentences are ASCII is folded as one text (see `fold_each`)."""
-    folds = tuple(fold_each(raws))
-    return folds, "\n".join(folds)
+def _folded(items: tuple[Item, ...]) -> tuple[tuple[str, ...], str, str]:
+    """An evidence list folded as `plain` folds each text, kept per list (the checks of an
+    episode's answers share its list): each sentence (see `fold_each`: an ASCII list is
+    folded as one text), all of them joined by newlines (no probe holds one), and every
+    page title once, joined so."""
+    folds = tuple(fold_each([item.raw for item in items]))
+    titles = [plain(title) for title in dict.fromkeys(item.title for item in items)]
+    return folds, "\n".join(folds), "\n".join(titles)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,24 +160,16 @@ class Check:
         return self.q.pair or named_entities(self.q.words)
 
     @kept_property
-    def _folds(self) -> tuple[tuple[str, ...], str]:
-        """Each stored sentence folded as `plain` folds it, in the order of `items`, and all
-        of them joined by newlines (no probe holds one), kept per list."""
-        return _folded_sentences(tuple([item.raw for item in self.items]))
-
-    @kept_property
-    def _all_titles(self) -> str:
-        """Every stored page title folded by `plain`, each once, joined by newlines."""
-        return "\n".join(
-            [plain(title) for title in dict.fromkeys(item.title for item in self.items)]
-        )
+    def _folds(self) -> tuple[tuple[str, ...], str, str]:
+        """The list's folds: each sentence's, the sentences' and the titles' (`_folded`)."""
+        return _folded(tuple(self.items))
 
     def containing(self, probe: str | None) -> list[Item]:
         """The stored sentences that can state a text whose `probe_of` is `probe`: their
         fold holds it (a cheap filter)."""
         if probe is None:
             return self.items
-        folds, joined = self._folds
+        folds, joined, _ = self._folds
         if probe not in joined:
             return []
         return [item for item, text in zip(self.items, folds, strict=True) if probe in text]
@@ -205,7 +199,7 @@ class Check:
             ):
                 return Found((item.id,), MATCH_PARAPHRASE)
         probe = probe_of(needle)
-        if probe is not None and probe not in self._all_titles:
+        if probe is not None and probe not in self._folds[2]:
             return None
         for item in self.items:
             if (
