@@ -20,7 +20,7 @@ from graph.verifier import verify_answer
 from graph.verifier.clean import SHOWN, clean
 from graph.verifier.combiner import load_combiner
 from graph.verifier.lexicon_store import snapshot_lexicon
-from graph.verifier.normalise import alternation, may_hold_number
+from graph.verifier.normalise import alternation, fold_each, fold_plain, may_hold_number
 from graph.verifier.relation import FAR, distance
 from tools.base import Verdict
 
@@ -97,6 +97,20 @@ def test_the_shown_table_drops_exactly_the_format_characters() -> None:
 )
 def test_a_text_may_hold_a_number_with_a_digit_or_a_number_word(text: str, may: bool) -> None:
     assert may_hold_number(text) is may
+
+
+def test_folding_texts_together_folds_each_as_alone() -> None:
+    texts = [
+        "O'Brien's U.S. tour",
+        "Nyköping Airport – Skavsta",
+        "two\nlines. Here",
+        "",
+        "STRASSE ﬁre",
+        "Ⅻ Kelvin ’quoted’",
+        "plain ascii. text",
+    ]
+    for order in (texts, texts[::-1], [t for t in texts if t.isascii()], []):
+        assert fold_each(order) == [fold_plain(text) for text in order]
 
 
 def test_a_trie_alternation_matches_the_words_of_the_plain_one() -> None:

@@ -117,11 +117,7 @@ def explain_missing(check: Check, missing: list[str]) -> Verdict:
     """The most useful reason for an answer that no trusted related sentence states."""
     answer, folded = check.answer, check.folded
     probe = probe_of(folded)
-    stating = [
-        item
-        for item in (check.items if check.may_state(probe) else ())
-        if item.may_contain(probe) and contains(item.text, folded)
-    ]
+    stating = [item for item in check.containing(probe) if contains(item.text, folded)]
     untrusted = [item.id for item in stating if not item.trusted]
     if untrusted:
         return reject(REASON_INJECTED.format(answer=answer, cite=citation(untrusted)), missing)

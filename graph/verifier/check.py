@@ -23,7 +23,7 @@ from graph.verifier.matching import (
     probe_of,
     stems,
 )
-from graph.verifier.normalise import Text, analyse, fold_plain
+from graph.verifier.normalise import Text, analyse, fold_each, plain
 from graph.verifier.question import analyse_question, named_entities
 from graph.verifier.reader import Reader
 from graph.verifier.reading import Reading
@@ -35,11 +35,14 @@ _ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
 
 
 @lru_cache(maxsize=256)
-def _fold_all(joined: str) -> str:
-    """`fold_plain` of an evidence list's sentences and titles joined, kept per list (the
-    same fold as each one's: it works character by character, and no normalisation
-    crosses a newline)."""
-    return fold_plain(joined)
+def _folded(items: tuple[Item, ...]) -> tuple[tuple[str, ...], str, str]:
+    """An evidence list folded as `plain` folds each text, kept per list (the checks of an
+    episode's answers share its list): each sentence (see `fold_each`: an ASCII list is
+    folded as one text), all of them joined by newlines (no probe holds one), and every
+    page title once, joined so."""
+    folds = tuple(fold_each([item.raw for item in items]))
+    titles = [plain(title) for title in dict.fromkeys(item.title for item in items)]
+    return folds, "\n".join(folds), "\n".join(titles)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,18 +71,13 @@ class Check:
         answer_stems = stems(self.folded.padded)
         self.wanted = stems(self.q.text.padded) - answer_stems
         self.names = self.q.name_stems - answer_stems
-        self._scope: Scope | None = None
         self._stating: dict[str, list[Item]] = {}
 
-    @property
+    @kept_property
     def scope(self) -> Scope:
         """What this check shares with the others on the same evidence and question
         (looked up when first needed: many checks of a new evidence list end before)."""
-        if self._scope is None:
-            self._scope = scope(
-                self.question, tuple(self.items), self.wanted, self.names, self.lexicon
-            )
-        return self._scope
+        return scope(self.question, tuple(self.items), self.wanted, self.names, self.lexicon)
 
     @property
     def _by_page(self) -> dict[str, list[Item]]:
@@ -92,10 +90,6 @@ class Check:
     @property
     def _direct(self) -> dict[str, bool]:
         return self.scope.direct
-
-    @property
-    def _related(self) -> dict[str, bool]:
-        return self.scope.related
 
     def page_items(self, page: str) -> list[Item]:
         """The trusted stored sentences of a page (read only when a check needs them)."""
@@ -155,10 +149,10 @@ class Check:
 
     def related(self, item: Item) -> bool:
         """The sentence is on a page related to the question."""
-        page = item.page
-        if page not in self._related:
-            self._related[page] = self.directly_related(page) or page in self.linked_pages
-        return self._related[page]
+        page, known = item.page, self.scope.related
+        if page not in known:
+            known[page] = self.directly_related(page) or page in self.linked_pages
+        return known[page]
 
     @kept_property
     def entities(self) -> tuple[Text, ...]:
@@ -166,23 +160,25 @@ class Check:
         return self.q.pair or named_entities(self.q.words)
 
     @kept_property
-    def _all_text(self) -> str:
-        """Every stored sentence and title, folded as `plain` folds each."""
-        return _fold_all("\n".join(f"{item.raw}\n{item.title}" for item in self.items))
+    def _folds(self) -> tuple[tuple[str, ...], str, str]:
+        """The list's folds: each sentence's, the sentences' and the titles' (`_folded`)."""
+        return _folded(tuple(self.items))
 
-    def may_state(self, probe: str | None) -> bool:
-        """Whether any stored sentence or title can state a text with this probe."""
-        return probe is None or probe in self._all_text
+    def containing(self, probe: str | None) -> list[Item]:
+        """The stored sentences that can state a text whose `probe_of` is `probe`: their
+        fold holds it (a cheap filter)."""
+        if probe is None:
+            return self.items
+        folds, joined, _ = self._folds
+        if probe not in joined:
+            return []
+        return [item for item, text in zip(self.items, folds, strict=True) if probe in text]
 
     def stating(self, needle: Text) -> list[Item]:
         """The trusted sentences that may state `needle` (cheap filters first)."""
         if needle.padded not in self._stating:
             probe = probe_of(needle)
-            self._stating[needle.padded] = (
-                [item for item in self.items if item.may_contain(probe) and item.trusted]
-                if self.may_state(probe)
-                else []
-            )
+            self._stating[needle.padded] = [item for item in self.containing(probe) if item.trusted]
         return self._stating[needle.padded]
 
     def find(self, needle: Text) -> Found | None:
@@ -203,7 +199,7 @@ class Check:
             ):
                 return Found((item.id,), MATCH_PARAPHRASE)
         probe = probe_of(needle)
-        if not self.may_state(probe):
+        if probe is not None and probe not in self._folds[2]:
             return None
         for item in self.items:
             if (

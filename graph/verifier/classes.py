@@ -200,7 +200,10 @@ def name_fits(
     tokens: tuple[str, ...], classes: frozenset[str], lexicon: NameLexicon | None
 ) -> bool:
     """Whether a name (folded tokens) may be of one of the `classes` a question asks for:
-    False only when the lexicon or the name itself says it is of another class."""
+    False only when the lexicon or the name itself says it is of another class (never
+    when the question asks for no class: nothing is looked up then)."""
+    if not classes:
+        return True
     text = Text(tokens, f" {' '.join(tokens)} ")
     found = classify(text, " ".join(tokens), (), (), lexicon)
     return found.fits(Expected(classes)) is not False

@@ -71,12 +71,9 @@ class Item(NamedTuple):
     def trusted(self) -> bool:
         return is_trusted(self.raw)
 
-    def may_contain(self, probe: str | None) -> bool:
-        """Whether the sentence can state a text whose `probe_of` is `probe` (a cheap filter)."""
-        return probe is None or probe in plain(self.raw)
-
     def title_may_contain(self, probe: str | None) -> bool:
-        """`may_contain` for the page's title."""
+        """Whether the page's title can state a text whose `probe_of` is `probe` (a cheap
+        filter; `Check.containing` filters sentences so)."""
         return probe is None or probe in plain(self.title)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -280,6 +281,16 @@ def singular_form(padded: str) -> str:
 def plain(text: str) -> str:
     """`fold_plain`, kept per text."""
     return fold_plain(text)
+
+
+def fold_each(texts: Sequence[str]) -> list[str]:
+    """`fold_plain` of each text. The ASCII texts (without a newline) are folded at once,
+    joined by newlines, then split apart: `fold_plain` works character by character, and
+    one pass over many ASCII texts costs far less than a call for each; the others are
+    folded one by one (kept by `plain`)."""
+    joinable = [text for text in texts if text.isascii() and "\n" not in text]
+    folded = iter(fold_plain("\n".join(joinable)).split("\n") if joinable else ())
+    return [next(folded) if text.isascii() and "\n" not in text else plain(text) for text in texts]
 
 
 def fold_plain(text: str) -> str:
