@@ -42,7 +42,7 @@ def attach_thread_stores(saver: CompactAsyncSqliteSaver, path: Path) -> None:
 @asynccontextmanager
 async def make_checkpointer() -> AsyncIterator[BaseCheckpointSaver[str]]:
     """The saver of the CLI's checkpoint database, carrying its thread lease and registry:
-    a `CompactAsyncSqliteSaver` on a file, an `AsyncPostgresSaver` on a `postgresql://`
+    a `CompactAsyncSqliteSaver` on a file, a `RollbackAsyncPostgresSaver` on a `postgresql://`
     URL (`graph.store.pg_aio`)."""
     location = default_db_location()
     if location.path is None:

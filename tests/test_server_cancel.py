@@ -102,12 +102,9 @@ class Setup:
         return thread_id, str(run["run_id"])
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
-def setup(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Setup]:
+def serve(request: pytest.FixtureRequest, root: Path) -> Iterator[Setup]:
+    """A `langgraph dev` on the backend `request.param` names, its store new, for a module."""
     backend = str(request.param)
-    root = tmp_path_factory.mktemp(f"cancel-{backend}")
     if backend == "sqlite":
         server = start_server(root, root / "episodes.sqlite3")
         try:
@@ -121,6 +118,13 @@ def setup(
             yield Setup(server, get_sync_client(url=server.url, api_key=None), backend, root)
         finally:
             stop_server(server)
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def setup(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Setup]:
+    yield from serve(request, tmp_path_factory.mktemp(f"cancel-{request.param}"))
 
 
 def paused_consistently(setup: Setup, thread_id: str, library_db: str) -> str:
