@@ -171,8 +171,7 @@ def test_a_cancelled_run_keeps_the_thread_until_its_node_returns_then_frees_it(
 def test_a_new_run_on_a_cancelled_runs_thread_proceeds_at_once(setup: Setup, how: str) -> None:
     """Studio's cancel-and-run-again, and a new run with multitask_strategy="interrupt": the
     new run waits for the cancelled run's node (still in its model call) to return, not for
-    the lease to expire, and never runs beside it. ("rollback" needs `adelete_for_runs`,
-    which neither checkpoint saver has: langgraph-api refuses such a run with a 500.)"""
+    the lease to expire, and never runs beside it. ("rollback": `test_server_rollback.py`.)"""
     context = setup.context(f"rerun-{how}-{setup.backend}", delay_s=2.0)
     thread_id, first = setup.started(context)
     started_at = time.monotonic()

@@ -5,7 +5,9 @@ same pragmas, serializer and `delta_seeds` metadata; only the I/O is async.
 Inside `langgraph dev` the server wraps it in an adapter that makes channel
 versions its own way and reads `DeltaChannel` history with LangGraph's
 generic walk (through `aget_tuple`); `graph.store.savers` explains why the two
-version schemes order together.
+version schemes order together. Its runs can be rolled back
+(`graph.store.rollback`): it notes in `run_writes` what a run writes on a
+checkpoint it did not make, and deletes one run's rows in one transaction.
 """
 
 from __future__ import annotations
