@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import psycopg
 import pytest
@@ -29,6 +30,25 @@ from graph.testing import DEMO_QUESTION, DEMO_REPLIES, ScriptedReActModel
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 THREAD = "rollback-thread"
 FOLLOW_UP = "And where was he born?"
+
+
+TOKEN = {"value": ""}
+
+
+@pytest.fixture(autouse=True)
+def fresh_run_ids() -> None:
+    """Run ids are the server's, unique: the process-wide run log remembers them."""
+    TOKEN["value"] = uuid4().hex[:8]
+
+
+def rid(name: str) -> str:
+    """This test's run id called `name`."""
+    return f"{name}-{TOKEN['value']}"
+
+
+def noted(name: str) -> str:
+    """The query counting the noted writes of this test's run `name`."""
+    return f"SELECT count(*) FROM run_writes WHERE run_id = '{rid(name)}'"
 
 
 class Store:
@@ -100,7 +120,6 @@ def roll(store: Store, body: Callable[[Any], Awaitable[Any]]) -> Any:
     return asyncio.run(main())
 
 
-NOTED = "SELECT count(*) FROM run_writes WHERE run_id = 'R2'"
 ORPHANS = (
     "SELECT count(*) FROM checkpoint_writes w WHERE NOT EXISTS (SELECT 1 FROM checkpoints c"
     " WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = w.checkpoint_ns"
@@ -112,44 +131,52 @@ def test_rolling_back_a_run_that_resumed_a_thread_restores_it(store: Store) -> N
     """R1 stops mid-episode; R2 resumes it, writing first on R1's last checkpoint."""
 
     async def body(saver: Any) -> tuple[Any, ...]:
-        await run(saver, "R1", {"question": DEMO_QUESTION}, recursion_limit=4)
+        await run(saver, rid("R1"), {"question": DEMO_QUESTION}, recursion_limit=4)
         before = await seen(saver)
         saver.thread_registry.register(THREAD, "wikipedia", DEMO_QUESTION, "running")
-        await run(saver, "R2", None)
+        await run(saver, rid("R2"), None)
         finished = await seen(saver)
-        assert store.count(NOTED) > 0, "R2 wrote on R1's last checkpoint first"
-        await saver.adelete_for_runs(["R2"])
+        assert store.count(noted("R2")) > 0, "R2 wrote on R1's last checkpoint first"
+        await saver.adelete_for_runs([rid("R2")])
         after = await seen(saver)
         head = await saver.aget_tuple(RunnableConfig(configurable={"thread_id": THREAD}))
         late = RunnableConfig(
             configurable={"thread_id": THREAD, "checkpoint_ns": "", "checkpoint_id": after[0][0]},
-            metadata={"run_id": "R2"},
+            metadata={"run_id": rid("R2")},
         )
         await saver.aput_writes(late, [("status", "verified")], "late-task")
         late_head = await saver.aget_tuple(RunnableConfig(configurable={"thread_id": THREAD}))
-        await run(saver, "R3", None)
-        return before, finished, after, head, late_head, await seen(saver)
+        await run(saver, rid("R3"), None)
+        again = await seen(saver)
+        assert store.count(noted("R3")) > 0
+        await saver.adelete_thread(THREAD)
+        assert store.count(noted("R3")) == 0 and await seen(saver) == []
+        return before, finished, after, head, late_head, again
 
     before, finished, after, head, late_head, again = roll(store, body)
     assert len(finished) > len(before) and finished[0][2]["status"] != before[0][2]["status"]
     assert after == before
     assert late_head.pending_writes == head.pending_writes, "a rolled-back run's write is dropped"
-    assert store.count(NOTED) == 0 and store.count(ORPHANS) == 0
-    assert again[0][2]["steps"] == finished[0][2]["steps"], "the next run does what R2 did"
+    assert store.count(noted("R2")) == 0 and store.count(ORPHANS) == 0
+    done = [
+        [(s["index"], s["action_text"], s["observation"]) for s in state[0][2]["steps"]]
+        for state in (again, finished)
+    ]
+    assert done[0] == done[1], "the next run does what R2 did"
 
 
 def test_rolling_back_a_new_question_restores_the_registry(store: Store) -> None:
     async def body(saver: Any) -> tuple[Any, ...]:
-        await run(saver, "R1", {"question": DEMO_QUESTION})
+        await run(saver, rid("R1"), {"question": DEMO_QUESTION})
         registry = saver.thread_registry
         registry.register(THREAD, "wikipedia", DEMO_QUESTION, "verified")
         before = await seen(saver)
-        await run(saver, "R2", {"question": FOLLOW_UP})
+        await run(saver, rid("R2"), {"question": FOLLOW_UP})
         registry.set_status(THREAD, "running")
-        await saver.adelete_for_runs(["R2", "no-such-run"])
+        await saver.adelete_for_runs([rid("R2"), "no-such-run"])
         kept = (await seen(saver), registry.get(THREAD).status)
         await saver.adelete_for_runs([])
-        await saver.adelete_for_runs(["R1"])
+        await saver.adelete_for_runs([rid("R1")])
         return before, kept, await seen(saver), registry.get(THREAD)
 
     before, (after, status), emptied, row = roll(store, body)
@@ -159,17 +186,17 @@ def test_rolling_back_a_new_question_restores_the_registry(store: Store) -> None
 
 def test_a_run_that_others_build_on_is_not_rolled_back(store: Store) -> None:
     async def body(saver: Any) -> tuple[Any, ...]:
-        await run(saver, "R1", {"question": DEMO_QUESTION})
-        await run(saver, "R2", {"question": FOLLOW_UP})
-        await run(saver, "R3", {"question": DEMO_QUESTION})
+        await run(saver, rid("R1"), {"question": DEMO_QUESTION})
+        await run(saver, rid("R2"), {"question": FOLLOW_UP})
+        await run(saver, rid("R3"), {"question": DEMO_QUESTION})
         before = await seen(saver)
         with pytest.raises(RollbackRefusedError) as refused:
-            await saver.adelete_for_runs(["R2"])
+            await saver.adelete_for_runs([rid("R2")])
         return before, await seen(saver), str(refused.value)
 
     before, after, message = roll(store, body)
     assert after == before
-    assert message.startswith("run R2 of thread rollback-thread cannot be rolled back: ")
+    assert message.startswith(f"run {rid('R2')} of thread rollback-thread cannot be rolled back")
     assert "build on it" in message and message.endswith("nothing was deleted")
 
 

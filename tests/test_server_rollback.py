@@ -196,7 +196,8 @@ def test_rolling_back_a_run_past_an_approved_write_is_refused(setup: Setup, how:
     message = str(refused.value)
     assert "cannot be rolled back" in message and "reserve_copy" in message, message
     assert "nothing was deleted" in message
-    wait_lease_free(setup, thread_id)
+    if how == "cancel":  # (the new run of "multitask" may hold the thread by now)
+        wait_lease_free(setup, thread_id)
 
     steps = setup.client.threads.get_state(thread_id)["values"]["steps"]
     assert [step["index"] for step in steps][:3] == [1, 2, 3], "the write's step is kept"
@@ -213,3 +214,4 @@ def test_rolling_back_a_run_past_an_approved_write_is_refused(setup: Setup, how:
     assert [step["index"] for step in final["steps"]] == [1, 2, 3, 4, 5, 6]
     assert [row["copy_id"] for row in reservations(library_db)] == ["W22"]
     assert [row["event"] for row in audit_log(library_db)] == events
+    wait_lease_free(setup, thread_id)

@@ -36,7 +36,7 @@ from graph.store.delta_walk import (
     stage1_params,
     with_seeds,
 )
-from graph.store.rollback import RUN_WRITES_TABLE, RunLog, RunRows
+from graph.store.rollback import RUN_LOG, RUN_WRITES_TABLE, RunRows
 from graph.store.rollback_saver import RollsBackRuns, group_rows
 from graph.store.savers import WRITES_TABLE, connect, new_file_pragmas, next_version
 from graph.store.serde import CompressingSerializer
@@ -67,7 +67,7 @@ class CompactAsyncSqliteSaver(RollsBackRuns, AsyncSqliteSaver):
 
     def __init__(self, conn: aiosqlite.Connection, *, serde: Any = None) -> None:
         super().__init__(conn, serde=serde)
-        self.run_log = RunLog()
+        self.run_log = RUN_LOG
 
     async def setup(self) -> None:
         """Create the tables if needed."""
@@ -84,6 +84,12 @@ class CompactAsyncSqliteSaver(RollsBackRuns, AsyncSqliteSaver):
             await self.conn.executemany(
                 f"INSERT OR REPLACE INTO run_writes VALUES ({_marks(7)})", rows
             )
+            await self.conn.commit()
+
+    async def _forget_thread(self, thread_id: str) -> None:
+        """Delete the thread's rows of the `run_writes` table."""
+        async with self.lock:
+            await self.conn.execute("DELETE FROM run_writes WHERE thread_id = ?", (thread_id,))
             await self.conn.commit()
 
     async def _run_rows(self, run_id: str) -> list[RunRows]:

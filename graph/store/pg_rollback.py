@@ -10,7 +10,7 @@ from typing import Any
 from langgraph.checkpoint.postgres import _ainternal
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
-from graph.store.rollback import RunLog, RunRows
+from graph.store.rollback import RUN_LOG, RunRows
 from graph.store.rollback_saver import RollsBackRuns, group_rows
 
 NOTE_SQL = (
@@ -56,12 +56,17 @@ class RollbackAsyncPostgresSaver(RollsBackRuns, AsyncPostgresSaver):
 
     def __init__(self, conn: Any, *, serde: Any = None) -> None:
         super().__init__(conn, serde=serde)
-        self.run_log = RunLog()
+        self.run_log = RUN_LOG
 
     async def _note(self, rows: list[tuple[Any, ...]]) -> None:
         """Add rows to the `run_writes` table."""
         async with self._cursor() as cur:
             await cur.executemany(NOTE_SQL, rows)
+
+    async def _forget_thread(self, thread_id: str) -> None:
+        """Delete the thread's rows of the `run_writes` table."""
+        async with self._cursor() as cur:
+            await cur.execute("DELETE FROM run_writes WHERE thread_id = %s", (thread_id,))
 
     async def _run_rows(self, run_id: str) -> list[RunRows]:
         """The run's checkpoints and noted writes, its proposals and the checkpoints of

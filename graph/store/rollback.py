@@ -24,8 +24,15 @@ The refusal (`RollbackRefusedError`, a `ValueError`, so the server shows its
 message) reaches the client that asks for the rollback when langgraph-api
 deletes the run at once (`runs.cancel(..., action="rollback")` and
 `multitask_strategy="rollback"` with nobody streaming the run: HTTP 400).
-Either way the run is stopped, as `action="interrupt"` stops it, and what it
-did stays in the thread's history.
+When a client streams the run, langgraph-api answers the cancel at once and
+calls `adelete_for_runs` from the run's worker task only, where the refusal is
+logged, not raised (an error there leaves the run marked running and its
+thread blocked). Either way the run is stopped, as `action="interrupt"` stops
+it, and what it did stays in the thread's history. (`runs.delete` of a run
+calls `adelete_for_runs` too, under the same rules.)
+
+Noted rows stay until their run is rolled back or their thread deleted
+(`adelete_thread`): a few per run that resumed a thread.
 
 After a rollback the thread registry shows the status of the thread's
 restored head (a thread left with no checkpoint leaves the registry).
@@ -34,6 +41,7 @@ restored head (a thread left with no checkpoint leaves the registry).
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -103,25 +111,30 @@ class RunLog:
     def __init__(self) -> None:
         self._first_seen: OrderedDict[str, str] = OrderedDict()
         self._rolled_back: OrderedDict[str, None] = OrderedDict()
+        self._lock = threading.Lock()
 
     def rolled_back(self, run_id: str) -> None:
         """The run was rolled back: what it still puts (a node that ran on in its worker
         thread) is dropped."""
-        self._rolled_back[run_id] = None
-        while len(self._rolled_back) > MAX_REMEMBERED_RUNS:
-            self._rolled_back.popitem(last=False)
+        with self._lock:
+            self._rolled_back[run_id] = None
+            while len(self._rolled_back) > MAX_REMEMBERED_RUNS:
+                self._rolled_back.popitem(last=False)
 
     def dropped(self, config: RunnableConfig, metadata: Mapping[str, Any] | None = None) -> bool:
         """Whether a checkpoint or writes of a rolled-back run are to be dropped."""
         run_id = (metadata or {}).get("run_id") or run_of(config)
-        return bool(run_id) and str(run_id) in self._rolled_back
+        with self._lock:
+            return bool(run_id) and str(run_id) in self._rolled_back
 
-    def seen(self, run_id: str | None) -> None:
-        """The run puts something (its first sight is kept)."""
-        if run_id and run_id not in self._first_seen:
-            self._first_seen[run_id] = str(uuid6())
-            while len(self._first_seen) > MAX_REMEMBERED_RUNS:
-                self._first_seen.popitem(last=False)
+    def seen(self, run_id: str | None) -> str:
+        """The run puts something: its first sight (kept from the first call)."""
+        with self._lock:
+            if run_id and run_id not in self._first_seen:
+                self._first_seen[run_id] = str(uuid6())
+                while len(self._first_seen) > MAX_REMEMBERED_RUNS:
+                    self._first_seen.popitem(last=False)
+            return self._first_seen.get(run_id or "", "")
 
     def foreign_rows(
         self, config: RunnableConfig, writes: Sequence[tuple[str, Any]], task_id: str
@@ -130,16 +143,21 @@ class RunLog:
         puts on a checkpoint made before this saver first saw it; [] for a later checkpoint
         (the run's own) or writes that are no run's (the CLI's)."""
         run_id = run_of(config)
-        self.seen(run_id)
+        first_seen = self.seen(run_id)
         conf = config["configurable"]
         where = (str(conf["thread_id"]), str(conf.get("checkpoint_ns", "")))
         checkpoint_id = str(conf.get("checkpoint_id") or "")
-        if not run_id or not checkpoint_id or checkpoint_id > self._first_seen[run_id]:
+        if not run_id or not checkpoint_id or checkpoint_id > first_seen:
             return []
         return [
             (run_id, *where, checkpoint_id, task_id, write_index(channel, at), channel)
             for at, (channel, _) in enumerate(writes)
         ]
+
+
+RUN_LOG = RunLog()
+"""Shared by every saver of the process: langgraph-api makes one per event loop, and a run's
+rollback may come through another loop's saver than its writes."""
 
 
 def in_worker_of(run_id: str) -> bool:

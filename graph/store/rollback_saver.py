@@ -4,7 +4,10 @@ head. The savers (`graph.store.aio`, `graph.store.pg_rollback`) only read and de
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,6 +32,7 @@ from graph.store.rollback import (
 )
 
 LOG = logging.getLogger(__name__)
+REQUEST_WAIT_S = 30.0
 
 
 def group_rows(
@@ -94,8 +98,17 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
             await self._note(noted)
         await super().aput_writes(config, writes, task_id, task_path)
 
+    async def adelete_thread(self, thread_id: str) -> None:
+        """Delete the thread's checkpoints and writes, and its noted writes."""
+        await super().adelete_thread(thread_id)
+        await self._forget_thread(str(thread_id))
+
     async def _note(self, rows: list[tuple[Any, ...]]) -> None:
         """Add rows to the `run_writes` table."""
+        raise NotImplementedError
+
+    async def _forget_thread(self, thread_id: str) -> None:
+        """Delete the thread's rows of the `run_writes` table."""
         raise NotImplementedError
 
     async def _run_rows(self, run_id: str) -> list[RunRows]:
@@ -130,25 +143,62 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
         A run that must not be rolled back (see the module) keeps everything. The refusal
         is raised for the API request that asks for the rollback, and only logged in the
         run's own worker task (langgraph-api's clean-up after the run's stream, where an
-        error would leave the run marked running and its thread blocked)."""
+        error would leave the run marked running and its thread blocked). The worker task
+        lets the request's call finish first: both then delete the run's record, and the
+        request, if second, would answer the client 404 for a rollback that was done."""
         wanted = list(dict.fromkeys(str(run_id) for run_id in run_ids))
+        asked = [run_id for run_id in wanted if not in_worker_of(run_id)]
+        if len(asked) < len(wanted):
+            await asyncio.to_thread(REQUESTS.wait_for_none, wanted, REQUEST_WAIT_S)
+        REQUESTS.enter(asked)
         try:
-            plans: list[RunRows] = []
-            for run_id in wanted:
-                found = await self._run_rows(run_id)
-                try:
-                    for rows in found:
-                        refuse_unless_safe(rows, await self._proposal_at(rows))
-                except RollbackRefusedError as refused:
-                    if not in_worker_of(run_id):
-                        raise
-                    LOG.warning("%s", refused)
-                    continue
-                plans.extend(found)
-            for rows in plans:
-                self.run_log.rolled_back(rows.run_id)
-                await self._delete_run_rows(rows)
-            await restore_registry(self, {rows.thread_id for rows in plans})
+            await self._delete_for_runs(wanted)
         finally:
+            REQUESTS.leave(asked)
             for run_id in wanted:
                 SERVER_RUNS.rollback_done(run_id)
+
+    async def _delete_for_runs(self, wanted: list[str]) -> None:
+        plans: list[RunRows] = []
+        for run_id in wanted:
+            found = await self._run_rows(run_id)
+            try:
+                for rows in found:
+                    refuse_unless_safe(rows, await self._proposal_at(rows))
+            except RollbackRefusedError as refused:
+                if not in_worker_of(run_id):
+                    raise
+                LOG.warning("%s", refused)
+                continue
+            plans.extend(found)
+        for rows in plans:
+            self.run_log.rolled_back(rows.run_id)
+            await self._delete_run_rows(rows)
+        await restore_registry(self, {rows.thread_id for rows in plans})
+
+
+class RollbackRequests:
+    """The runs whose rollback an API request of this process is carrying out now."""
+
+    def __init__(self) -> None:
+        self._running: Counter[str] = Counter()
+        self._changed = threading.Condition()
+
+    def enter(self, run_ids: list[str]) -> None:
+        with self._changed:
+            self._running.update(run_ids)
+
+    def leave(self, run_ids: list[str]) -> None:
+        with self._changed:
+            self._running.subtract(run_ids)
+            self._changed.notify_all()
+
+    def wait_for_none(self, run_ids: list[str], timeout_s: float) -> bool:
+        """Wait until no request is rolling these runs back; False on timeout."""
+        with self._changed:
+            return self._changed.wait_for(
+                lambda: all(self._running[run_id] <= 0 for run_id in run_ids), timeout_s
+            )
+
+
+REQUESTS = RollbackRequests()
