@@ -13,6 +13,10 @@ nodes find them there (`graph.thread_guard`); the graph factories
 (`graph.studio`) release a run's lease when its stream ends, a cancelled run's
 included (`graph.server_runs`).
 
+Both savers implement `adelete_for_runs`, which langgraph-api calls to roll a
+run back (`runs.cancel(..., action="rollback")`, `multitask_strategy="rollback"`):
+see `graph.store.rollback` for what is deleted and when it is refused.
+
 The server calls the factory once per event loop and enters the context
 manager it returns (langgraph-api's custom-checkpointer hook); the saver it
 yields is closed when the server shuts down.
@@ -42,7 +46,7 @@ def attach_thread_stores(saver: CompactAsyncSqliteSaver, path: Path) -> None:
 @asynccontextmanager
 async def make_checkpointer() -> AsyncIterator[BaseCheckpointSaver[str]]:
     """The saver of the CLI's checkpoint database, carrying its thread lease and registry:
-    a `CompactAsyncSqliteSaver` on a file, an `AsyncPostgresSaver` on a `postgresql://`
+    a `CompactAsyncSqliteSaver` on a file, a `RollbackAsyncPostgresSaver` on a `postgresql://`
     URL (`graph.store.pg_aio`)."""
     location = default_db_location()
     if location.path is None:

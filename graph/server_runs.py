@@ -18,6 +18,12 @@ calls `ServerRuns.ended`:
   process or any other) and releases it when it returns;
 - a node of an ended run that had not started yet refuses to start.
 
+A run ended by a rollback (`runs.cancel(action="rollback")`,
+`multitask_strategy="rollback"`) is *rolling back* until the saver's
+`adelete_for_runs` has dealt with its checkpoints (`graph.store.rollback`);
+a new run of its thread in this process waits for that before it reads the
+thread, so it never starts from checkpoints about to be deleted.
+
 A new run of the same thread in this process that finds the lease held by an
 ended run still finishing a node waits for that node (`wait_for_release`),
 instead of being refused for the lease's time to live: the langgraph-api
@@ -54,6 +60,7 @@ class _Run:
     streaming: bool = False
     ended: bool = False
     released: bool = False
+    rolling_back: bool = False
     lease: ThreadLease | None = None
 
 
@@ -102,16 +109,47 @@ class ServerRuns:
         if last:
             self._release(run, thread_id, owner)
 
-    def ended(self, lease: ThreadLease | None, thread_id: str, owner: str) -> None:
-        """The run's stream ended: release its lease now, or when its running node returns."""
+    def ended(
+        self, lease: ThreadLease | None, thread_id: str, owner: str, *, rolled_back: bool = False
+    ) -> None:
+        """The run's stream ended: release its lease now, or when its running node returns.
+        A run ended by a rollback is rolling back until `rollback_done`."""
         with self._changed:
             run = self._runs.setdefault((thread_id, owner), _Run())
             run.ended = True
+            run.rolling_back = rolled_back
             run.lease = run.lease or lease
             now = run.nodes == 0
             self._trim()
         if now:
             self._release(run, thread_id, owner)
+
+    def has_ended(self, thread_id: str, owner: str) -> bool:
+        """Whether the run's stream has ended (its node's result is dropped)."""
+        with self._changed:
+            run = self._runs.get((thread_id, owner))
+            return run is not None and run.ended
+
+    def rollback_done(self, owner: str) -> None:
+        """The checkpoints of the run `owner` were rolled back (or the rollback refused)."""
+        with self._changed:
+            for (_, key_owner), run in self._runs.items():
+                if key_owner == owner:
+                    run.rolling_back = False
+            self._changed.notify_all()
+
+    def wait_for_rollbacks(self, thread_id: str, timeout_s: float) -> bool:
+        """Wait until no run of the thread in this process is rolling back (a new run must
+        not start from checkpoints about to be deleted); False if `timeout_s` passed first."""
+        with self._changed:
+            return self._changed.wait_for(
+                lambda: (
+                    not any(
+                        run.rolling_back for key, run in self._runs.items() if key[0] == thread_id
+                    )
+                ),
+                timeout_s,
+            )
 
     def _release(self, run: _Run, thread_id: str, owner: str) -> None:
         try:

@@ -6,7 +6,8 @@ hand the same compiled graph out every time. A run's use (langgraph-api's
 the one place that sees every end of the run, a cancelled one included: the
 server leaves the factory's context when the run's stream ends, and
 `graph.server_runs` then releases the run's thread lease (at once, or when a
-node still finishing in its worker thread returns). Every other use (schemas,
+node still finishing in its worker thread returns), and notes a run ended by
+a rollback, which a new run of its thread waits for before it starts. Every other use (schemas,
 state reads, Studio's drawing) only gets the graph.
 """
 
@@ -28,8 +29,16 @@ from graph.thread_guard import run_owner
 
 EXECUTION_MARK = "__is_for_execution__"  # set by langgraph-api on a run's own use only
 
+ROLLBACK_WAIT_S = 30.0  # a run waits this long at most for an earlier run's rollback
+
 Graph = CompiledStateGraph[Any, Any, Any, Any]
 GRAPHS: dict[EnvName, Graph] = {name: server_agent(name) for name in ("wikipedia", "library")}
+
+
+def is_rollback(error: BaseException) -> bool:
+    """Whether a run's stream ended because the run is being rolled back (langgraph-api's
+    `UserRollback`, named rather than imported: the server's package is an extra)."""
+    return any(cls.__name__ == "UserRollback" for cls in type(error).__mro__)
 
 
 @asynccontextmanager
@@ -41,12 +50,19 @@ async def _entered(env_name: EnvName, config: RunnableConfig) -> AsyncIterator[G
         yield GRAPHS[env_name]
         return
     owner = run_owner(config)
+    await asyncio.to_thread(SERVER_RUNS.wait_for_rollbacks, str(thread_id), ROLLBACK_WAIT_S)
     SERVER_RUNS.started(str(thread_id), owner)
+    rolled_back = False
     try:
         yield GRAPHS[env_name]
+    except BaseException as error:
+        rolled_back = is_rollback(error)
+        raise
     finally:
         lease = lease_of(configurable.get(CONFIG_KEY_CHECKPOINTER))
-        await asyncio.to_thread(SERVER_RUNS.ended, lease, str(thread_id), owner)
+        await asyncio.to_thread(
+            SERVER_RUNS.ended, lease, str(thread_id), owner, rolled_back=rolled_back
+        )
 
 
 def wikipedia_agent(config: RunnableConfig) -> AbstractAsyncContextManager[Graph]:

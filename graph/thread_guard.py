@@ -178,7 +178,14 @@ class ThreadGuard:
             taken = _take(lease, thread_id, owner)
             heartbeat = HEARTBEATS.add(lease, thread_id, owner)
             try:
-                update = self._run_node(node, state, runtime, (thread_id, lease, registry), taken)
+                update = self._run_node(
+                    node,
+                    state,
+                    runtime,
+                    (thread_id, lease, registry),
+                    taken,
+                    dropped=lambda: SERVER_RUNS.has_ended(thread_id, owner),
+                )
             except BaseException:
                 lease.release(thread_id, owner)
                 raise
@@ -197,18 +204,22 @@ class ThreadGuard:
         runtime: Runtime[Context],
         stores: tuple[str, ThreadLease | None, ThreadRegistry | None],
         taken: bool,
+        dropped: Callable[[], bool] = lambda: False,
     ) -> Any:
         """Run `node` on the thread's stored settings; record a pause, a newly taken thread
-        and status changes in the thread registry."""
+        and status changes in the thread registry, unless the node's result is `dropped`
+        (its server run was cancelled or rolled back meanwhile)."""
         thread_id, lease, registry = stores
         try:
             bound = runtime.override(context=self.context(state, runtime, thread_id))
             update = node(state, runtime=bound)
         except GraphInterrupt:
-            if registry is not None:
+            if registry is not None and not dropped():
                 _record(lease, thread_id, registry.set_status, thread_id, "awaiting_approval")
             raise
         status = _status(update)
+        if dropped():
+            return update
         if registry is not None and (taken or (status and status != state.get("status"))):
             question = state.get("question", "")
             _record(

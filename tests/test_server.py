@@ -114,6 +114,7 @@ def _interrupt_values(state: Any) -> list[Any]:
 def test_server_starts_with_our_checkpointer(setup: Setup) -> None:
     log = setup.server.log_tail(400)
     assert "Using custom checkpointer: CompactAsyncSqliteSaver" in log
+    assert "missing adelete_for_runs" not in log
     assert setup.db.exists()
 
 

@@ -103,12 +103,9 @@ class Setup:
         return thread_id, str(run["run_id"])
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
-def setup(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Setup]:
+def serve(request: pytest.FixtureRequest, root: Path) -> Iterator[Setup]:
+    """A `langgraph dev` on the backend `request.param` names, its store new, for a module."""
     backend = str(request.param)
-    root = tmp_path_factory.mktemp(f"cancel-{backend}")
     if backend == "sqlite":
         server = start_server(root, root / "episodes.sqlite3")
         try:
@@ -122,6 +119,13 @@ def setup(
             yield Setup(server, get_sync_client(url=server.url, api_key=None), backend, root)
         finally:
             stop_server(server)
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def setup(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Setup]:
+    yield from serve(request, tmp_path_factory.mktemp(f"cancel-{request.param}"))
 
 
 def paused_consistently(setup: Setup, thread_id: str, library_db: str) -> str:
@@ -170,8 +174,7 @@ def test_a_new_run_on_a_cancelled_runs_thread_proceeds_at_once(
 ) -> None:
     """Studio's cancel-and-run-again, and a new run with multitask_strategy="interrupt": the
     new run waits for the cancelled run's node (still in its model call) to return, not for
-    the lease to expire, and never runs beside it. ("rollback" needs `adelete_for_runs`,
-    which neither checkpoint saver has: langgraph-api refuses such a run with a 500.)"""
+    the lease to expire, and never runs beside it. ("rollback": `test_server_rollback.py`.)"""
     context = setup.context(f"rerun-{how}-{setup.backend}", delay_s=2.0)
     thread_id, first = setup.started(context)
     started_at = time.monotonic()

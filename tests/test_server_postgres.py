@@ -72,7 +72,9 @@ def scripted(setup: Setup, name: str, replies: list[str], delay_s: float = 0.0) 
 def test_a_server_run_is_stored_on_postgresql_and_the_cli_reads_and_lists_it(
     setup: Setup,
 ) -> None:
-    assert "Using custom checkpointer: AsyncPostgresSaver" in setup.server.log_tail(400)
+    log = setup.server.log_tail(400)
+    assert "Using custom checkpointer: RollbackAsyncPostgresSaver" in log
+    assert "missing adelete_for_runs" not in log
     client = setup.client
     thread_id = client.threads.create()["thread_id"]
     client.runs.wait(

@@ -5,7 +5,9 @@ same pragmas, serializer and `delta_seeds` metadata; only the I/O is async.
 Inside `langgraph dev` the server wraps it in an adapter that makes channel
 versions its own way and reads `DeltaChannel` history with LangGraph's
 generic walk (through `aget_tuple`); `graph.store.savers` explains why the two
-version schemes order together.
+version schemes order together. Its runs can be rolled back
+(`graph.store.rollback`): it notes in `run_writes` what a run writes on a
+checkpoint it did not make, and deletes one run's rows in one transaction.
 """
 
 from __future__ import annotations
@@ -34,21 +36,108 @@ from graph.store.delta_walk import (
     stage1_params,
     with_seeds,
 )
+from graph.store.rollback import RUN_LOG, RUN_WRITES_TABLE, RunRows
+from graph.store.rollback_saver import RollsBackRuns, group_rows
 from graph.store.savers import WRITES_TABLE, connect, new_file_pragmas, next_version
 from graph.store.serde import CompressingSerializer
 from tools.dbfiles import CHECKPOINTS, check_file
 
+RUN_CHECKPOINTS_SQL = (
+    "SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id FROM checkpoints"
+    " WHERE json_extract(CAST(metadata AS TEXT), '$.run_id') = ?"
+)
+NOTED_SQL = (
+    "SELECT thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel"
+    " FROM run_writes WHERE run_id = ?"
+)
+NOTED_KEYS = (
+    "(thread_id, checkpoint_ns, checkpoint_id, task_id, idx) IN (SELECT thread_id,"
+    " checkpoint_ns, checkpoint_id, task_id, idx FROM run_writes WHERE run_id = ?)"
+)
 
-class CompactAsyncSqliteSaver(AsyncSqliteSaver):
-    """`AsyncSqliteSaver` with short channel versions, a cheap `DeltaChannel` walk and,
-    in a new file, a writes table without a rowid."""
+
+def _marks(count: int) -> str:
+    return ",".join("?" * count)
+
+
+class CompactAsyncSqliteSaver(RollsBackRuns, AsyncSqliteSaver):
+    """`AsyncSqliteSaver` with short channel versions, a cheap `DeltaChannel` walk, runs that
+    can be rolled back (`graph.store.rollback`) and, in a new file, a writes table without
+    a rowid."""
+
+    def __init__(self, conn: aiosqlite.Connection, *, serde: Any = None) -> None:
+        super().__init__(conn, serde=serde)
+        self.run_log = RUN_LOG
 
     async def setup(self) -> None:
         """Create the tables if needed."""
         if not self.is_setup:
             await self.conn.execute(WRITES_TABLE)
+            await self.conn.execute(f"{RUN_WRITES_TABLE} WITHOUT ROWID")
             await self.conn.commit()
         await super().setup()
+
+    async def _note(self, rows: list[tuple[Any, ...]]) -> None:
+        """Add rows to the `run_writes` table."""
+        await self.setup()
+        async with self.lock:
+            await self.conn.executemany(
+                f"INSERT OR REPLACE INTO run_writes VALUES ({_marks(7)})", rows
+            )
+            await self.conn.commit()
+
+    async def _forget_thread(self, thread_id: str) -> None:
+        """Delete the thread's rows of the `run_writes` table."""
+        async with self.lock:
+            await self.conn.execute("DELETE FROM run_writes WHERE thread_id = ?", (thread_id,))
+            await self.conn.commit()
+
+    async def _run_rows(self, run_id: str) -> list[RunRows]:
+        """The run's checkpoints and noted writes, its proposals and the checkpoints of
+        others built on it."""
+        await self.setup()
+        async with self.lock:
+            found = await self.conn.execute_fetchall(RUN_CHECKPOINTS_SQL, (run_id,))
+            noted = await self.conn.execute_fetchall(NOTED_SQL, (run_id,))
+            groups = group_rows(run_id, list(found), list(noted))  # type: ignore[arg-type]
+            for rows in groups:
+                same = (rows.thread_id, rows.checkpoint_ns)
+                ids = rows.checkpoint_ids
+                proposals = await self.conn.execute_fetchall(
+                    "SELECT type, value FROM writes WHERE thread_id = ? AND checkpoint_ns = ?"
+                    f" AND channel = 'proposal' AND (checkpoint_id IN ({_marks(len(ids))})"
+                    f" OR {NOTED_KEYS})",
+                    (*same, *ids, run_id),
+                )
+                rows.proposals = [self.serde.loads_typed((t, v)) for t, v in proposals]
+                children = await self.conn.execute_fetchall(
+                    "SELECT count(*) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ?"
+                    f" AND parent_checkpoint_id IN ({_marks(len(ids))})"
+                    f" AND checkpoint_id NOT IN ({_marks(len(ids))})",
+                    (*same, *ids, *ids),
+                )
+                rows.children = int(next(iter(children))[0])
+        return groups
+
+    async def _delete_run_rows(self, rows: RunRows) -> None:
+        """Delete the run's checkpoints, their writes and its noted writes."""
+        same = (rows.thread_id, rows.checkpoint_ns)
+        ids = rows.checkpoint_ids
+        in_ids = f"thread_id = ? AND checkpoint_ns = ? AND checkpoint_id IN ({_marks(len(ids))})"
+        async with self.lock:
+            try:
+                await self.conn.execute(f"DELETE FROM writes WHERE {NOTED_KEYS}", (rows.run_id,))
+                await self.conn.execute(f"DELETE FROM writes WHERE {in_ids}", (*same, *ids))
+                await self.conn.execute(f"DELETE FROM checkpoints WHERE {in_ids}", (*same, *ids))
+                await self.conn.execute(
+                    "DELETE FROM run_writes WHERE run_id = ? AND thread_id = ?"
+                    " AND checkpoint_ns = ?",
+                    (rows.run_id, *same),
+                )
+                await self.conn.commit()
+            except BaseException:
+                await self.conn.rollback()
+                raise
 
     def get_next_version(self, current: str | None, channel: None) -> str:
         """See `graph.store.savers.next_version`."""

@@ -1,5 +1,6 @@
 """The server's checkpoint saver on PostgreSQL: LangGraph's `AsyncPostgresSaver` on an async
-pool, set up like the CLI's `graph.store.postgres.PostgresCheckpointSaver`.
+pool, set up like the CLI's `graph.store.postgres.PostgresCheckpointSaver`, whose runs can
+be rolled back (`graph.store.pg_rollback`).
 
 Same database checks, serializer and tables, so `langgraph dev` and the CLI
 share threads. The graph's nodes are synchronous and run in worker threads,
@@ -14,11 +15,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from psycopg_pool import AsyncConnectionPool
 
 from graph.store.pg_leases import PostgresThreadLease
 from graph.store.pg_registry import PostgresThreadRegistry
+from graph.store.pg_rollback import RollbackAsyncPostgresSaver
 from graph.store.postgres import (
     POOL_MAX_SIZE,
     POOL_WAIT_S,
@@ -36,8 +37,8 @@ ASYNC_POOL_MAX_SIZE = 10
 
 
 @asynccontextmanager
-async def open_async_postgres_saver(value: str) -> AsyncIterator[AsyncPostgresSaver]:
-    """An `AsyncPostgresSaver` on the database `value` names (tables created if needed),
+async def open_async_postgres_saver(value: str) -> AsyncIterator[RollbackAsyncPostgresSaver]:
+    """A `RollbackAsyncPostgresSaver` on the database `value` names (tables created if needed),
     carrying the database's thread lease and registry; everything closed on exit."""
     url = parse_url(value)
     await asyncio.to_thread(set_up, url, create=True)
@@ -49,7 +50,7 @@ async def open_async_postgres_saver(value: str) -> AsyncIterator[AsyncPostgresSa
         sync_pool = await asyncio.to_thread(open_pool, url, POOL_MAX_SIZE)
     lease = PostgresThreadLease(conninfo(url), sync_pool)
     try:
-        saver = AsyncPostgresSaver(pool, serde=CompressingSerializer())
+        saver = RollbackAsyncPostgresSaver(pool, serde=CompressingSerializer())
         saver.thread_lease = lease  # type: ignore[attr-defined]
         saver.thread_registry = PostgresThreadRegistry(sync_pool)  # type: ignore[attr-defined]
         saver.label = label(url)  # type: ignore[attr-defined]

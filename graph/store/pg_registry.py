@@ -64,6 +64,11 @@ class PostgresThreadRegistry:
                 (status, utc_now(), thread_id),
             )
 
+    def forget(self, thread_id: str) -> None:
+        """Remove a thread (one whose every checkpoint was rolled back)."""
+        with self._conn() as conn:
+            conn.execute("DELETE FROM threads WHERE thread_id = %s", (thread_id,))
+
     def get(self, thread_id: str) -> ThreadRow | None:
         """One thread's row, or None."""
         with self._conn() as conn:

@@ -33,6 +33,7 @@ from sqlalchemy.engine import URL
 
 from graph.store.pg_leases import PostgresThreadLease
 from graph.store.pg_registry import PostgresThreadRegistry
+from graph.store.rollback import RUN_WRITES_TABLE
 from graph.store.savers import CarriesThreadStores
 from graph.store.serde import CompressingSerializer
 from tools.dbfiles import CHECKPOINTS, DatabaseFileError, DatabaseServerError, refuse_other_tables
@@ -47,7 +48,7 @@ SETUP_POLL_S = 0.05
 SAVER_TABLES = frozenset(
     {"checkpoints", "checkpoint_blobs", "checkpoint_writes", "checkpoint_migrations"}
 )
-PROJECT_TABLES = frozenset({"threads", "thread_leases"})
+PROJECT_TABLES = frozenset({"threads", "thread_leases", "run_writes"})
 # The pool logs each failed reconnection; the command reports the failure in one line.
 logging.getLogger("psycopg.pool").addHandler(logging.NullHandler())
 CANNOT_CONNECT = "cannot open the {label} {location}: {reason}"
@@ -201,6 +202,7 @@ def set_up(url: URL, *, create: bool) -> None:
             PostgresSaver(conn).setup()
             PostgresThreadRegistry.create_table(conn)
             PostgresThreadLease.create_table(conn)
+            conn.execute(RUN_WRITES_TABLE)
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
 

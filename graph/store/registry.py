@@ -72,6 +72,10 @@ class ThreadRegistry:
             (status, utc_now(), thread_id),
         )
 
+    def forget(self, thread_id: str) -> None:
+        """Remove a thread (one whose every checkpoint was rolled back)."""
+        self._conn().execute("DELETE FROM threads WHERE thread_id = ?", (thread_id,))
+
     def get(self, thread_id: str) -> ThreadRow | None:
         """One thread's row, or None."""
         row = (

@@ -1,0 +1,204 @@
+"""`adelete_for_runs` for the server's savers: find one run's rows, check the rules of
+`graph.store.rollback`, delete them and bring the thread registry back to the restored
+head. The savers (`graph.store.aio`, `graph.store.pg_rollback`) only read and delete rows."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    BaseCheckpointSaver,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+)
+
+from graph.server_runs import SERVER_RUNS
+from graph.store.rollback import (
+    PROPOSAL,
+    RollbackRefusedError,
+    RunLog,
+    RunRows,
+    in_worker_of,
+    refuse_unless_safe,
+    restore_registry,
+    run_of,
+)
+
+LOG = logging.getLogger(__name__)
+REQUEST_WAIT_S = 30.0
+
+
+def group_rows(
+    run_id: str,
+    checkpoints: Sequence[tuple[str, str, str, str | None]],
+    noted: Sequence[tuple[str, str, str, str, int, str]],
+) -> list[RunRows]:
+    """A run's rows by thread and namespace, from its checkpoints (thread, namespace,
+    checkpoint id, parent id) and its noted writes (thread, namespace, checkpoint id,
+    task id, idx, channel)."""
+    groups: dict[tuple[str, str], RunRows] = {}
+    parents: dict[tuple[str, str], dict[str, str | None]] = {}
+    for thread_id, ns, checkpoint_id, parent_id in checkpoints:
+        key = (str(thread_id), str(ns))
+        groups.setdefault(key, RunRows(run_id, *key)).checkpoint_ids.append(str(checkpoint_id))
+        parents.setdefault(key, {})[str(checkpoint_id)] = parent_id
+    for thread_id, ns, checkpoint_id, task_id, idx, channel in noted:
+        key = (str(thread_id), str(ns))
+        rows = groups.setdefault(key, RunRows(run_id, *key))
+        rows.noted.append((str(checkpoint_id), str(task_id), int(idx), str(channel)))
+    for key, rows in groups.items():
+        if rows.checkpoint_ids:
+            first = min(rows.checkpoint_ids)  # ids are time-ordered (uuid6)
+            parent = parents[key][first]
+            rows.start_id = str(parent) if parent else None
+        elif rows.noted:
+            rows.start_id = rows.noted[0][0]
+    return list(groups.values())
+
+
+class RollsBackRuns(BaseCheckpointSaver[str]):
+    """`adelete_for_runs` for a saver that can note a run's writes on older checkpoints
+    (`_note`), read (`_run_rows`) and delete (`_delete_run_rows`) one run's rows."""
+
+    run_log: RunLog
+
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        """Store the checkpoint (a rolled-back run's is dropped)."""
+        if self.run_log.dropped(config, metadata):
+            return config
+        self.run_log.seen(run_of(config))
+        return await super().aput(config, checkpoint, metadata, new_versions)
+
+    async def aput_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        """Store the writes, noting first those a run puts on a checkpoint it did not make
+        (a rolled-back run's are dropped)."""
+        if self.run_log.dropped(config):
+            return
+        noted = self.run_log.foreign_rows(config, writes, task_id)
+        if noted:
+            await self._note(noted)
+        await super().aput_writes(config, writes, task_id, task_path)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        """Delete the thread's checkpoints and writes, and its noted writes."""
+        await super().adelete_thread(thread_id)
+        await self._forget_thread(str(thread_id))
+
+    async def _note(self, rows: list[tuple[Any, ...]]) -> None:
+        """Add rows to the `run_writes` table."""
+        raise NotImplementedError
+
+    async def _forget_thread(self, thread_id: str) -> None:
+        """Delete the thread's rows of the `run_writes` table."""
+        raise NotImplementedError
+
+    async def _run_rows(self, run_id: str) -> list[RunRows]:
+        """The run's rows by thread and namespace (proposals and children filled in)."""
+        raise NotImplementedError
+
+    async def _delete_run_rows(self, rows: RunRows) -> None:
+        """Delete the run's checkpoints, their writes and its noted writes, in one transaction."""
+        raise NotImplementedError
+
+    async def _proposal_at(self, rows: RunRows) -> Any:
+        """The `proposal` value at the checkpoint the run started from (None if none)."""
+        if rows.start_id is None:
+            return None
+        config: RunnableConfig = {
+            "configurable": {
+                "thread_id": rows.thread_id,
+                "checkpoint_ns": rows.checkpoint_ns,
+                "checkpoint_id": rows.start_id,
+            }
+        }
+        history = (await self.aget_delta_channel_history(config=config, channels=[PROPOSAL]))[
+            PROPOSAL
+        ]
+        if history.get("writes"):
+            return history["writes"][-1][2]
+        return history.get("seed")
+
+    async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
+        """Delete the runs' checkpoints and writes, leaving their threads as before them.
+
+        A run that must not be rolled back (see the module) keeps everything. The refusal
+        is raised for the API request that asks for the rollback, and only logged in the
+        run's own worker task (langgraph-api's clean-up after the run's stream, where an
+        error would leave the run marked running and its thread blocked). The worker task
+        lets the request's call finish first: both then delete the run's record, and the
+        request, if second, would answer the client 404 for a rollback that was done."""
+        wanted = list(dict.fromkeys(str(run_id) for run_id in run_ids))
+        asked = [run_id for run_id in wanted if not in_worker_of(run_id)]
+        if len(asked) < len(wanted):
+            await asyncio.to_thread(REQUESTS.wait_for_none, wanted, REQUEST_WAIT_S)
+        REQUESTS.enter(asked)
+        try:
+            await self._delete_for_runs(wanted)
+        finally:
+            REQUESTS.leave(asked)
+            for run_id in wanted:
+                SERVER_RUNS.rollback_done(run_id)
+
+    async def _delete_for_runs(self, wanted: list[str]) -> None:
+        plans: list[RunRows] = []
+        for run_id in wanted:
+            found = await self._run_rows(run_id)
+            try:
+                for rows in found:
+                    refuse_unless_safe(rows, await self._proposal_at(rows))
+            except RollbackRefusedError as refused:
+                if not in_worker_of(run_id):
+                    raise
+                LOG.warning("%s", refused)
+                continue
+            plans.extend(found)
+        for rows in plans:
+            self.run_log.rolled_back(rows.run_id)
+            await self._delete_run_rows(rows)
+        await restore_registry(self, {rows.thread_id for rows in plans})
+
+
+class RollbackRequests:
+    """The runs whose rollback an API request of this process is carrying out now."""
+
+    def __init__(self) -> None:
+        self._running: Counter[str] = Counter()
+        self._changed = threading.Condition()
+
+    def enter(self, run_ids: list[str]) -> None:
+        with self._changed:
+            self._running.update(run_ids)
+
+    def leave(self, run_ids: list[str]) -> None:
+        with self._changed:
+            self._running.subtract(run_ids)
+            self._changed.notify_all()
+
+    def wait_for_none(self, run_ids: list[str], timeout_s: float) -> bool:
+        """Wait until no request is rolling these runs back; False on timeout."""
+        with self._changed:
+            return self._changed.wait_for(
+                lambda: all(self._running[run_id] <= 0 for run_id in run_ids), timeout_s
+            )
+
+
+REQUESTS = RollbackRequests()
