@@ -97,6 +97,8 @@ class ServerRuns:
                 raise RunEndedError(RUN_ENDED.format(owner=owner, thread_id=thread_id))
             run.nodes += 1
             run.lease = lease
+            if len(self._runs) > MAX_REMEMBERED:  # runs driven without the server never end
+                self._trim()
 
     def node_finished(self, thread_id: str, owner: str) -> None:
         """A node of the run returned or raised; the last one of an ended run releases."""
