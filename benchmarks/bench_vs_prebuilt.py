@@ -14,8 +14,11 @@ medians over the repetitions. Bytes per step: the SQLite file's size after a
 WAL checkpoint, divided by the steps. Prints a table, or with `--json`
 `{"results": [{"steps", "saver", "project_ms_per_step", "anchor_ms_per_step",
 "ratio", "project_bytes_per_step", "anchor_bytes_per_step"}]}` (plus CPU
-figures, and with `--floor` our graph and saver with do-nothing nodes, the
-floor that LangGraph's three supersteps per step set: `prebuilt_runs.FloorNodes`).
+figures). With `--floor`, each pair also runs our graph and saver with do-nothing
+nodes (`prebuilt_runs.FloorNodes`: the floor our graph's shape, channels, guard and
+saver set) and a bare graph of three do-nothing nodes on one integer channel with our
+saver (`prebuilt_runs.run_bare`: what LangGraph alone costs for three supersteps a
+step), reported as `floor_ratio` and `bare_ratio`.
 """
 
 from __future__ import annotations
@@ -43,11 +46,12 @@ def measure(
     `ratio` is the median of the per-pair ratios (ours / anchor, wall clock),
     which cancels the load drifts a shared machine has between pairs;
     `cpu_ratio` is the same for process CPU time. With `floor`, each pair also
-    runs `FloorNodes`, and `floor_ratio` is the floor's (wall clock).
+    runs `FloorNodes` and the bare graph, and `floor_ratio` and `bare_ratio` are theirs
+    (wall clock).
     """
     scripts = {steps: tour_replies(steps) for steps in steps_list}
     pairs: dict[tuple[int, str], list[dict[str, Sample]]] = {}
-    members = ("project", "anchor", "floor") if floor else ("project", "anchor")
+    members = ("project", "anchor", "floor", "bare") if floor else ("project", "anchor")
     for who in members:
         run_one(who, "sqlite", tour_replies(4), workdir / f"warm-{who}.sqlite3")
     for rep in range(reps):
@@ -74,12 +78,13 @@ def summary(steps: int, kind: str, pairs: list[dict[str, Sample]]) -> dict[str, 
         row[f"{who}_bytes_per_step"] = round(statistics.median(sizes) / steps) if sizes else None
     row["ratio"] = statistics.median(p["project"].wall_s / p["anchor"].wall_s for p in pairs)
     row["cpu_ratio"] = statistics.median(p["project"].cpu_s / p["anchor"].cpu_s for p in pairs)
-    if "floor" in pairs[0]:
-        floor = [pair["floor"] for pair in pairs]
-        row["floor_ms_per_step"] = statistics.median(s.wall_s for s in floor) * 1000 / steps
-        row["floor_ratio"] = statistics.median(
-            p["floor"].wall_s / p["anchor"].wall_s for p in pairs
-        )
+    for who in ("floor", "bare"):
+        if who in pairs[0]:
+            samples = [pair[who] for pair in pairs]
+            row[f"{who}_ms_per_step"] = statistics.median(s.wall_s for s in samples) * 1000 / steps
+            row[f"{who}_ratio"] = statistics.median(
+                p[who].wall_s / p["anchor"].wall_s for p in pairs
+            )
     return row
 
 
@@ -92,7 +97,11 @@ def print_table(results: list[dict[str, Any]], reps: int) -> None:
     )
     for row in results:
         ours_b, anchor_b = row["project_bytes_per_step"], row["anchor_bytes_per_step"]
-        floor = f"  floor {row['floor_ratio']:.2f}" if "floor_ratio" in row else ""
+        floor = (
+            f"  floor {row['floor_ratio']:.2f}  bare {row['bare_ratio']:.2f}"
+            if "floor_ratio" in row
+            else ""
+        )
         print(
             f"{row['steps']:>5} {row['saver']:<7}{row['project_ms_per_step']:>9.2f}"
             f"{row['anchor_ms_per_step']:>11.2f}{row['ratio']:>7.2f}{row['cpu_ratio']:>11.2f}"

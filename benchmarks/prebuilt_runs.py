@@ -1,5 +1,7 @@
-"""The episodes `bench_vs_prebuilt.py` times: ours, LangGraph's prebuilt agent, and
-our graph with do-nothing nodes (the floor its shape and saver set)."""
+"""The episodes `bench_vs_prebuilt.py` times: ours, LangGraph's prebuilt agent, our
+graph with do-nothing nodes (the floor its shape and saver set), and a bare graph of
+three do-nothing nodes on one integer (what LangGraph alone costs for three supersteps
+a step)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 from langchain.agents import create_agent
 from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -18,6 +20,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Durability
 
@@ -188,10 +191,47 @@ def run_floor(kind: str, steps: int, db: Path) -> Sample:
     return clock.sample(lambda: file_size(saver, db))
 
 
+class BareState(TypedDict):
+    turn: int
+
+
+def _bare_reason(state: BareState) -> BareState:
+    return {"turn": state["turn"] + 1}
+
+
+def _hand_on(state: BareState) -> BareState:
+    return {"turn": state["turn"]}
+
+
+def run_bare(kind: str, steps: int, db: Path) -> Sample:
+    """One episode of a bare `reason -> act -> observe` graph on one integer channel,
+    with no guard, on our saver: LangGraph's cost of three supersteps a step."""
+    saver = make_saver(kind, db, anchor=False)
+    bare = StateGraph(BareState)
+    bare.add_node("reason", _bare_reason)
+    bare.add_node("act", _hand_on)
+    bare.add_node("observe", _hand_on)
+    bare.add_edge(START, "reason")
+    bare.add_conditional_edges("reason", lambda state: END if state["turn"] >= steps else "act")
+    bare.add_edge("act", "observe")
+    bare.add_edge("observe", "reason")
+    agent = bare.compile(checkpointer=saver)
+    config, durability = run_config(saver, 3 * steps + 10)
+    clock = Clock.start()
+    result = agent.invoke({"turn": 0}, config, durability=durability)
+    sample = clock.sample(lambda: file_size(saver, db))
+    if result["turn"] != steps:
+        raise RuntimeError(f"the bare graph ran {result['turn']} steps, not {steps}")
+    return sample
+
+
 def run_one(who: str, kind: str, replies: list[str], db: Path) -> Sample:
-    """One episode of ours ("project"), the anchor or the floor, as long as `replies`."""
+    """One episode of ours ("project"), the anchor, the floor or the bare graph, as
+    long as `replies`."""
     if who == "project":
         return run_project(kind, len(replies), replies, db)
     if who == "floor":
         return run_floor(kind, len(replies), db)
+    if who == "bare":
+        return run_bare(kind, len(replies), db)
     return run_anchor(kind, len(replies), db)

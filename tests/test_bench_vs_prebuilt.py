@@ -1,0 +1,43 @@
+"""`benchmarks/bench_vs_prebuilt.py` runs every member it reports and prints the issue's JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_vs_prebuilt.py"
+ROW_KEYS = {
+    "steps",
+    "saver",
+    "project_ms_per_step",
+    "anchor_ms_per_step",
+    "ratio",
+    "project_bytes_per_step",
+    "anchor_bytes_per_step",
+}
+
+
+def test_a_short_run_prints_every_saver_with_both_floors() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--steps", "3", "--reps", "1", "--json", "--floor"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)["results"]
+    assert [(row["steps"], row["saver"]) for row in rows] == [
+        (3, "none"),
+        (3, "memory"),
+        (3, "sqlite"),
+    ]
+    for row in rows:
+        assert row.keys() >= ROW_KEYS
+        for who in ("project", "anchor", "floor", "bare"):
+            assert row[f"{who}_ms_per_step"] > 0
+        assert row["ratio"] > 0 and row["floor_ratio"] > 0 and row["bare_ratio"] > 0
+        sized = row["saver"] == "sqlite"
+        assert (row["project_bytes_per_step"] is not None) is sized
+        assert (row["anchor_bytes_per_step"] is not None) is sized
