@@ -28,6 +28,8 @@ from graph.validation import MAX_QUESTION_CHARS
 USAGE = 2
 BROKEN_PIPE = 141
 UNEXPECTED = 1
+OUTPUT_ERROR = 74
+FULL_DISK = Path("/dev/full")
 ONE_MEGABYTE = 1 << 20
 THREAD = "{thread}"
 LIBRARY_QUESTION = "Please reserve a paper copy of 《红楼梦》 for me."
@@ -43,6 +45,7 @@ class Row:
     says: str = ""
     stdin: str | None = None
     closed_stdout: bool = False
+    full_stdout: bool = False
     prepare: Callable[[Path], object] | None = field(default=None, compare=False)
 
 
@@ -129,6 +132,20 @@ ROWS = [
     Row("threads-closed-pipe", ("threads",), BROKEN_PIPE, closed_stdout=True),
     Row("show-closed-pipe", ("show", THREAD), BROKEN_PIPE, closed_stdout=True),
     Row("history-closed-pipe", ("history", THREAD), BROKEN_PIPE, closed_stdout=True),
+    Row(
+        "threads-full-disk",
+        ("threads",),
+        OUTPUT_ERROR,
+        "the output could not be written (No space left on device)",
+        full_stdout=True,
+    ),
+    Row(
+        "ask-full-disk",
+        ("ask", DEMO_QUESTION, "--model", "graph.testing:demo_model"),
+        OUTPUT_ERROR,
+        "the output could not be written (No space left on device)",
+        full_stdout=True,
+    ),
     Row("unknown-thread", ("show", "00000000-0000-0000-0000-000000000000"), USAGE, "no episode"),
     Row("no-model-key", ("ask", "Who?"), USAGE, "set GROQ_API_KEY"),
     Row(
@@ -160,6 +177,9 @@ def _run(row: Row, folder: Path, db: Path, thread: str) -> subprocess.CompletedP
     args = [arg.replace(THREAD, thread) for arg in row.args]
     if args[0] not in ("library", "frobnicate") and "-h" not in args:
         args += ["--db", str(db)]
+    if row.full_stdout:
+        with FULL_DISK.open("w") as full:
+            return run_cli(*args, cwd=folder, stdout=full.fileno())
     if not row.closed_stdout:
         return run_cli(*args, cwd=folder, stdin=row.stdin)
     reader, writer = os.pipe()
@@ -181,6 +201,8 @@ def test_careless_input_gets_one_line_and_its_exit_status(
 ) -> None:
     if row.name == "openai-without-extra" and importlib.util.find_spec("langchain_openai"):
         pytest.skip("langchain-openai is installed here")
+    if row.full_stdout and not FULL_DISK.exists():
+        pytest.skip("this system has no /dev/full")
     if row.prepare:
         row.prepare(tmp_path)
     db, thread = episode_db

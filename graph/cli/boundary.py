@@ -3,6 +3,8 @@
 - Known errors (the agent's own, a database file's, bad arguments): one line,
   exit 2.
 - A closed output pipe (`react-agent threads | head`): a quiet exit.
+- Output that cannot be written (a full disk, `> /dev/full`): one line with the
+  system's reason, exit 74; what the episode checkpointed stays in its database.
 - Ctrl-C outside an episode's own handling: one line, exit 130.
 - Anything else is a bug: one line with the path of a log file that holds the
   traceback (under the user's log directory), exit 1. Never a raw traceback.
@@ -17,6 +19,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any, TextIO
 
 from platformdirs import user_log_dir
 
@@ -27,6 +30,7 @@ USAGE_ERROR = 2
 UNEXPECTED = 1
 INTERRUPTED = 130
 BROKEN_PIPE = 141
+OUTPUT_ERROR = 74  # sysexits.h EX_IOERR
 KNOWN_ERRORS = (AgentError, DatabaseFileError)
 APP = "react-evidence-agent"
 
@@ -36,6 +40,38 @@ CRASH_LINE = (
     "(please include it in a bug report)"
 )
 CRASH_LINE_NO_LOG = "react-agent: unexpected error ({summary}); no log could be written: {why}"
+OUTPUT_LINE = "react-agent: the output could not be written ({why})"
+
+
+class OutputWriteError(OSError):
+    """Writing to stdout failed (not a closed pipe, which stays a `BrokenPipeError`)."""
+
+
+class _TellingOutput:
+    """stdout, with a failed write or flush raised as `OutputWriteError`, so the
+    boundary can tell it from any other `OSError` (a cache file, a log)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputWriteError(error.errno, error.strerror) from error
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputWriteError(error.errno, error.strerror) from error
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def package_version() -> str:
@@ -86,10 +122,23 @@ def _silence_stdout() -> None:
 
 def guarded(command: Callable[[], int], argv: Sequence[str]) -> int:
     """Run `command`, turning every way it can fail into one line and an exit status."""
+    stdout = sys.stdout
+    sys.stdout = _TellingOutput(stdout)
+    try:
+        return _guarded(command, argv)
+    finally:
+        sys.stdout = stdout
+
+
+def _guarded(command: Callable[[], int], argv: Sequence[str]) -> int:
     try:
         status = command()
         sys.stdout.flush()
         return status
+    except OutputWriteError as error:
+        _silence_stdout()
+        print(OUTPUT_LINE.format(why=error.strerror or error), file=sys.stderr)
+        return OUTPUT_ERROR
     except KNOWN_ERRORS as error:
         print(f"react-agent: {one_line(str(error))}", file=sys.stderr)
         return USAGE_ERROR
