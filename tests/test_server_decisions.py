@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_utils import run_cli
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
 from server_utils import start_server, state_values, stop_server
@@ -40,14 +41,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SyncLangG
         stop_server(running)
 
 
-def _paused(client: SyncLangGraphClient, library_db: Path) -> tuple[str, str, dict[str, Any]]:
-    """A library thread paused for approval by a server run: id, request id, context."""
+def _paused(client: SyncLangGraphClient, library_db: Path) -> tuple[str, str]:
+    """A library thread paused for approval by a server run: its id and request id."""
     context = {"model": MODEL, "library_db": str(library_db)}
     thread_id = client.threads.create()["thread_id"]
     client.runs.wait(thread_id, "library", input={"question": QUESTION}, context=context)
     (item,) = client.threads.get_state(thread_id)["interrupts"]
     assert isinstance(item["value"], dict)
-    return thread_id, str(item["value"]["request_id"]), context
+    return thread_id, str(item["value"]["request_id"])
 
 
 def _decisions(library_db: Path, thread_id: str) -> list[dict[str, Any]]:
@@ -58,9 +59,8 @@ def _decisions(library_db: Path, thread_id: str) -> list[dict[str, Any]]:
 def test_a_queued_second_decision_is_refused_in_one_line_and_runs_nothing(
     server: tuple[SyncLangGraphClient, Path],
 ) -> None:
-    client, root = server
-    library_db = root / "queued.sqlite3"
-    thread_id, request_id, context = _paused(client, library_db)
+    library_db = server[1] / "queued.sqlite3"
+    client, (thread_id, request_id) = server[0], _paused(server[0], library_db)
     approve = client.runs.create(
         thread_id, "library", command={"resume": APPROVE | {"request_id": request_id}}
     )
@@ -79,7 +79,6 @@ def test_a_queued_second_decision_is_refused_in_one_line_and_runs_nothing(
     assert [row["copy_id"] for row in reservations(str(library_db))] == ["E60"]
     assert _decisions(library_db, thread_id) == [{"type": "approve"}]
     assert state_values(client.threads.get_state(thread_id))["status"] == "verified"
-    assert context["library_db"] == str(library_db)
 
 
 def test_a_cli_decision_read_before_another_was_taken_is_refused_not_printed_as_done(
@@ -87,9 +86,8 @@ def test_a_cli_decision_read_before_another_was_taken_is_refused_not_printed_as_
 ) -> None:
     """`resume --server` read the pending request, then another client answered it and
     the episode ended before this run started: the CLI says so (exit 2), not the answer."""
-    client, root = server
-    library_db = root / "cli.sqlite3"
-    thread_id, request_id, _ = _paused(client, library_db)
+    client, library_db = server[0], server[1] / "cli.sqlite3"
+    thread_id, request_id = _paused(client, library_db)
     read_before = read_state(client, thread_id)
     client.runs.wait(thread_id, "library", command={"resume": APPROVE | {"request_id": request_id}})
     reads = iter([read_before])
@@ -97,4 +95,20 @@ def test_a_cli_decision_read_before_another_was_taken_is_refused_not_printed_as_
     with pytest.raises(RequestError, match=f"request {request_id} .* already answered"):
         resume_episode(client, thread_id, REJECT, RemoteRun(actor="cli:test"))
     assert [row["copy_id"] for row in reservations(str(library_db))] == ["E60"]
+    assert _decisions(library_db, thread_id) == [{"type": "approve"}]
+
+
+def test_a_late_cli_edit_through_the_server_says_the_request_was_answered(
+    server: tuple[SyncLangGraphClient, Path],
+) -> None:
+    client, library_db = server[0], server[1] / "late-edit.sqlite3"
+    thread_id, request_id = _paused(client, library_db)
+    client.runs.wait(thread_id, "library", command={"resume": APPROVE | {"request_id": request_id}})
+    url = str(client.http.client.base_url).rstrip("/")
+    late = run_cli("resume", thread_id, "--server", url, "--edit", '{"copy_id": "W60"}')
+    assert late.returncode == 2
+    assert late.stderr == (
+        "react-agent: this episode is not waiting for an approval decision (its last "
+        f"request, {request_id}, was already answered: approve at step 3)\n"
+    )
     assert _decisions(library_db, thread_id) == [{"type": "approve"}]
