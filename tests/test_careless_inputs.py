@@ -137,6 +137,30 @@ ROWS = [
     Row("model-garbled", ("ask", "Who?", "--model", "nonsense"), USAGE, "Cannot read the model"),
     Row("unknown-subcommand", ("frobnicate",), USAGE, "invalid choice: 'frobnicate'"),
     Row(
+        "thread-id-escape",
+        ("ask", "Who?", "--thread-id", "\x1b[2Jx", "--model", "graph.testing:demo_model"),
+        USAGE,
+        "'\\x1b[2Jx' holds control characters",
+    ),
+    Row(
+        "thread-id-newline",
+        ("ask", "Who?", "--thread-id", "a\nb", "--model", "graph.testing:demo_model"),
+        USAGE,
+        "'a\\nb' holds control characters",
+    ),
+    Row(
+        "thread-id-blank",
+        ("ask", "Who?", "--thread-id", "  ", "--model", "graph.testing:demo_model"),
+        USAGE,
+        "a thread id must not be blank",
+    ),
+    Row(
+        "thread-id-huge",
+        ("ask", "Who?", "--thread-id", "t" * 5000, "--model", "graph.testing:demo_model"),
+        USAGE,
+        "at most 200 characters (5000 given)",
+    ),
+    Row(
         "model-factory-crashes",
         ("ask", "Who?", "--model", "./boom.py:factory"),
         UNEXPECTED,
