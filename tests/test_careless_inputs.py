@@ -108,6 +108,26 @@ ROWS = [
     ),
     Row("library-db-directory", _library_args("--library-db", "."), USAGE, "is a directory"),
     Row(
+        "library-db-device",
+        _library_args("--library-db", "/dev/null", "--model", "graph.testing:library_demo_model"),
+        USAGE,
+        "/dev/null is not a regular file (a device, pipe or socket), not a library database",
+    ),
+    Row(
+        "library-reset-pipe",
+        ("library", "reset", "--library-db", "pipe"),
+        USAGE,
+        "is not a regular file (a device, pipe or socket), not a library database",
+        prepare=lambda folder: os.mkfifo(folder / "pipe"),
+    ),
+    Row(
+        "scripted-model-pipe",
+        ("ask", "Who?", "--model", "scripted:pipe.json"),
+        USAGE,
+        "Cannot load the scripted model pipe.json: not a regular file",
+        prepare=lambda folder: os.mkfifo(folder / "pipe.json"),
+    ),
+    Row(
         "library-db-unreachable-server",
         _library_args("--library-db", "postgresql://nobody@127.0.0.1:1/db"),
         USAGE,
