@@ -114,14 +114,22 @@ class PolicyReActModel(ScriptedReActModel):
         return [self.policy(str(messages[-1].content))]
 
 
+MAX_SCRIPT_BYTES = 16 << 20
+
+
 def load_script(path: str | Path) -> ScriptedReActModel:
     """A scripted model from a file.
 
     JSON: a list of replies, or `{"responses": [...], "by_question": {...},
     "delay_s": 0}`. Plain text: replies separated by lines holding only `---`.
     """
-    text = Path(path).read_text(encoding="utf-8")
-    if Path(path).suffix == ".json":
+    file = Path(path)
+    if file.exists() and not file.is_file():
+        raise ValueError("not a regular file (a device, pipe or socket)")
+    if file.exists() and file.stat().st_size > MAX_SCRIPT_BYTES:
+        raise ValueError(f"larger than {MAX_SCRIPT_BYTES >> 20} MiB; a script is a few replies")
+    text = file.read_text(encoding="utf-8")
+    if file.suffix == ".json":
         data = json.loads(text)
         if isinstance(data, list):
             return ScriptedReActModel(responses=[str(r) for r in data])

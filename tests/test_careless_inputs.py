@@ -111,6 +111,26 @@ ROWS = [
     ),
     Row("library-db-directory", _library_args("--library-db", "."), USAGE, "is a directory"),
     Row(
+        "library-db-device",
+        _library_args("--library-db", "/dev/null", "--model", "graph.testing:library_demo_model"),
+        USAGE,
+        "/dev/null is not a regular file (a device, pipe or socket), not a library database",
+    ),
+    Row(
+        "library-reset-pipe",
+        ("library", "reset", "--library-db", "pipe"),
+        USAGE,
+        "is not a regular file (a device, pipe or socket), not a library database",
+        prepare=lambda folder: os.mkfifo(folder / "pipe"),
+    ),
+    Row(
+        "scripted-model-pipe",
+        ("ask", "Who?", "--model", "scripted:pipe.json"),
+        USAGE,
+        "Cannot load the scripted model pipe.json: not a regular file",
+        prepare=lambda folder: os.mkfifo(folder / "pipe.json"),
+    ),
+    Row(
         "library-db-unreachable-server",
         _library_args("--library-db", "postgresql://nobody@127.0.0.1:1/db"),
         USAGE,
@@ -153,6 +173,30 @@ ROWS = [
     ),
     Row("model-garbled", ("ask", "Who?", "--model", "nonsense"), USAGE, "Cannot read the model"),
     Row("unknown-subcommand", ("frobnicate",), USAGE, "invalid choice: 'frobnicate'"),
+    Row(
+        "thread-id-escape",
+        ("ask", "Who?", "--thread-id", "\x1b[2Jx", "--model", "graph.testing:demo_model"),
+        USAGE,
+        "'\\x1b[2Jx' holds control characters",
+    ),
+    Row(
+        "thread-id-newline",
+        ("ask", "Who?", "--thread-id", "a\nb", "--model", "graph.testing:demo_model"),
+        USAGE,
+        "'a\\nb' holds control characters",
+    ),
+    Row(
+        "thread-id-blank",
+        ("ask", "Who?", "--thread-id", "  ", "--model", "graph.testing:demo_model"),
+        USAGE,
+        "a thread id must not be blank",
+    ),
+    Row(
+        "thread-id-huge",
+        ("ask", "Who?", "--thread-id", "t" * 5000, "--model", "graph.testing:demo_model"),
+        USAGE,
+        "at most 200 characters (5000 given)",
+    ),
     Row(
         "model-factory-crashes",
         ("ask", "Who?", "--model", "./boom.py:factory"),

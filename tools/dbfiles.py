@@ -107,6 +107,10 @@ def check_file(path: str | Path, kind: DatabaseKind, *, create: bool) -> Path:
     target = Path(path).expanduser()
     if target.is_dir():
         raise DatabaseFileError(f"{target} is a directory, not a {kind.label}")
+    if target.exists() and not target.is_file():
+        raise DatabaseFileError(
+            f"{target} is not a regular file (a device, pipe or socket), not a {kind.label}"
+        )
     if not target.exists():
         if not create:
             raise DatabaseFileError(f"no {kind.label} at {target}")

@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 from graph.cli.boundary import USAGE_ERROR, guarded, package_version
 from graph.cli.episodes import cmd_ask, cmd_resume
 from graph.cli.remote import add_server_flag, cmd_ask_remote, cmd_resume_remote, cmd_show_remote
-from graph.cli.settings import STDIN, add_setting_flags
+from graph.cli.settings import STDIN, add_setting_flags, new_thread_id
 from graph.cli.threads import cmd_show, cmd_threads
 from graph.store.locations import DB_HELP
 from graph.validation import MAX_QUESTION_CHARS
@@ -117,7 +117,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     ask = commands.add_parser("ask", help="answer a question")
     ask.add_argument("question", help=QUESTION_HELP)
     ask.add_argument(
-        "--thread-id", help="thread id of the new episode (default: a new UUID; never an old one)"
+        "--thread-id",
+        type=new_thread_id,
+        help="thread id of the new episode (default: a new UUID; never an old one)",
     )
     _common(ask, "wikipedia")
     add_setting_flags(ask)

@@ -21,11 +21,12 @@ from graph.command_guard import (
     prepare_environment,
 )
 from graph.context import Context
-from graph.errors import AgentError
+from graph.errors import AgentError, RequestError
 from graph.validation import validate_run, validate_settings
 
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
+    from langgraph.types import StateSnapshot
 
 
 def open_agent(
@@ -82,8 +83,14 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return emit(result, args.json, args.db)
 
 
-def decision_of(args: argparse.Namespace, pending_name: str) -> dict[str, Any] | None:
-    """The HITL response the flags describe, validated; None when no flag was given."""
+def decision_of(
+    args: argparse.Namespace, pending_name: str, not_waiting: str = ""
+) -> dict[str, Any] | None:
+    """The HITL response the flags describe, validated; None when no flag was given.
+
+    `--edit` edits the pending action; with none pending (`not_waiting` says why: the
+    request was answered, maybe by someone else just now) that reason is the refusal.
+    """
     from graph.approval import parse_decision
 
     value: Any = None
@@ -99,6 +106,8 @@ def decision_of(args: argparse.Namespace, pending_name: str) -> dict[str, Any] |
         if not isinstance(edited, dict):
             raise AgentError('--edit takes a JSON object, e.g. \'{"copy_id": "W22"}\'')
         name = args.edit_action or pending_name
+        if not name and not_waiting:
+            raise RequestError(not_waiting)
         value = {"type": "edit", "edited_action": {"name": name, "args": edited}}
     elif args.decision is not None:
         try:
@@ -109,6 +118,13 @@ def decision_of(args: argparse.Namespace, pending_name: str) -> dict[str, Any] |
         return None
     parsed = parse_decision(value)
     return {"decisions": [parsed.as_dict()]}
+
+
+def not_waiting(state: StateSnapshot) -> str:
+    """Why a thread with no pending request takes no decision (its last request's fate)."""
+    from graph.resuming import NOT_AWAITING, last_answered
+
+    return NOT_AWAITING.format(last=last_answered(state))
 
 
 def _check_edit(env_name: str, ctx: Context, decision: dict[str, Any] | None) -> None:
@@ -154,7 +170,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
         ctx = settings_of(env_name, chosen, stored)
         validate_settings(ctx)
         pending = state.interrupts[0].value["action_requests"][0] if state.interrupts else {}
-        decision = decision_of(args, pending.get("name", ""))
+        waiting = state.interrupts or args.from_checkpoint
+        decision = decision_of(args, pending.get("name", ""), "" if waiting else not_waiting(state))
         _check_edit(env_name, ctx, decision)
         checkpoint_id = args.from_checkpoint
         if args.edit_state is not None:

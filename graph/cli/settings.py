@@ -81,3 +81,25 @@ def read_question(value: str) -> str:
         return value
     data = sys.stdin.buffer.read(4 * MAX_QUESTION_CHARS + 1)
     return data.decode("utf-8", errors="replace")
+
+
+MAX_THREAD_ID_CHARS = 200
+
+
+def new_thread_id(value: str) -> str:
+    """`ask --thread-id`: a name every command can print on one line, so no control
+    characters (a newline or an escape sequence would be replayed by `threads`, `show`
+    and every "Thread:" line), not blank, and at most 200 characters."""
+    from graph.terminal import line
+
+    if not value.strip():
+        raise argparse.ArgumentTypeError("a thread id must not be blank")
+    if line(value) != value:
+        raise argparse.ArgumentTypeError(
+            f"'{line(value)}' holds control characters; use letters, digits, '-' and '_'"
+        )
+    if len(value) > MAX_THREAD_ID_CHARS:
+        raise argparse.ArgumentTypeError(
+            f"a thread id may be at most {MAX_THREAD_ID_CHARS} characters ({len(value)} given)"
+        )
+    return value

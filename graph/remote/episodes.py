@@ -3,9 +3,10 @@
 The same contract as the local commands (`graph.runner`, `graph.resuming`):
 the run's settings go into the input (`{"question", "settings"}`), so the
 thread stores them before any node runs; a decision is bound to the request
-pending when the state was read (by interrupt id, and by request id, which
-the server's `review` node checks again when the run starts); a decision for
-a request that is not pending is refused with the same line as locally. The
+pending when the state was read (by its request id, which the server's
+`review` node checks again when the run starts, and its savers when nothing
+is pending any more: `graph.store.resume_guard`); a decision for a request
+that is not pending is refused with the same line as locally. The
 server's runs take the thread's lease themselves (`graph.thread_guard`), so
 a thread another process drives is refused by the run, and the server's
 message comes back.
@@ -38,6 +39,7 @@ from graph.resuming import (
     with_defaults,
 )
 from graph.runner import EventHandler, make_context, settings_of
+from graph.store.resume_guard import NOT_PENDING
 
 QUESTION_IN_METADATA = 200
 RUN_FAILED = "the server's run failed: {message}"
@@ -212,8 +214,13 @@ def resume_episode(
         if decision is None:
             raise AgentError(AWAITS_DECISION.format(request_id=pending.request_id))
         value = dict(decision) | {"request_id": pending.request_id}
-        command = {"resume": {pending.interrupt_id: value}}
-        stream_run(client, thread_id, env_name, ctx, run, command=command)
+        try:
+            stream_run(client, thread_id, env_name, ctx, run, command={"resume": value})
+        except AgentError as failed:
+            if NOT_PENDING.format(named=pending.request_id, thread_id=thread_id) in str(failed):
+                after = read_state(client, thread_id)
+                raise not_pending(after, thread_id, pending.request_id) from None
+            raise
         refused = _refusal(read_state(client, thread_id), pending.request_id)
         if refused:
             kind = RequestError if refused.startswith(REFUSED_BY_SERVER[0]) else DecisionError

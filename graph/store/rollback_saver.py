@@ -20,6 +20,7 @@ from langgraph.checkpoint.base import (
 )
 
 from graph.server_runs import SERVER_RUNS
+from graph.store.resume_guard import named_decision, refused_decision
 from graph.store.rollback import (
     PROPOSAL,
     RollbackRefusedError,
@@ -90,9 +91,16 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
         task_path: str = "",
     ) -> None:
         """Store the writes, noting first those a run puts on a checkpoint it did not make
-        (a rolled-back run's are dropped)."""
+        (a rolled-back run's are dropped); a decision for a request nothing waits on is
+        refused (`graph.store.resume_guard`)."""
         if self.run_log.dropped(config):
             return
+        named = named_decision(writes, task_id)
+        if named:
+            thread_id = str((config.get("configurable") or {}).get("thread_id", ""))
+            refused = refused_decision(await self.aget_tuple(config), thread_id, named)
+            if refused is not None:
+                raise refused
         noted = self.run_log.foreign_rows(config, writes, task_id)
         if noted:
             await self._note(noted)

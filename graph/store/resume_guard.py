@@ -1,0 +1,55 @@
+"""A server run's decision for an approval request nothing waits on is refused.
+
+Two API clients answering one request with langgraph-api's default
+`multitask_strategy="enqueue"` both get a run: the second starts after the
+first has answered the request (and maybe run the write and ended the
+episode). Its `Command(resume=...)` then reaches a checkpoint with no pending
+interrupt, so no node runs and the run "succeeds" with the first decision's
+outcome, its own decision silently dropped. The server's savers see that
+resume as a write on the head checkpoint with the null task id, before any
+task runs; refusing it there fails the run with one line (a `RequestError`,
+which langgraph-api passes on to the client) and stores nothing.
+
+A decision for another request while one *is* pending goes on to the `review`
+node, which asks again with the reason in the payload's `error`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langgraph.checkpoint.base import CheckpointTuple
+
+from graph.errors import RequestError
+
+NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"  # langgraph's task id for input writes
+RESUME = "__resume__"
+INTERRUPT = "__interrupt__"
+NOT_PENDING = (
+    "request {named} is not pending on thread {thread_id}: nothing waits for a decision "
+    "(it was already answered or superseded), and nothing was run"
+)
+
+
+def named_decision(writes: Sequence[tuple[str, Any]], task_id: str) -> str:
+    """The request id a run's resume value names, if `writes` are one ('' otherwise)."""
+    if task_id != NULL_TASK_ID:
+        return ""
+    for channel, value in writes:
+        if channel == RESUME and isinstance(value, Mapping) and "decisions" in value:
+            return str(value.get("request_id") or "")
+    return ""
+
+
+def refused_decision(
+    head: CheckpointTuple | None, thread_id: str, named: str
+) -> RequestError | None:
+    """Why a decision naming `named` cannot be applied at `head` (None when an interrupt
+    waits there: the `review` node then checks the request itself)."""
+    if not named:
+        return None
+    pending = head.pending_writes or [] if head is not None else []
+    if any(channel == INTERRUPT for _, channel, _ in pending):
+        return None
+    return RequestError(NOT_PENDING.format(named=named, thread_id=thread_id))
