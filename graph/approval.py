@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 ALLOWED_DECISIONS: list[Literal["approve", "edit", "reject"]] = ["approve", "edit", "reject"]
 
+MAX_REASON_CHARS = 4000
 DECISION_SHAPE = (
     'expected {"decisions": [{"type": "approve"}]}, '
     '{"decisions": [{"type": "edit", "edited_action": {"name": "...", "args": {...}}}]} '
@@ -91,6 +92,11 @@ def parse_decision(value: Any) -> Decision:
         message = value.get("message", "")
         if not isinstance(message, str):
             raise DecisionError("a reject decision's message must be text")
+        if len(message) > MAX_REASON_CHARS:
+            raise DecisionError(
+                f"a reject decision's message may be at most {MAX_REASON_CHARS:,} characters "
+                f"({len(message):,} given); it becomes the model's observation"
+            )
         return Decision("reject", message=message.strip() or "no reason given")
     if kind == "edit":
         edited = value.get("edited_action")

@@ -115,6 +115,7 @@ class PolicyReActModel(ScriptedReActModel):
 
 
 MAX_SCRIPT_BYTES = 16 << 20
+SCRIPT_KEYS = frozenset({"responses", "by_question", "delay_s", "work_s"})
 
 
 def load_script(path: str | Path) -> ScriptedReActModel:
@@ -134,6 +135,9 @@ def load_script(path: str | Path) -> ScriptedReActModel:
         if isinstance(data, list):
             return ScriptedReActModel(responses=[str(r) for r in data])
         if isinstance(data, Mapping):
+            unknown = sorted(set(data) - SCRIPT_KEYS)
+            if unknown:
+                raise ValueError(f"unknown keys {unknown}; a script may hold {sorted(SCRIPT_KEYS)}")
             return ScriptedReActModel(**data)
         raise ValueError(f"{path}: expected a JSON list or object of replies")
     replies = [part.strip("\n") for part in re.split(r"^---\s*$", text, flags=re.MULTILINE)]

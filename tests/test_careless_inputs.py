@@ -131,6 +131,19 @@ ROWS = [
         prepare=lambda folder: os.mkfifo(folder / "pipe.json"),
     ),
     Row(
+        "scripted-model-unknown-key",
+        ("ask", "Who?", "--model", "scripted:script.json"),
+        USAGE,
+        "unknown keys ['bogus']",
+        prepare=_write("script.json", b'{"responses": ["Action: Finish[1]"], "bogus": 1}'),
+    ),
+    Row(
+        "show-escape-in-thread-id",
+        ("show", "\x1b[31mred"),
+        USAGE,
+        "no episode with thread id \\x1b[31mred in ",
+    ),
+    Row(
         "library-db-unreachable-server",
         _library_args("--library-db", "postgresql://nobody@127.0.0.1:1/db"),
         USAGE,

@@ -321,7 +321,8 @@ def test_malformed_decision_is_refused_and_leaves_the_episode_paused_unchanged(
     agent = build_agent("library", open_checkpointer(db_path))
     config = RunnableConfig(configurable={"thread_id": paused["thread_id"]})
     before = agent.get_state(config).config["configurable"]["checkpoint_id"]
-    for decision in ('{"type": "maybe"}', '{"type": "edit"}', "not json"):
+    too_long = json.dumps({"type": "reject", "message": "x" * 4001})
+    for decision in ('{"type": "maybe"}', '{"type": "edit"}', "not json", too_long):
         done = run_cli("resume", paused["thread_id"], "--decision", decision, "--db", str(db_path))
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1

@@ -24,6 +24,7 @@ from typing import Any, TextIO
 from platformdirs import user_log_dir
 
 from graph.errors import AgentError
+from graph.terminal import line
 from tools.dbfiles import DatabaseFileError
 
 USAGE_ERROR = 2
@@ -85,8 +86,9 @@ def package_version() -> str:
 
 
 def one_line(text: str) -> str:
-    """A message on one line (newlines and runs of spaces folded)."""
-    return " ".join(str(text).split())
+    """A message on one line (newlines and runs of spaces folded), its control and escape
+    characters made visible (a thread id or file name the user typed may hold them)."""
+    return line(" ".join(str(text).split()))
 
 
 def log_dirs() -> list[Path]:
