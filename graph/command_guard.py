@@ -24,7 +24,8 @@ from typing import Any
 
 from graph.context import Context
 from graph.errors import AgentError, DatabaseError
-from graph.store.leases import holding, lease_of, new_owner
+from graph.store.heartbeats import holding
+from graph.store.leases import lease_of, new_owner
 from graph.store.registry import registry_of
 from tools.dbfiles import DatabaseFileError
 

@@ -30,7 +30,8 @@ from graph.agent import ENVIRONMENTS, recursion_limit
 from graph.context import Context
 from graph.errors import AgentError, DatabaseError, ThreadNotFoundError
 from graph.results import outcome_of
-from graph.store.leases import holding, lease_of, new_owner
+from graph.store.heartbeats import holding
+from graph.store.leases import lease_of, new_owner
 from graph.store.locations import Location, checkpoint_location, parse_location
 from graph.store.registry import registry_of
 

@@ -38,7 +38,8 @@ from graph.context import Context
 from graph.errors import LeaseHeldError, SettingsChangeError
 from graph.server_runs import SERVER_RUNS
 from graph.state import AgentState
-from graph.store.leases import HEARTBEATS, ThreadLease, ensure, lease_of
+from graph.store.heartbeats import HEARTBEATS, ensure
+from graph.store.leases import ThreadLease, lease_of
 from graph.store.registry import ThreadRegistry, registry_of
 
 CONTEXT_CACHE_SIZE = 64

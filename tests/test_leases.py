@@ -13,14 +13,8 @@ import pytest
 
 from graph.errors import DatabaseError, LeaseHeldError
 from graph.runner import open_checkpointer
-from graph.store.leases import (
-    Holder,
-    SqliteThreadLease,
-    ensure,
-    holder_alive,
-    holding,
-    lease_of,
-)
+from graph.store.heartbeats import ensure, holding
+from graph.store.leases import Holder, SqliteThreadLease, holder_alive, lease_of
 from graph.store.processes import ThisProcess, process_alive, process_start
 from graph.store.registry import registry_of
 
