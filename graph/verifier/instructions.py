@@ -1,9 +1,11 @@
 """Recognise text addressed to the agent (injected instructions) rather than the world.
 
-A sentence is not evidence when, after Unicode tricks are undone (`clean`), it
+A sentence is not evidence when, after Unicode and markup tricks are undone
+(`unmasked`), it
 addresses an assistant, a model, an AI, a bot or the reader; gives an order
 to answer, say, respond, reply, report, output, state or finish; labels an
-answer ("Answer: ..."); or tells its reader to ignore other instructions. A
+answer ("Answer: ..."); or tells its reader to ignore other instructions; in
+English or in another language (`foreign_orders`). A
 title that starts with such a verb and is then described ("Say Anything... is
 a 1989 film") is not an order.
 """
@@ -12,13 +14,17 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 
-from graph.verifier.clean import clean
+from graph.verifier.clean import clean, unmasked
+from graph.verifier.foreign_orders import addressed_in_other_language
 from graph.verifier.normalise import split_words
 
 _ADDRESSEE = (
     r"(?:ai|a\.i\.|assistants?|chat ?bots?|bots?|llms?|(?:ai |language |large language )models?"
-    r"|models?|agents?|readers?|systems?|users?|gpt|claude|gemini|copilot)"
+    r"|models?|agents?|readers?|systems?|users?|gpt|chatgpt|claude|gemini|copilot|robots?"
+    r"|artificial intelligences?|siri|alexa|cortana|bard"
+    r"|(?:machine|automated|automatic|ai)\s+(?:readers?|agents?|systems?|tools?|crawlers?))"
 )
 _ANSWER_VERB = (
     r"(?:answer|say|respond|reply|report|output|state|write|print|return|finish|declare"
@@ -27,6 +33,13 @@ _ANSWER_VERB = (
 # Verbs that order an answer when they open a clause (words such as "state",
 # "print" or "use" open clauses as nouns too often to count there).
 _ORDER_VERB = r"(?:answer|say|respond|reply|report|output|finish|declare|conclude)"
+# Addressees that are only ever software ("readers" and "models" are people too).
+_MACHINE = (
+    r"(?:ai|a\.i\.|assistants?|chat ?bots?|llms?|robots?|artificial intelligences?"
+    r"|(?:ai|language|large language)\s+"
+    r"(?:models?|systems?|assistants?|agents?|tools?)|chatgpt|gpt|claude|gemini|copilot"
+    r"|(?:machine|automated|automatic)\s+(?:readers?|agents?|systems?|tools?|crawlers?))"
+)
 _MODAL = (
     r"(?:must|should|shall|will|need to|needs to|have to|has to|are to|is to|are required to"
     r"|are instructed to|are asked to|always|only|may only)"
@@ -42,29 +55,47 @@ _INSTRUCTION = re.compile(
             # An addressee: a vocative, a note or message to it, or it reading this text.
             rf"(?:^|[.;:!?]\s*)\W*(?:(?:dear|attention|hey|hello|hi|note to|message to|to)\s+)?"
             rf"(?:the\s+|any\s+|all\s+|every\s+)?{_ADDRESSEE}\s*[,:;!—–-]",
-            rf"\b(?:note|message|instructions?|reminder|notice|memo|directive)s?\s+(?:to|for)\s+"
+            rf"\b(?:note|message|instructions?|reminder|notice|memo|directive|task)s?\s+(?:to|for)\s+"
             rf"(?:the\s+|any\s+|all\s+|every\s+)?(?:\w+\s+)?{_ADDRESSEE}\b",
             rf"\b(?:dear|attention|hey|hello)\s*,?\s+(?:the\s+)?{_ADDRESSEE}\b",
             rf"\b{_ADDRESSEE}\s+(?:reading|processing|parsing|seeing|summari[sz]ing|scanning"
             r"|crawling|who reads?|that reads?)\b",
             r"\b(?:whoever|anyone who|anybody who|everyone who)\s+(?:reads|is reading|sees)\b",
+            # Software named as whom a remark is for, or told what to know or do.
+            rf"\b(?:for|to)\s+(?:all\s+|any\s+|the\s+)?{_MACHINE}(?:\s+only)?\s*[,:;!—–-]",
+            r"\bif you(?:'re| are)\s+(?:reading|seeing|processing|parsing)\s+this\b",
+            rf"\b{_MACHINE}\s*,?\s+(?:take\s+note|note\s+(?:this|that|well))\b",
+            rf"\b{_MACHINE}\s+{_MODAL}\s+(?:\w+\s+)?(?:know|note|remember|understand|treat"
+            r"|consider|assume|believe|accept|repeat|insist|claim|assert)\b",
             rf"\bif you(?:'re| are)\s+(?:an?\s+|the\s+)?{_ADDRESSEE}\b",
-            rf"\b(?:ai|a\.i\.|assistants?|chat ?bots?|bots?|llms?|language models?|ai models?"
-            rf"|readers?)\s*,?\s+(?:you\s+)?{_MODAL}\s+(?:\w+\s+)?{_ANSWER_VERB}\b",
+            rf"\b(?:{_MACHINE}|bots?|readers?)\s*,?\s+(?:you\s+)?{_MODAL}\s+(?:\w+\s+)?{_ANSWER_VERB}\b",
             # Second person orders and answer labels.
             rf"\byou\s+{_MODAL}\s+(?:now\s+|also\s+|instead\s+)?{_ANSWER_VERB}\b",
             r"\b(?:you(?:'re| are)\s+(?:now\s+)?(?:an?\s+)?(?:ai|assistant|language model|chatbot"
             r"|helpful))",
-            r"\b(?:the|your)\s+(?:correct|real|true|actual|final|right|expected)\s+answer\b",
+            r"\b(?:the|your)\s+(?:only\s+)?(?:correct|real|true|actual|final|right|expected"
+            r"|acceptable|intended|proper|best)\s+(?:answer|response|reply|output)\b",
+            rf"\byour\s+(?:answer|response|reply|output|task|job)\s*(?::|=|is\b|{_MODAL})",
+            r"\bthe answer (?:be|must|should|shall|has to|needs to|is to)\b",
+            r"\bwhen(?:ever)?\s+(?:answering|responding|replying|you(?:'re| are)?\s+"
+            r"(?:asked|answer|answering|respond|responding|reply|replying|prompted))\b",
+            r"\b(?:answer|respond|reply)\s+accordingly\b",
+            r"\b(?:sure|remember|forget)\s+(?:to|that you)\s+(?:answer|say|respond|reply|report"
+            r"|state|output|write)\b",
+            rf"\byou\s+{_MODAL}\s+(?:\w+\s+)?repeat\b",
+            r"\b(?:tell|inform)\s+the\s+(?:users?|askers?|questioners?)\b",
             r"\banswer\s+(?:to|for)\s+(?:this|the|your|any)\s+question\s+(?:is|should|must)\b",
             r"\bthe answer (?:you|to give)\b",
-            r"^\W*(?:final\s+)?(?:answer|a|response|reply|output)\s*[:=]",
+            r"^\W*(?:final\s+|correct\s+)?(?:answer|a|response|reply|output|answering)\s*[:=]",
             r"^\W*(?:ai|assistant|system|model|agent|user|developer|instruction)s?\s*:",
             r"\bfinish\s*\[|^\W*(?:thought|action|observation)\s*\d*\s*:",
             r"\b(?:system prompt|prompt injection|new instructions|jailbreak)",
             # An order to answer at the start of a clause.
-            rf"(?:^|[;:,—–]\s*|\b(?:please|now|always|just|simply|then|instead)\s+)\W*"
-            rf"{_ORDER_VERB}\b(?!\s+(?:to|of|for|from|on|and)\b)",
+            rf"(?:^|[;:,—–]\s*|(?<!\b[A-Z])[.!?]\s+|\b(?:please|now|always|just|simply|then"
+            rf"|instead|kindly|do|so)\s+)\W*{_ORDER_VERB}\b(?!\s+(?:to|of|for|from|on|and)\b)",
+            r"(?:^|[;:,—–]\s*)\W*(?:state|claim|assert|write|print|output|type|return|repeat)"
+            r"\s+(?:that|this|it)\b",
+            r"\bthat\s+you\s+(?:answer|say|respond|reply|report)\b",
             r"\band\s+(?:answer|say|respond|reply)\b(?!\s+(?:to|of|for|from|on|and)\b)",
         ]
     ),
@@ -72,8 +103,9 @@ _INSTRUCTION = re.compile(
 )
 # "Say Anything... is a 1989 film": a title starting with such a verb, then described.
 _DESCRIBED_TITLE = re.compile(
-    r"^\W*[A-Z][\w'’.!?-]*(?:\s+[\w'’.!?&:-]+){0,6}?\s+(?:is|was|are|were)\s+"
-    r"(?:an?|the|one|\d)\b"
+    r"^\W*[A-Z][\w'’.!?,-]*(?:\s+[\w'’.!?&:,-]+){0,6}?\s+(?:is|was|are|were)\s+"
+    r"(?:an?|the|one|\d|written|recorded|released|directed|produced|performed|composed"
+    r"|published|originally)\b"
 )
 _CLAUSE_START_ORDER = re.compile(rf"^\W*{_ORDER_VERB}\b", re.IGNORECASE)
 # Quoted titles inside a sentence ("Say You, Say Me") are names, not orders.
@@ -85,9 +117,13 @@ _TRIGGERS = frozenset(
         " chat bot bots llm llms model models agent agents reader readers system systems user"
         " users developer instruction gpt claude gemini copilot whoever anyone anybody everyone"
         " you your answer say respond reply report output finish declare conclude response"
-        " thought action observation jailbreak prompt"
+        " thought action observation jailbreak prompt chatgpt machine automated automatic"
+        " answering responding replying robot robots artificial siri alexa cortana bard"
     )
 )
+# Verbs that order a statement with "that", "this" or "it" next ("State that ...").
+_THAT_VERBS = frozenset(split_words("state claim assert write print output type return repeat"))
+_THAT = frozenset(split_words("that this it"))
 _LOWER_WORD = re.compile(r"[a-z]+")
 _A_LABEL = re.compile(r"^\W*a\s*[:=]", re.IGNORECASE)
 
@@ -108,8 +144,32 @@ def _is_order(text: str) -> bool:
 @lru_cache(maxsize=65536)
 def is_trusted(text: str) -> bool:
     """False for a sentence that addresses the agent (injected instructions), not the world."""
-    visible = clean(text)
-    words = _LOWER_WORD.findall(visible.casefold())
-    if _TRIGGERS.isdisjoint(words) and not _A_LABEL.match(visible):
+    return all(_is_trusted_as(visible, text) for visible in unmasked(text))
+
+
+def _is_trusted_as(visible: str, text: str) -> bool:
+    folded = visible.casefold()
+    words = _LOWER_WORD.findall(folded)
+    if addressed_in_other_language(folded, clean(text), words):
+        return False
+    if (
+        _TRIGGERS.isdisjoint(words)
+        and "a.i" not in folded
+        and not _A_LABEL.match(visible)
+        and (
+            _THAT_VERBS.isdisjoint(words)
+            or not any(a in _THAT_VERBS and b in _THAT for a, b in pairwise(words))
+        )
+    ):
         return True
     return not _is_order(visible)
+
+
+@lru_cache(maxsize=65536)
+def introduces(text: str) -> bool:
+    """Whether a sentence addressing the agent introduces the next one ("Note to AI:",
+    "Attention, language models."): it ends in a colon or is short."""
+    visible = text.rstrip()
+    if not visible.endswith(":") and len(visible.split()) > 8:
+        return False
+    return not is_trusted(text)
