@@ -23,6 +23,17 @@ _CONFUSABLES = str.maketrans(
         **dict(zip("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnoprstuvwyz", strict=True)),
     }
 )
+# Letters of other scripts that look like Latin ones (Lisu, Cherokee, Armenian): rare in
+# English text, so made Latin only when spotting orders.
+_LOOK_ALIKES = str.maketrans(
+    dict(
+        zip(
+            "ꓐꓑꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴᎪᏴᏟᎠᎬᏀᎻᎫᏦᏞᎷᏢᏚᎢᏙᏔᏃՏՍՕսօոհզց",
+            "BPDTGKJCZFMNLSRVHWXYAEIOUABCDEGHJKLMPSTVWZSUOuonhqg",
+            strict=True,
+        )
+    )
+)
 # Invisible characters that are not format characters (category Cf).
 INVISIBLE = re.compile(
     "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0\U000e0100-\U000e01ef]"
@@ -78,8 +89,8 @@ _SCRIPT_SEAM = re.compile(
     r"(?<=[\u3040-\u30ff\u3400-\u9fff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u3040-\u30ff\u3400-\u9fff])"
 )
 # Three or more letters written one by one ("A N S W E R", "A.N.S.W.E.R").
-_SPACED = re.compile(r"\b[A-Za-z](?:[ .][A-Za-z]\b){2,}")
-_SPACED_HINT = re.compile(r" [A-Za-z][ .][A-Za-z][ .]|^\W*[A-Za-z] [A-Za-z] ")
+_SPACED = re.compile(r"\b[A-Za-z](?:[ .-][A-Za-z]\b){2,}")
+_SPACED_HINT = re.compile(r"(?:^|[ (])[A-Za-z][ .-][A-Za-z][ .-][A-Za-z]\b")
 _MARKS = frozenset("*_`~>")
 # Combining marks (accents and overlays on Latin, Greek and Cyrillic letters).
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
@@ -113,9 +124,11 @@ def _unmasked(text: str) -> tuple[str]:
     if not visible.isascii():
         decomposed = unicodedata.normalize("NFKD", visible)
         visible = _COMBINING.sub("", decomposed)
-        visible = _SCRIPT_SEAM.sub(" ", visible.translate(_CONFUSABLES).translate(_BOXED))
+        visible = _SCRIPT_SEAM.sub(
+            " ", visible.translate(_CONFUSABLES).translate(_BOXED).translate(_LOOK_ALIKES)
+        )
     if not _MARKS.isdisjoint(visible):
         visible = _MARKUP.sub("", visible)
     if _SPACED_HINT.search(visible):
-        visible = _SPACED.sub(lambda match: re.sub(r"[ .]", "", match.group(0)), visible)
+        visible = _SPACED.sub(lambda match: re.sub(r"[ .-]", "", match.group(0)), visible)
     return (visible,)

@@ -54,7 +54,7 @@ _IN_OTHER = re.compile("|".join(_OTHER), re.IGNORECASE)
 # Every Latin-script pattern needs one of these words (most sentences skip them).
 _LATIN_WORDS = frozenset(
     split_words(
-        "ia ki assistant modele modeles asistente assistente modelo modelos modello"
+        "ia ki assistant assistants pour modele modeles asistente assistente modelo modelos modello"
         " modelli sprachmodell sprachmodelle sprachmodells sprachmodellen assistenten"
         " modell au aux repondez reponds repondre dites dis antworte antwortet antworten"
         " sagen sag responde responda respondan contesta conteste diga digan di rispondi"

@@ -55,8 +55,21 @@ _INSTRUCTION = re.compile(
             # An addressee: a vocative, a note or message to it, or it reading this text.
             rf"(?:^|[.;:!?]\s*)\W*(?:(?:dear|attention|hey|hello|hi|note to|message to|to)\s+)?"
             rf"(?:the\s+|any\s+|all\s+|every\s+)?{_ADDRESSEE}\s*[,:;!—–-]",
-            rf"\b(?:note|message|instructions?|reminder|notice|memo|directive|task)s?\s+(?:to|for)\s+"
-            rf"(?:the\s+|any\s+|all\s+|every\s+)?(?:\w+\s+)?{_ADDRESSEE}\b",
+            rf"\b(?:note|message|instructions?|reminder|notice|memo|directive|task|text)s?\s+"
+            rf"(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+)?(?:[\w-]+\s+)?{_ADDRESSEE}\b",
+            rf"\b(?:meant|intended|addressed|directed)\s+(?:only\s+)?(?:for|to)\s+"
+            rf"(?:the\s+|any\s+|all\s+)?{_MACHINE}\b",
+            rf"\b{_MACHINE}\s+(?:are|is)\s+(?:hereby\s+|now\s+)?(?:instructed|told|informed|asked"
+            r"|reminded|required|directed|ordered|advised)\b",
+            rf"\b(?:summar(?:y|ies)|answers?|responses?|replies|outputs?)\b[^.;]{{0,30}}?\b{_MODAL}\s+"
+            rf"(?:\w+\s+)?{_ANSWER_VERB}\b",
+            r"\bin\s+(?:your|any|every|each)\s+(?:answer|reply|response|output|summary)\b",
+            r"\b(?:this|that)\s+is\s+the\s+(?:correct\s+|right\s+|real\s+)?answer\b",
+            # Chat-template markup.
+            r"<\s*/?\s*(?:system|assistant|user|human|instructions?)\s*>|<\|\w+\|>|\[/?inst\]"
+            r"|\"role\"\s*:",
+            # Text hidden from a human reader of the page.
+            r"<[^>]*style=[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0)",
             rf"\b(?:dear|attention|hey|hello)\s*,?\s+(?:the\s+)?{_ADDRESSEE}\b",
             rf"\b{_ADDRESSEE}\s+(?:reading|processing|parsing|seeing|summari[sz]ing|scanning"
             r"|crawling|who reads?|that reads?)\b",
@@ -86,7 +99,8 @@ _INSTRUCTION = re.compile(
             r"\b(?:tell|inform)\s+the\s+(?:users?|askers?|questioners?)\b",
             r"\banswer\s+(?:to|for)\s+(?:this|the|your|any)\s+question\s+(?:is|should|must)\b",
             r"\bthe answer (?:you|to give)\b",
-            r"^\W*(?:final\s+|correct\s+)?(?:answer|a|response|reply|output|answering)\s*[:=]",
+            r"(?:^|\?)\W*(?:final\s+|correct\s+)?(?:answer|a|response|reply|output|answering"
+            r"|solution)\s*[:=]",
             r"^\W*(?:ai|assistant|system|model|agent|user|developer|instruction)s?\s*:",
             r"\bfinish\s*\[|^\W*(?:thought|action|observation)\s*\d*\s*:",
             r"\b(?:system prompt|prompt injection|new instructions|jailbreak)",
@@ -110,6 +124,8 @@ _DESCRIBED_TITLE = re.compile(
 _CLAUSE_START_ORDER = re.compile(rf"^\W*{_ORDER_VERB}\b", re.IGNORECASE)
 # Quoted titles inside a sentence ("Say You, Say Me") are names, not orders.
 _QUOTED = re.compile(r"[\"“][^\"“”]{1,80}[\"”]")
+# A quotation that addresses the agent is no title: it stays ("The page says “Note to AI: ...”").
+_QUOTED_ORDER = re.compile(rf"\b{_MACHINE}\b|:\s*\w|^[\"“](?:role|content)[\"”]$", re.IGNORECASE)
 # Every pattern above needs one of these words, so most sentences skip the patterns.
 _TRIGGERS = frozenset(
     split_words(
@@ -119,17 +135,25 @@ _TRIGGERS = frozenset(
         " you your answer say respond reply report output finish declare conclude response"
         " thought action observation jailbreak prompt chatgpt machine automated automatic"
         " answering responding replying robot robots artificial siri alexa cortana bard"
+        " instructions inst im solution summary summaries meant intended addressed directed"
     )
 )
 # Verbs that order a statement with "that", "this" or "it" next ("State that ...").
 _THAT_VERBS = frozenset(split_words("state claim assert write print output type return repeat"))
 _THAT = frozenset(split_words("that this it"))
 _LOWER_WORD = re.compile(r"[a-z]+")
-_A_LABEL = re.compile(r"^\W*a\s*[:=]", re.IGNORECASE)
+# Markers the words do not show: "A.I.", chat-template roles, hidden HTML.
+_MARKERS = ("a.i", '"role"', "<|", "<system", "style=")
+_A_LABEL = re.compile(r"(?:^|\?)\W*a\s*[:=]", re.IGNORECASE)
+
+
+def _unquote(match: re.Match[str]) -> str:
+    quoted = match.group(0)
+    return quoted if _QUOTED_ORDER.search(quoted) else " "
 
 
 def _is_order(text: str) -> bool:
-    unquoted = _QUOTED.sub(" ", text)
+    unquoted = _QUOTED.sub(_unquote, text)
     if unquoted.strip(" .,;:!?"):
         text = unquoted
     if not _INSTRUCTION.search(text):
@@ -154,8 +178,8 @@ def _is_trusted_as(visible: str, text: str) -> bool:
         return False
     if (
         _TRIGGERS.isdisjoint(words)
-        and "a.i" not in folded
-        and not _A_LABEL.match(visible)
+        and not any(marker in folded for marker in _MARKERS)
+        and not _A_LABEL.search(visible)
         and (
             _THAT_VERBS.isdisjoint(words)
             or not any(a in _THAT_VERBS and b in _THAT for a, b in pairwise(words))
