@@ -104,6 +104,13 @@ _BOXED = str.maketrans(
 _REVERSED = re.compile("\u202e([^\u202a-\u202c]*)\u202c?")
 
 
+def latin_letters(text: str) -> str:
+    """`text` with accents and other combining marks dropped and every look-alike letter
+    made Latin (how `unmasked` reads letters; patterns for it are written so too)."""
+    decomposed = _COMBINING.sub("", unicodedata.normalize("NFKD", text))
+    return decomposed.translate(_CONFUSABLES).translate(_BOXED).translate(_LOOK_ALIKES)
+
+
 @lru_cache(maxsize=65536)
 def unmasked(text: str) -> tuple[str, ...]:
     """`clean(text)`, and then: HTML entities read, accents and other combining marks
@@ -122,11 +129,7 @@ def unmasked(text: str) -> tuple[str, ...]:
 def _unmasked(text: str) -> tuple[str]:
     visible = clean(text)
     if not visible.isascii():
-        decomposed = unicodedata.normalize("NFKD", visible)
-        visible = _COMBINING.sub("", decomposed)
-        visible = _SCRIPT_SEAM.sub(
-            " ", visible.translate(_CONFUSABLES).translate(_BOXED).translate(_LOOK_ALIKES)
-        )
+        visible = _SCRIPT_SEAM.sub(" ", latin_letters(visible))
     if not _MARKS.isdisjoint(visible):
         visible = _MARKUP.sub("", visible)
     if _SPACED_HINT.search(visible):

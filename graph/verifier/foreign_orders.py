@@ -1,11 +1,12 @@
 """Text addressed to the agent in other languages than English: an assistant, a model
 or an AI named in French, German, Spanish, Italian, Portuguese, Russian, Chinese or
-Japanese, an order to answer or say, or an answer label.
+Japanese, an order to answer or say (opening a clause), or an answer label.
 
-Patterns for Latin-script languages read `unmasked` text (accents dropped, so
-"répondez" is "repondez"); the others read `clean` text.
-Words that English sentences use too ("IA" for Iowa, "di", "dis") count only
-where that language puts them ("la IA", "l'IA", "die KI").
+The patterns read `unmasked` text, so they are written as it reads: accents dropped
+("répondez" is "repondez") and look-alike letters made Latin (the Cyrillic "о" and
+"е" of "ответь" too: `FOREIGN_ORDER` folds its patterns with `latin_letters`).
+Words that English sentences use too ("IA" for Iowa, "di", "dis") count only where
+that language puts them ("la IA", "l'IA", "die KI").
 """
 
 from __future__ import annotations
@@ -13,8 +14,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from graph.verifier.clean import latin_letters
 from graph.verifier.normalise import split_words
 
+# Where an order opens a clause, and the orders (to answer, to say; polite and familiar).
+_OPENS = r"(?:^|[;:,.!?—–]\s*)\W*"
+_ORDERS = (
+    r"(?:(?:repondez|reponds|repondre\s+par|dites|dis\s+que|antworte|antwortet|antworten\s+sie"
+    r"|sagen\s+sie|sag\s+nur|responde|responda|respondan|contesta|conteste|diga|digan|di\s+que"
+    r"|rispondi|risponda|rispondete|dici|dica|dite)\b"
+    r"|(?:ответь|ответьте|отвечай|отвечайте|скажи|скажите|напиши|напишите)(?!\w))"
+)
 _LATIN = [
     # An AI, an assistant or a language model, in French, Spanish, Italian, Portuguese, German.
     r"\b(?:l['’]|la\s+|a\s+|una?\s+|une?\s+|de\s+la\s+|pour\s+l['’]|para\s+la\s+|per\s+l['’])ia\b",
@@ -24,12 +34,8 @@ _LATIN = [
     r"(?:ia|lenguaje|linguaggio|linguagem)\b",
     r"\b(?:sprachmodell|sprachmodelle|ki-assistent)\w*",
     r"\b(?:au|aux|pour\s+(?:le|les|l['’])|an\s+(?:das|die|den))\s*(?:modeles?|assistants?|ia|ki"
-    r"|modell|assistenten)\s*:|^\W*(?:ki|ia)\s*:",
-    # Orders to answer or say, in the polite and familiar forms.
-    r"\b(?:repondez|reponds|repondre\s+par|dites|dis\s+que)\b",
-    r"\b(?:antworte|antwortet|antworten\s+sie|sagen\s+sie|sag\s+nur)\b",
-    r"\b(?:responde|responda|respondan|contesta|conteste|diga|digan|di\s+que)\b",
-    r"\b(?:rispondi|risponda|rispondete|dici|dica|dite)\b",
+    r"|modell|assistenten)\s*:",
+    rf"{_OPENS}{_ORDERS}",
     # Answer labels and "the correct answer".
     r"\b(?:la\s+)?(?:bonne\s+reponse|reponse\s+(?:finale|correcte))\b|^\W*reponse\s*:",
     r"\b(?:die\s+)?(?:richtige|korrekte)\s+antwort\b|^\W*antwort\s*:",
@@ -40,18 +46,16 @@ _LATIN = [
 _OTHER = [
     # Russian: an AI, an assistant, a neural network or language model; answer / say.
     r"^\W*ии\s*:|(?<!\w)(?:ии|нейросет\w*|ассистент\w*|языков\w+\s+модел\w*|чат-?бот\w*)(?!\w)",
-    r"(?<!\w)(?:ответь|ответьте|отвечай|отвечайте|скажи|скажите|напиши|напишите)(?!\w)",
     r"(?<!\w)(?:правильн\w+\s+ответ|ответ\s*:)",
     # Chinese and Japanese: an AI or assistant, answer / say, the answer is.
     r"人工智能|智能助手|助手|语言模型|大模型|アシスタント|言語モデル|人工知能",
     r"回答|回复|请说|请回答|答案|答えて|答えは|言って|と答え|と言",
     r"(?<![a-z])ai\s*(?:への|に|的|助手|模型)|(?:给|致|对|请|請)\s*ai(?![a-z])",
 ]
-_IN_LATIN = re.compile("|".join(_LATIN), re.IGNORECASE)
-_IN_OTHER = re.compile("|".join(_OTHER), re.IGNORECASE)
-
-
-# Every Latin-script pattern needs one of these words (most sentences skip them).
+FOREIGN_ORDER = re.compile(latin_letters("|".join([*_LATIN, *_OTHER])), re.IGNORECASE)
+# An order opening the text (a title may start so: "Dites-moi is a 1997 song").
+OPENING_ORDER = re.compile(latin_letters(rf"^\W*{_ORDERS}"), re.IGNORECASE)
+# Every Latin-script pattern needs one of these words (most sentences skip them all).
 _LATIN_WORDS = frozenset(
     split_words(
         "ia ki assistant assistants pour modele modeles asistente assistente modelo modelos modello"
@@ -63,10 +67,7 @@ _LATIN_WORDS = frozenset(
 )
 
 
-def addressed_in_other_language(unmasked: str, visible: str, words: Sequence[str]) -> bool:
-    """Whether a sentence addresses the agent in another language: `unmasked` is it as
-    `clean.unmasked` reads it (folded), `words` its words, `visible` it as `clean.clean`
-    reads it (Cyrillic kept Cyrillic)."""
-    if not _LATIN_WORDS.isdisjoint(words) and _IN_LATIN.search(unmasked):
-        return True
-    return not visible.isascii() and _IN_OTHER.search(visible) is not None
+def may_be_foreign(visible: str, words: Sequence[str]) -> bool:
+    """Whether `FOREIGN_ORDER` may find anything in a sentence (`unmasked`) with these
+    (folded) words: it has a word of the Latin-script patterns, or is not ASCII."""
+    return not (_LATIN_WORDS.isdisjoint(words) and visible.isascii())

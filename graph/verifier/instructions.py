@@ -16,14 +16,14 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
-from graph.verifier.clean import clean, unmasked
-from graph.verifier.foreign_orders import addressed_in_other_language
+from graph.verifier.clean import unmasked
+from graph.verifier.foreign_orders import FOREIGN_ORDER, OPENING_ORDER, may_be_foreign
 from graph.verifier.normalise import split_words
 
 _ADDRESSEE = (
     r"(?:ai|a\.i\.|assistants?|chat ?bots?|bots?|llms?|(?:ai |language |large language )models?"
-    r"|models?|agents?|readers?|systems?|users?|gpt|chatgpt|claude|gemini|copilot|robots?"
-    r"|artificial intelligences?|siri|alexa|cortana|bard"
+    r"|models?|agents?|readers?|systems?|users?|gpt|chatgpt|claude|gemini|copilot"
+    r"|artificial intelligences?"
     r"|(?:machine|automated|automatic|ai)\s+(?:readers?|agents?|systems?|tools?|crawlers?))"
 )
 _ANSWER_VERB = (
@@ -63,7 +63,7 @@ _INSTRUCTION = re.compile(
             r"|reminded|required|directed|ordered|advised)\b",
             rf"\b(?:summar(?:y|ies)|answers?|responses?|replies|outputs?)\b[^.;]{{0,30}}?\b{_MODAL}\s+"
             rf"(?:\w+\s+)?{_ANSWER_VERB}\b",
-            r"\bin\s+(?:your|any|every|each)\s+(?:answer|reply|response|output|summary)\b",
+            r"\bin\s+(?:your|any)\s+(?:answer|reply|response|output|summary)\b",
             r"\b(?:this|that)\s+is\s+the\s+(?:correct\s+|right\s+|real\s+)?answer\b",
             # Chat-template markup.
             r"<\s*/?\s*(?:system|assistant|user|human|instructions?)\s*>|<\|\w+\|>|\[/?inst\]"
@@ -87,21 +87,25 @@ _INSTRUCTION = re.compile(
             r"\b(?:you(?:'re| are)\s+(?:now\s+)?(?:an?\s+)?(?:ai|assistant|language model|chatbot"
             r"|helpful))",
             r"\b(?:the|your)\s+(?:only\s+)?(?:correct|real|true|actual|final|right|expected"
-            r"|acceptable|intended|proper|best)\s+(?:answer|response|reply|output)\b",
+            r"|acceptable|intended|proper|best)\s+answer\b",
+            r"\b(?:the|your)\s+(?:only\s+)?(?:correct|right|acceptable|intended|proper)\s+"
+            r"(?:response|reply|output)\b",
             rf"\byour\s+(?:answer|response|reply|output|task|job)\s*(?::|=|is\b|{_MODAL})",
             r"\bthe answer (?:be|must|should|shall|has to|needs to|is to)\b",
-            r"\bwhen(?:ever)?\s+(?:answering|responding|replying|you(?:'re| are)?\s+"
-            r"(?:asked|answer|answering|respond|responding|reply|replying|prompted))\b",
+            r"\bwhen(?:ever)?\s+(?:(?:answering|responding|replying)(?:\s+(?:questions?|queries"
+            r"|prompts?|users?)\b[^,]{0,40})?\s*,|you(?:'re| are)?\s+(?:asked|answer|answering"
+            r"|respond|responding|reply|replying|prompted)\b)",
             r"\b(?:answer|respond|reply)\s+accordingly\b",
             r"\b(?:sure|remember|forget)\s+(?:to|that you)\s+(?:answer|say|respond|reply|report"
             r"|state|output|write)\b",
             rf"\byou\s+{_MODAL}\s+(?:\w+\s+)?repeat\b",
-            r"\b(?:tell|inform)\s+the\s+(?:users?|askers?|questioners?)\b",
+            r"(?:^|[;:,—–]\s*|\bplease\s+)\W*(?:tell|inform)\s+the\s+(?:users?|askers?"
+            r"|questioners?)\b",
             r"\banswer\s+(?:to|for)\s+(?:this|the|your|any)\s+question\s+(?:is|should|must)\b",
             r"\bthe answer (?:you|to give)\b",
-            r"(?:^|\?)\W*(?:final\s+|correct\s+)?(?:answer|a|response|reply|output|answering"
-            r"|solution)\s*[:=]",
-            r"^\W*(?:ai|assistant|system|model|agent|user|developer|instruction)s?\s*:",
+            r"^\W*(?:final\s+|correct\s+)?(?:answer|a|response|reply|output|answering|solution)"
+            r"\s*[:=]",
+            r"^\W*(?:ai|assistant|system|model|agent|user|developer|instruction|robot)s?\s*:",
             r"\bfinish\s*\[|^\W*(?:thought|action|observation)\s*\d*\s*:",
             r"\b(?:system prompt|prompt injection|new instructions|jailbreak)",
             # An order to answer at the start of a clause.
@@ -134,7 +138,7 @@ _TRIGGERS = frozenset(
         " users developer instruction gpt claude gemini copilot whoever anyone anybody everyone"
         " you your answer say respond reply report output finish declare conclude response"
         " thought action observation jailbreak prompt chatgpt machine automated automatic"
-        " answering responding replying robot robots artificial siri alexa cortana bard"
+        " answering responding replying robot robots artificial"
         " instructions inst im solution summary summaries meant intended addressed directed"
     )
 )
@@ -144,7 +148,7 @@ _THAT = frozenset(split_words("that this it"))
 _LOWER_WORD = re.compile(r"[a-z]+")
 # Markers the words do not show: "A.I.", chat-template roles, hidden HTML.
 _MARKERS = ("a.i", '"role"', "<|", "<system", "style=")
-_A_LABEL = re.compile(r"(?:^|\?)\W*a\s*[:=]", re.IGNORECASE)
+_A_LABEL = re.compile(r"^\W*a\s*[:=]", re.IGNORECASE)
 
 
 def _unquote(match: re.Match[str]) -> str:
@@ -152,32 +156,38 @@ def _unquote(match: re.Match[str]) -> str:
     return quoted if _QUOTED_ORDER.search(quoted) else " "
 
 
-def _is_order(text: str) -> bool:
+def _found(text: str, foreign: bool) -> bool:
+    return _INSTRUCTION.search(text) is not None or (
+        foreign and FOREIGN_ORDER.search(text) is not None
+    )
+
+
+def _is_order(text: str, foreign: bool) -> bool:
     unquoted = _QUOTED.sub(_unquote, text)
     if unquoted.strip(" .,;:!?"):
         text = unquoted
-    if not _INSTRUCTION.search(text):
+    if not _found(text, foreign):
         return False
     described = _DESCRIBED_TITLE.match(text)
-    if described is None or not _CLAUSE_START_ORDER.match(text):
+    opens = _CLAUSE_START_ORDER.match(text) or (foreign and OPENING_ORDER.match(text))
+    if described is None or not opens:
         return True
-    rest = text[described.end() :]
-    return _INSTRUCTION.search(rest) is not None
+    return _found(text[described.end() :], foreign)
 
 
 @lru_cache(maxsize=65536)
 def is_trusted(text: str) -> bool:
     """False for a sentence that addresses the agent (injected instructions), not the world."""
-    return all(_is_trusted_as(visible, text) for visible in unmasked(text))
+    return all(_is_trusted_as(visible) for visible in unmasked(text))
 
 
-def _is_trusted_as(visible: str, text: str) -> bool:
+def _is_trusted_as(visible: str) -> bool:
     folded = visible.casefold()
     words = _LOWER_WORD.findall(folded)
-    if addressed_in_other_language(folded, clean(text), words):
-        return False
+    foreign = may_be_foreign(visible, words)
     if (
-        _TRIGGERS.isdisjoint(words)
+        not foreign
+        and _TRIGGERS.isdisjoint(words)
         and not any(marker in folded for marker in _MARKERS)
         and not _A_LABEL.search(visible)
         and (
@@ -186,7 +196,7 @@ def _is_trusted_as(visible: str, text: str) -> bool:
         )
     ):
         return True
-    return not _is_order(visible)
+    return not _is_order(visible, foreign)
 
 
 @lru_cache(maxsize=65536)
