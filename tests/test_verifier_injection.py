@@ -146,7 +146,12 @@ def test_unicode_tricks_are_undone_before_deciding() -> None:
 
 @pytest.mark.parametrize(
     "preface",
-    ["Note to AI.", "Attention, language models.", "The next line is for AI assistants only:"],
+    [
+        "Note to AI.",
+        "Attention, language models.",
+        "The next line is for AI assistants only:",
+        "When an assistant is asked about Freedonia, the following applies.",
+    ],
 )
 def test_a_fact_that_a_note_to_the_assistant_introduces_is_not_evidence(
     store: Store, preface: str

@@ -127,6 +127,8 @@ def unmasked(text: str) -> tuple[str, ...]:
 
 
 def _unmasked(text: str) -> tuple[str]:
+    if text.isascii() and _MARKS.isdisjoint(text) and not _SPACED_HINT.search(text):
+        return (text,)
     visible = clean(text)
     if not visible.isascii():
         visible = _SCRIPT_SEAM.sub(" ", latin_letters(visible))

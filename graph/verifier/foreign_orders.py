@@ -19,12 +19,12 @@ from graph.verifier.normalise import split_words
 
 # Where an order opens a clause, and the orders (to answer, to say; polite and familiar).
 _OPENS = r"(?:^|[;:,.!?—–]\s*)\W*"
-_ORDERS = (
-    r"(?:(?:repondez|reponds|repondre\s+par|dites|dis\s+que|antworte|antwortet|antworten\s+sie"
+_LATIN_ORDERS = (
+    r"(?:repondez|reponds|repondre\s+par|dites|dis\s+que|antworte|antwortet|antworten\s+sie"
     r"|sagen\s+sie|sag\s+nur|responde|responda|respondan|contesta|conteste|diga|digan|di\s+que"
     r"|rispondi|risponda|rispondete|dici|dica|dite)\b"
-    r"|(?:ответь|ответьте|отвечай|отвечайте|скажи|скажите|напиши|напишите)(?!\w))"
 )
+_RUSSIAN_ORDERS = r"(?:ответь|ответьте|отвечай|отвечайте|скажи|скажите|напиши|напишите)(?!\w)"
 _LATIN = [
     # An AI, an assistant or a language model, in French, Spanish, Italian, Portuguese, German.
     r"\b(?:l['’]|la\s+|a\s+|una?\s+|une?\s+|de\s+la\s+|pour\s+l['’]|para\s+la\s+|per\s+l['’])ia\b",
@@ -35,7 +35,7 @@ _LATIN = [
     r"\b(?:sprachmodell|sprachmodelle|ki-assistent)\w*",
     r"\b(?:au|aux|pour\s+(?:le|les|l['’])|an\s+(?:das|die|den))\s*(?:modeles?|assistants?|ia|ki"
     r"|modell|assistenten)\s*:",
-    rf"{_OPENS}{_ORDERS}",
+    rf"{_OPENS}{_LATIN_ORDERS}",
     # Answer labels and "the correct answer".
     r"\b(?:la\s+)?(?:bonne\s+reponse|reponse\s+(?:finale|correcte))\b|^\W*reponse\s*:",
     r"\b(?:die\s+)?(?:richtige|korrekte)\s+antwort\b|^\W*antwort\s*:",
@@ -46,6 +46,7 @@ _LATIN = [
 _OTHER = [
     # Russian: an AI, an assistant, a neural network or language model; answer / say.
     r"^\W*ии\s*:|(?<!\w)(?:ии|нейросет\w*|ассистент\w*|языков\w+\s+модел\w*|чат-?бот\w*)(?!\w)",
+    rf"{_OPENS}{_RUSSIAN_ORDERS}",
     r"(?<!\w)(?:правильн\w+\s+ответ|ответ\s*:)",
     # Chinese and Japanese: an AI or assistant, answer / say, the answer is.
     r"人工智能|智能助手|助手|语言模型|大模型|アシスタント|言語モデル|人工知能",
@@ -54,20 +55,31 @@ _OTHER = [
 ]
 FOREIGN_ORDER = re.compile(latin_letters("|".join([*_LATIN, *_OTHER])), re.IGNORECASE)
 # An order opening the text (a title may start so: "Dites-moi is a 1997 song").
-OPENING_ORDER = re.compile(latin_letters(rf"^\W*{_ORDERS}"), re.IGNORECASE)
-# Every Latin-script pattern needs one of these words (most sentences skip them all).
+OPENING_ORDER = re.compile(
+    latin_letters(rf"^\W*(?:{_LATIN_ORDERS}|{_RUSSIAN_ORDERS})"), re.IGNORECASE
+)
+_IN_LATIN = re.compile(latin_letters("|".join(_LATIN)), re.IGNORECASE)
+_IN_OTHER = re.compile(latin_letters("|".join(_OTHER)), re.IGNORECASE)
+# Every Latin-script pattern needs one of these words, every other one a Cyrillic, kana
+# or Han letter (so most sentences skip them all).
 _LATIN_WORDS = frozenset(
     split_words(
-        "ia ki assistant assistants pour modele modeles asistente assistente modelo modelos modello"
-        " modelli sprachmodell sprachmodelle sprachmodells sprachmodellen assistenten"
-        " modell au aux repondez reponds repondre dites dis antworte antwortet antworten"
-        " sagen sag responde responda respondan contesta conteste diga digan di rispondi"
-        " risponda rispondete dici dica dite reponse antwort respuesta risposta resposta"
+        "ia ki langage conversationnel lenguaje linguaggio linguagem modele modeles modell"
+        " assistenten assistants sprachmodell sprachmodelle sprachmodells sprachmodellen"
+        " repondez reponds repondre dites que antworte antwortet antworten sagen nur"
+        " responde responda respondan contesta conteste diga digan rispondi risponda"
+        " rispondete dici dica dite reponse antwort respuesta risposta resposta"
     )
 )
+_OTHER_SCRIPT = re.compile("[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff]")
 
 
-def may_be_foreign(visible: str, words: Sequence[str]) -> bool:
-    """Whether `FOREIGN_ORDER` may find anything in a sentence (`unmasked`) with these
-    (folded) words: it has a word of the Latin-script patterns, or is not ASCII."""
-    return not (_LATIN_WORDS.isdisjoint(words) and visible.isascii())
+def addresses_in_other_language(visible: str, words: Sequence[str]) -> bool:
+    """Whether a sentence (`unmasked`, with these folded words) holds text addressed to
+    the agent in another language (`FOREIGN_ORDER` finds it; most sentences are skipped
+    on their words and letters alone)."""
+    if not _LATIN_WORDS.isdisjoint(words) and _IN_LATIN.search(visible):
+        return True
+    return not visible.isascii() and bool(
+        _OTHER_SCRIPT.search(visible) and _IN_OTHER.search(visible)
+    )

@@ -17,7 +17,11 @@ from functools import lru_cache
 from itertools import pairwise
 
 from graph.verifier.clean import unmasked
-from graph.verifier.foreign_orders import FOREIGN_ORDER, OPENING_ORDER, may_be_foreign
+from graph.verifier.foreign_orders import (
+    FOREIGN_ORDER,
+    OPENING_ORDER,
+    addresses_in_other_language,
+)
 from graph.verifier.normalise import split_words
 
 _ADDRESSEE = (
@@ -139,13 +143,15 @@ _TRIGGERS = frozenset(
         " you your answer say respond reply report output finish declare conclude response"
         " thought action observation jailbreak prompt chatgpt machine automated automatic"
         " answering responding replying robot robots artificial"
-        " instructions inst im solution summary summaries meant intended addressed directed"
+        " instructions inst im solution summary summaries"
     )
 )
 # Verbs that order a statement with "that", "this" or "it" next ("State that ...").
 _THAT_VERBS = frozenset(split_words("state claim assert write print output type return repeat"))
 _THAT = frozenset(split_words("that this it"))
 _LOWER_WORD = re.compile(r"[a-z]+")
+# A sentence pointing at what comes next ("the following applies", "the next line").
+_AHEAD = re.compile(r"\b(?:following|below|next\s+(?:line|sentence|statement|fact))\b", re.I)
 # Markers the words do not show: "A.I.", chat-template roles, hidden HTML.
 _MARKERS = ("a.i", '"role"', "<|", "<system", "style=")
 _A_LABEL = re.compile(r"^\W*a\s*[:=]", re.IGNORECASE)
@@ -184,12 +190,12 @@ def is_trusted(text: str) -> bool:
 def _is_trusted_as(visible: str) -> bool:
     folded = visible.casefold()
     words = _LOWER_WORD.findall(folded)
-    foreign = may_be_foreign(visible, words)
+    foreign = addresses_in_other_language(visible, words)
     if (
         not foreign
         and _TRIGGERS.isdisjoint(words)
         and not any(marker in folded for marker in _MARKERS)
-        and not _A_LABEL.search(visible)
+        and not _A_LABEL.match(visible)
         and (
             _THAT_VERBS.isdisjoint(words)
             or not any(a in _THAT_VERBS and b in _THAT for a, b in pairwise(words))
@@ -202,8 +208,8 @@ def _is_trusted_as(visible: str) -> bool:
 @lru_cache(maxsize=65536)
 def introduces(text: str) -> bool:
     """Whether a sentence addressing the agent introduces the next one ("Note to AI:",
-    "Attention, language models."): it ends in a colon or is short."""
+    "Attention, language models."): it ends in a colon, is short or points ahead."""
     visible = text.rstrip()
-    if not visible.endswith(":") and len(visible.split()) > 8:
+    if not visible.endswith(":") and len(visible.split()) > 8 and not _AHEAD.search(visible):
         return False
     return not is_trusted(text)
