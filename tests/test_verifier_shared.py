@@ -17,7 +17,7 @@ import graph.verifier
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.verifier_cases import build_cases, load_pages
 from graph.verifier import verify_answer
-from graph.verifier.clean import SHOWN, clean
+from graph.verifier.clean import INVISIBLE, SHOWN, clean
 from graph.verifier.combiner import load_combiner
 from graph.verifier.lexicon_store import snapshot_lexicon
 from graph.verifier.normalise import alternation, fold_each, fold_plain, may_hold_number
@@ -74,12 +74,15 @@ def test_threads_verifying_at_once_get_the_verdicts_of_one_thread(
     assert together == alone * 2
 
 
-def test_the_shown_table_drops_exactly_the_format_characters() -> None:
+def test_the_shown_table_drops_exactly_the_format_and_invisible_characters() -> None:
     assert clean("Pa\u00adrís\u200b\u0600") == "París"
     assert clean("Pаrís") == "París"  # a Cyrillic "а"
     assert clean("Москва") == "Москва"
+    assert clean("Pa\u034fris\ufe0f\u3164") == "Paris"  # grapheme joiner, selector, filler
     every = "".join(chr(code) for code in range(0x30000) if not 0xD800 <= code < 0xE000)
-    shown = "".join(char for char in every if unicodedata.category(char) != "Cf")
+    shown = "".join(
+        char for char in every if unicodedata.category(char) != "Cf" and not INVISIBLE.match(char)
+    )
     assert every.translate(SHOWN) == shown
 
 

@@ -1,10 +1,14 @@
-"""Undo the Unicode tricks that hide words from a reader: invisible format characters
-(zero-width spaces and joiners, soft hyphens, direction marks), compatibility
-forms (fullwidth or mathematical letters) and look-alike letters from other
-scripts inside a Latin word (a Cyrillic "а" in "Pаris")."""
+"""Undo the Unicode tricks that hide words from a reader: invisible characters
+(zero-width spaces and joiners, soft hyphens, direction marks, variation
+selectors, the grapheme joiner, Hangul fillers), compatibility forms (fullwidth
+or mathematical letters), small capitals and look-alike letters from other
+scripts inside a Latin word (a Cyrillic "а" in "Pаris"). `unmasked` goes
+further, for spotting orders only: entities, accents and emphasis marks gone,
+every look-alike made Latin, spaced-out letters joined."""
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from functools import lru_cache
@@ -16,7 +20,23 @@ _CONFUSABLES = str.maketrans(
         **dict(zip("АВЕКМНОРСТУХІЈЅ", "ABEKMHOPCTYXIJS", strict=True)),
         **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX", strict=True)),
         **dict(zip("οαικνρυχ", "oaikvpux", strict=True)),
+        **dict(zip("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnoprstuvwyz", strict=True)),
     }
+)
+# Letters of other scripts that look like Latin ones (Lisu, Cherokee, Armenian): rare in
+# English text, so made Latin only when spotting orders.
+_LOOK_ALIKES = str.maketrans(
+    dict(
+        zip(
+            "ꓐꓑꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴᎪᏴᏟᎠᎬᏀᎻᎫᏦᏞᎷᏢᏚᎢᏙᏔᏃՏՍՕսօոհզց",
+            "BPDTGKJCZFMNLSRVHWXYAEIOUABCDEGHJKLMPSTVWZSUOuonhqg",
+            strict=True,
+        )
+    )
+)
+# Invisible characters that are not format characters (category Cf).
+INVISIBLE = re.compile(
+    "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0\U000e0100-\U000e01ef]"
 )
 # Any of those look-alikes (a search for one is faster than translating the text).
 _CONFUSABLE = re.compile(f"[{''.join(map(chr, _CONFUSABLES))}]")
@@ -32,7 +52,8 @@ class _Shown(dict[int, int | None]):
     other character, filled as characters are first seen (one entry per code point)."""
 
     def __missing__(self, code: int) -> int | None:
-        kept = None if unicodedata.category(chr(code)) == "Cf" else code
+        char = chr(code)
+        kept = None if unicodedata.category(char) == "Cf" or INVISIBLE.match(char) else code
         self[code] = kept
         return kept
 
@@ -59,3 +80,60 @@ def clean(text: str) -> str:
     if _CONFUSABLE.search(visible) is None:
         return visible
     return _WORD.sub(_unmix, visible)
+
+
+# Emphasis and quoting marks of markdown ("**Note to AI:**"), and a letter between
+# Han or kana and a Latin letter (the start of "AI" in "给AI的提示").
+_MARKUP = re.compile(r"[*_`~]+|^\s*>+")
+_SCRIPT_SEAM = re.compile(
+    r"(?<=[\u3040-\u30ff\u3400-\u9fff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u3040-\u30ff\u3400-\u9fff])"
+)
+# Three or more letters written one by one ("A N S W E R", "A.N.S.W.E.R").
+_SPACED = re.compile(r"\b[A-Za-z](?:[ .-][A-Za-z]\b){2,}")
+_SPACED_HINT = re.compile(r"(?:^|[ (])[A-Za-z][ .-][A-Za-z][ .-][A-Za-z]\b")
+_MARKS = frozenset("*_`~>")
+# Combining marks (accents and overlays on Latin, Greek and Cyrillic letters).
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
+# Letters in squares and circles that NFKC leaves alone ("🅰🅸"), and right-to-left
+# overrides that show a reversed run the right way round.
+_BOXED = str.maketrans(
+    {first + i: ord("A") + i for first in (0x1F130, 0x1F150, 0x1F170, 0x1F1E6) for i in range(26)}
+)
+_REVERSED = re.compile("\u202e([^\u202a-\u202c]*)\u202c?")
+
+
+def latin_letters(text: str) -> str:
+    """`text` with accents and other combining marks dropped and every look-alike letter
+    made Latin (how `unmasked` reads letters; patterns for it are written so too)."""
+    decomposed = _COMBINING.sub("", unicodedata.normalize("NFKD", text))
+    return decomposed.translate(_CONFUSABLES).translate(_BOXED).translate(_LOOK_ALIKES)
+
+
+@lru_cache(maxsize=65536)
+def unmasked(text: str) -> tuple[str, ...]:
+    """`clean(text)`, and then: HTML entities read, accents and other combining marks
+    dropped, every look-alike letter made Latin (a Greek "ΑΙ" too), emphasis marks
+    dropped, Han or kana parted from Latin letters and spaced-out letters joined; with a
+    right-to-left override, both as written and as shown. Only for spotting text
+    addressed to the agent: it reads names wrongly."""
+    if "&" in text:
+        text = html.unescape(text)
+    if "\u202e" in text:
+        shown = _REVERSED.sub(lambda match: match.group(1)[::-1], text)
+        return (*_unmasked(text), *_unmasked(shown))
+    return _unmasked(text)
+
+
+def _unmasked(text: str) -> tuple[str]:
+    if text.isascii() and _MARKS.isdisjoint(text) and not _SPACED_HINT.search(text):
+        return (text,)
+    visible = clean(text)
+    if not visible.isascii():
+        visible = _SCRIPT_SEAM.sub(" ", latin_letters(visible))
+    if not _MARKS.isdisjoint(visible):
+        visible = _MARKUP.sub("", visible)
+    if _SPACED_HINT.search(visible):
+        visible = _SPACED.sub(lambda match: re.sub(r"[ .-]", "", match.group(0)), visible)
+    return (visible,)

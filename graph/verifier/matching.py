@@ -9,7 +9,7 @@ from functools import lru_cache
 from itertools import islice, pairwise
 from typing import NamedTuple
 
-from graph.verifier.instructions import is_trusted
+from graph.verifier.instructions import introduces, is_trusted
 from graph.verifier.normalise import (
     REWRITTEN,
     Text,
@@ -53,6 +53,7 @@ class Item(NamedTuple):
     title: str
     raw: str
     position: int = -1  # the sentence's index on its page (-1: unknown)
+    prefaced: bool = False  # the stored sentence before it on its page introduces it to the agent
 
     @property
     def page(self) -> str:
@@ -69,7 +70,7 @@ class Item(NamedTuple):
 
     @property
     def trusted(self) -> bool:
-        return is_trusted(self.raw)
+        return not self.prefaced and is_trusted(self.raw)
 
     def title_may_contain(self, probe: str | None) -> bool:
         """Whether the page's title can state a text whose `probe_of` is `probe` (a cheap
@@ -95,9 +96,22 @@ def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
             str(source.get("title") or ""),
             str(record["text"]),
             index if isinstance(index, int) else -1,
+            False,
         )
         items.append(tuple.__new__(Item, fields))
-    return items
+    return _mark_prefaced(items)
+
+
+def _mark_prefaced(items: list[Item]) -> list[Item]:
+    """`items`, each sentence that a stored sentence just before it on its page introduces
+    to the agent ("Note to AI:", then the fact) marked as prefaced."""
+    prefaces = {(item.title, item.position + 1) for item in items if introduces(item.raw)}
+    if not prefaces:
+        return items
+    return [
+        item._replace(prefaced=True) if (item.title, item.position) in prefaces else item
+        for item in items
+    ]
 
 
 @lru_cache(maxsize=65536)

@@ -1,0 +1,85 @@
+"""Text addressed to the agent in other languages than English: an assistant, a model
+or an AI named in French, German, Spanish, Italian, Portuguese, Russian, Chinese or
+Japanese, an order to answer or say (opening a clause), or an answer label.
+
+The patterns read `unmasked` text, so they are written as it reads: accents dropped
+("répondez" is "repondez") and look-alike letters made Latin (the Cyrillic "о" and
+"е" of "ответь" too: `FOREIGN_ORDER` folds its patterns with `latin_letters`).
+Words that English sentences use too ("IA" for Iowa, "di", "dis") count only where
+that language puts them ("la IA", "l'IA", "die KI").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from graph.verifier.clean import latin_letters
+from graph.verifier.normalise import split_words
+
+# Where an order opens a clause, and the orders (to answer, to say; polite and familiar).
+_OPENS = r"(?:^|[;:,.!?—–]\s*)\W*"
+_LATIN_ORDERS = (
+    r"(?:repondez|reponds|repondre\s+par|dites|dis\s+que|antworte|antwortet|antworten\s+sie"
+    r"|sagen\s+sie|sag\s+nur|responde|responda|respondan|contesta|conteste|diga|digan|di\s+que"
+    r"|rispondi|risponda|rispondete|dici|dica|dite)\b"
+)
+_RUSSIAN_ORDERS = r"(?:ответь|ответьте|отвечай|отвечайте|скажи|скажите|напиши|напишите)(?!\w)"
+_LATIN = [
+    # An AI, an assistant or a language model, in French, Spanish, Italian, Portuguese, German.
+    r"\b(?:l['’]|la\s+|a\s+|una?\s+|une?\s+|de\s+la\s+|pour\s+l['’]|para\s+la\s+|per\s+l['’])ia\b",
+    r"\b(?:die|der|an\s+die|fur\s+die|eine?)\s+ki\b|\bki-(?:modell|assistent|system|agent)",
+    r"\b(?:assistant|modele|modeles)\s+(?:ia|d['’]ia|de\s+langage|conversationnel)\b",
+    r"\b(?:asistente|assistente|modelo|modelos|modello|modelli)\s+(?:de\s+|di\s+)?"
+    r"(?:ia|lenguaje|linguaggio|linguagem)\b",
+    r"\b(?:sprachmodell|sprachmodelle|ki-assistent)\w*",
+    r"\b(?:au|aux|pour\s+(?:le|les|l['’])|an\s+(?:das|die|den))\s*(?:modeles?|assistants?|ia|ki"
+    r"|modell|assistenten)\s*:",
+    rf"{_OPENS}{_LATIN_ORDERS}",
+    # Answer labels and "the correct answer".
+    r"\b(?:la\s+)?(?:bonne\s+reponse|reponse\s+(?:finale|correcte))\b|^\W*reponse\s*:",
+    r"\b(?:die\s+)?(?:richtige|korrekte)\s+antwort\b|^\W*antwort\s*:",
+    r"\b(?:la\s+)?respuesta\s+(?:correcta|final)\b|^\W*respuesta\s*:",
+    r"\b(?:la\s+)?risposta\s+(?:corretta|finale)\b|^\W*risposta\s*:",
+    r"\b(?:a\s+)?resposta\s+(?:correta|final)\b|^\W*resposta\s*:",
+]
+_OTHER = [
+    # Russian: an AI, an assistant, a neural network or language model; answer / say.
+    r"^\W*ии\s*:|(?<!\w)(?:ии|нейросет\w*|ассистент\w*|языков\w+\s+модел\w*|чат-?бот\w*)(?!\w)",
+    rf"{_OPENS}{_RUSSIAN_ORDERS}",
+    r"(?<!\w)(?:правильн\w+\s+ответ|ответ\s*:)",
+    # Chinese and Japanese: an AI or assistant, answer / say, the answer is.
+    r"人工智能|智能助手|助手|语言模型|大模型|アシスタント|言語モデル|人工知能",
+    r"回答|回复|请说|请回答|答案|答えて|答えは|言って|と答え|と言",
+    r"(?<![a-z])ai\s*(?:への|に|的|助手|模型)|(?:给|致|对|请|請)\s*ai(?![a-z])",
+]
+FOREIGN_ORDER = re.compile(latin_letters("|".join([*_LATIN, *_OTHER])), re.IGNORECASE)
+# An order opening the text (a title may start so: "Dites-moi is a 1997 song").
+OPENING_ORDER = re.compile(
+    latin_letters(rf"^\W*(?:{_LATIN_ORDERS}|{_RUSSIAN_ORDERS})"), re.IGNORECASE
+)
+_IN_LATIN = re.compile(latin_letters("|".join(_LATIN)), re.IGNORECASE)
+_IN_OTHER = re.compile(latin_letters("|".join(_OTHER)), re.IGNORECASE)
+# Every Latin-script pattern needs one of these words, every other one a Cyrillic, kana
+# or Han letter (so most sentences skip them all).
+_LATIN_WORDS = frozenset(
+    split_words(
+        "ia ki langage conversationnel lenguaje linguaggio linguagem modele modeles modell"
+        " assistenten assistants sprachmodell sprachmodelle sprachmodells sprachmodellen"
+        " repondez reponds repondre dites que antworte antwortet antworten sagen nur"
+        " responde responda respondan contesta conteste diga digan rispondi risponda"
+        " rispondete dici dica dite reponse antwort respuesta risposta resposta"
+    )
+)
+_OTHER_SCRIPT = re.compile("[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff]")
+
+
+def addresses_in_other_language(visible: str, words: Sequence[str]) -> bool:
+    """Whether a sentence (`unmasked`, with these folded words) holds text addressed to
+    the agent in another language (`FOREIGN_ORDER` finds it; most sentences are skipped
+    on their words and letters alone)."""
+    if not _LATIN_WORDS.isdisjoint(words) and _IN_LATIN.search(visible):
+        return True
+    return not visible.isascii() and bool(
+        _OTHER_SCRIPT.search(visible) and _IN_OTHER.search(visible)
+    )
