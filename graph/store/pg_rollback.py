@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.postgres import _ainternal
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
 from graph.store.rollback import RUN_LOG, RunRows
-from graph.store.rollback_saver import RollsBackRuns, group_rows
+from graph.store.rollback_saver import RollsBackRuns, checkpoint_key, group_rows
 
 NOTE_SQL = (
     "INSERT INTO run_writes VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT"
@@ -31,6 +32,7 @@ NOTED_KEYS = (
     " checkpoint_ns, checkpoint_id, task_id, idx FROM run_writes WHERE run_id = %s)"
 )
 SAME = "thread_id = %s AND checkpoint_ns = %s"
+HAS_CHECKPOINT_SQL = f"SELECT 1 FROM checkpoints WHERE {SAME} AND checkpoint_id = %s"
 PROPOSALS_SQL = (
     f"SELECT type, blob FROM checkpoint_writes WHERE {SAME} AND channel = 'proposal'"
     f" AND (checkpoint_id = ANY(%s) OR {NOTED_KEYS})"
@@ -67,6 +69,13 @@ class RollbackAsyncPostgresSaver(RollsBackRuns, AsyncPostgresSaver):
         """Delete the thread's rows of the `run_writes` table."""
         async with self._cursor() as cur:
             await cur.execute("DELETE FROM run_writes WHERE thread_id = %s", (thread_id,))
+
+    async def _has_checkpoint(self, config: RunnableConfig) -> bool:
+        """Whether the checkpoint `config` names is stored."""
+        key = checkpoint_key(config)
+        async with self._cursor() as cur:
+            await cur.execute(HAS_CHECKPOINT_SQL, key)
+            return await cur.fetchone() is not None
 
     async def _run_rows(self, run_id: str) -> list[RunRows]:
         """The run's checkpoints and noted writes, its proposals and the checkpoints of
