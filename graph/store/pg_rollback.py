@@ -5,14 +5,22 @@ its checkpoints use, in one transaction."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
+import psycopg
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.postgres import _ainternal
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+from psycopg import AsyncCursor
+from psycopg.rows import DictRow
 
+from graph.errors import DatabaseError
+from graph.store.postgres import FAILED_WHILE_RUNNING, reason_of
 from graph.store.rollback import RUN_LOG, RunRows
 from graph.store.rollback_saver import RollsBackRuns, checkpoint_key, group_rows
+from tools.dbfiles import CHECKPOINTS
 
 NOTE_SQL = (
     "INSERT INTO run_writes VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT"
@@ -59,6 +67,20 @@ class RollbackAsyncPostgresSaver(RollsBackRuns, AsyncPostgresSaver):
     def __init__(self, conn: Any, *, serde: Any = None) -> None:
         super().__init__(conn, serde=serde)
         self.run_log = RUN_LOG
+
+    @asynccontextmanager
+    async def _cursor(self, *, pipeline: bool = False) -> AsyncIterator[AsyncCursor[DictRow]]:
+        """A cursor; a server lost or unreachable is one line naming the database (a
+        `DatabaseError`, which langgraph-api passes on), not "An internal error occurred"."""
+        try:
+            async with super()._cursor(pipeline=pipeline) as cur:
+                yield cur
+        except psycopg.OperationalError as error:
+            where = str(getattr(self, "label", "PostgreSQL"))
+            message = FAILED_WHILE_RUNNING.format(
+                label=CHECKPOINTS.label, location=where, reason=reason_of(error)
+            )
+            raise DatabaseError(message) from None
 
     async def _note(self, rows: list[tuple[Any, ...]]) -> None:
         """Add rows to the `run_writes` table."""
