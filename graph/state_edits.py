@@ -20,7 +20,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, StateUpdate
 
-from graph.errors import AgentError
+from graph.errors import AgentError, SettingsChangeError
 
 RESTART = {"status": "running", "stop_reason": ""}
 SCALARS = (str, int, float, bool, type(None))
@@ -31,6 +31,11 @@ REFUSED = (
 )
 BAD_SETTINGS = (
     "settings: {value!r:.80} is not an object of plain settings (text, numbers, true/false)"
+)
+OTHER_SETTINGS = (
+    "thread {thread_id} has its own settings ({keys} differ): every run on it uses them;"
+    " start a new thread, or change them with `react-agent resume --change-settings`"
+    " (recorded)"
 )
 BAD_INPUT = "a run's input is an object with a question and, at most, settings; got {value!r:.80}"
 
@@ -95,10 +100,32 @@ class GuardedGraph(CompiledStateGraph[Any, Any, Any, Any]):
                 check_edit(update.values, "update_state")
         return await super().abulk_update_state(config, supersteps)
 
-    def astream(self, input: Any, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        """`astream`, its input checked first."""
+    async def astream(
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> AsyncIterator[Any]:
+        """`astream` (which every streaming method runs), its input checked first."""
         check_input(input)
-        return super().astream(input, *args, **kwargs)
+        if isinstance(input, Mapping) and input.get("settings") and config:
+            await self._refuse_other_settings(input["settings"], config)
+        async for chunk in super().astream(input, config, **kwargs):
+            yield chunk
+
+    async def _refuse_other_settings(
+        self, given: Mapping[str, Any], config: RunnableConfig
+    ) -> None:
+        """Refuse a new input whose settings differ from those its thread stored."""
+        if not (config.get("configurable") or {}).get("thread_id"):
+            return
+        state = await self.aget_state(config)
+        stored = (state.values or {}).get("settings") if isinstance(state.values, dict) else None
+        if not stored:
+            return
+        differing = sorted(key for key, value in given.items() if stored.get(key) != value)
+        if differing:
+            thread_id = config["configurable"]["thread_id"]
+            raise SettingsChangeError(
+                OTHER_SETTINGS.format(thread_id=thread_id, keys=", ".join(differing))
+            )
 
     def astream_events(self, input: Any, *args: Any, **kwargs: Any) -> Any:
         """`astream_events`, its input checked first."""

@@ -3,7 +3,9 @@
 Before, `threads.update_state` appended a finished thread's reservation evidence to
 a thread whose hold the human had rejected, and the answer claiming the hold came out
 *verified*; garbage written into counters or settings made later runs fail with
-`AttributeError` / `TypeError` ("internal" errors) instead of one line.
+`AttributeError` / `TypeError` ("internal" errors) instead of one line; and a new
+input on a thread paused for approval, its settings saying `approvals: auto`, replaced
+the thread's settings and ran the write with no human decision.
 """
 
 from __future__ import annotations
@@ -112,3 +114,19 @@ def test_the_remote_clis_restart_and_a_plain_resume_pass() -> None:
     check_input({"question": QUESTION, "settings": {"model": DEMO, "max_tool_calls": 6}})
     with pytest.raises(StateEditError, match="status"):
         check_edit({"status": "verified"}, "update_state")
+
+
+def test_a_new_input_cannot_switch_a_paused_threads_approvals_to_auto(
+    server: tuple[SyncLangGraphClient, Path],
+) -> None:
+    client, root = server
+    library_db = root / "switch.sqlite3"
+    thread_id, request_id = _paused(client, library_db)
+    stored = state_values(client.threads.get_state(thread_id))["settings"]
+    auto = dict(stored, approvals="auto")
+    with pytest.raises(Exception, match=r"SettingsChangeError: .*approvals differ"):
+        client.runs.wait(thread_id, "library", input={"question": QUESTION, "settings": auto})
+    assert reservations(str(library_db)) == []
+    assert client.threads.get_state(thread_id)["next"] == ["review"]
+    _decide(client, thread_id, request_id, type="reject", message="no")
+    assert reservations(str(library_db)) == []
