@@ -143,8 +143,11 @@ def build_agent(
 
 @cache
 def server_agent(env_name: EnvName) -> CompiledStateGraph[Any, Any, Any, Any]:
-    """The agent of `env_name` without a checkpointer, compiled once (for the server)."""
-    return build_agent(env_name)
+    """The agent of `env_name` without a checkpointer, compiled once (for the server), its
+    state written by its nodes only (`graph.state_edits`)."""
+    from graph.state_edits import guarded
+
+    return guarded(build_agent(env_name))
 
 
 def __getattr__(name: str) -> Any:

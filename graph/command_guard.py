@@ -31,7 +31,13 @@ from tools.dbfiles import DatabaseFileError
 
 Command = Callable[[argparse.Namespace], int]
 INTERRUPTED_EXIT = 130
+IO_ERROR = "disk I/O error"  # not damage: e.g. an open file's -wal deleted beside it
 DAMAGED = "the database {path} is damaged ({problem}); restore it from a copy or start a new one"
+UNREADABLE = (
+    "the database {path} could not be read (disk I/O error): was its write-ahead log"
+    " ({path}-wal) deleted while it was open? The command stopped; what the file holds"
+    " resumes once no process has it open (else the disk is failing)"
+)
 INTERRUPTED = (
     "react-agent: interrupted; thread {thread_id} stopped at its last checkpoint and is "
     "marked interrupted. Resume it with: {command}"
@@ -129,6 +135,8 @@ def reporting_damage(*paths: Path | Callable[[], Path | None] | None) -> Iterato
             if path is None:
                 continue
             problem = damaged(path) if path.exists() else ""
+            if problem == IO_ERROR:
+                raise DatabaseError(UNREADABLE.format(path=path)) from None
             if problem:
                 raise DatabaseError(DAMAGED.format(path=path, problem=problem)) from None
         raise

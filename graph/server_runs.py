@@ -45,7 +45,10 @@ from graph.errors import AgentError
 from graph.store.leases import ThreadLease
 
 MAX_REMEMBERED = 1024  # runs with no node running, remembered so a late node is refused
-RUN_ENDED = "run {owner} of thread {thread_id} has ended (cancelled): its node does not start"
+RUN_ENDED = (
+    "run {owner} of thread {thread_id} has ended (cancelled, or its thread deleted):"
+    " its node does not start"
+)
 
 
 class RunEndedError(AgentError):
@@ -125,6 +128,14 @@ class ServerRuns:
             self._trim()
         if now:
             self._release(run, thread_id, owner)
+
+    def thread_deleted(self, thread_id: str) -> None:
+        """The thread was deleted (`threads.delete`): its runs end as a cancelled run does,
+        so their next node does not start and a node still running has its result dropped."""
+        with self._changed:
+            owners = [key[1] for key, run in self._runs.items() if key[0] == thread_id]
+        for owner in owners:
+            self.ended(None, thread_id, owner)
 
     def has_ended(self, thread_id: str, owner: str) -> bool:
         """Whether the run's stream has ended (its node's result is dropped)."""

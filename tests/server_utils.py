@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 if TYPE_CHECKING:
+    from langgraph_sdk.client import SyncLangGraphClient
     from langgraph_sdk.schema import ThreadState
 
 LIBRARY_QUESTION = "今天 16:00 前，我能借到《数据库入门图解》纸质版吗？请告诉我去哪个馆、哪个书架。"
@@ -87,6 +88,18 @@ def state_values(state: ThreadState) -> dict[str, Any]:
     values = state["values"]
     assert isinstance(values, dict), values
     return values
+
+
+def paused_library_thread(
+    client: SyncLangGraphClient, library_db: Path, question: str, model: str
+) -> tuple[str, str]:
+    """A library thread a server run paused for approval: its id and request id."""
+    context = {"model": model, "library_db": str(library_db)}
+    thread_id = client.threads.create()["thread_id"]
+    client.runs.wait(thread_id, "library", input={"question": question}, context=context)
+    (item,) = client.threads.get_state(thread_id)["interrupts"]
+    assert isinstance(item["value"], dict)
+    return thread_id, str(item["value"]["request_id"])
 
 
 def run_output(output: list[dict[str, Any]] | dict[str, Any]) -> dict[str, Any]:

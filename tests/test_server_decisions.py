@@ -16,7 +16,7 @@ import pytest
 from cli_utils import run_cli
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
-from server_utils import start_server, state_values, stop_server
+from server_utils import paused_library_thread, start_server, state_values, stop_server
 
 from graph.errors import RequestError
 from graph.remote import episodes
@@ -42,13 +42,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SyncLangG
 
 
 def _paused(client: SyncLangGraphClient, library_db: Path) -> tuple[str, str]:
-    """A library thread paused for approval by a server run: its id and request id."""
-    context = {"model": MODEL, "library_db": str(library_db)}
-    thread_id = client.threads.create()["thread_id"]
-    client.runs.wait(thread_id, "library", input={"question": QUESTION}, context=context)
-    (item,) = client.threads.get_state(thread_id)["interrupts"]
-    assert isinstance(item["value"], dict)
-    return thread_id, str(item["value"]["request_id"])
+    return paused_library_thread(client, library_db, QUESTION, MODEL)
 
 
 def _decisions(library_db: Path, thread_id: str) -> list[dict[str, Any]]:

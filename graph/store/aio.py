@@ -37,7 +37,7 @@ from graph.store.delta_walk import (
     with_seeds,
 )
 from graph.store.rollback import RUN_LOG, RUN_WRITES_TABLE, RunRows
-from graph.store.rollback_saver import RollsBackRuns, group_rows
+from graph.store.rollback_saver import RollsBackRuns, checkpoint_key, group_rows
 from graph.store.savers import WRITES_TABLE, connect, new_file_pragmas, next_version
 from graph.store.serde import CompressingSerializer
 from tools.dbfiles import CHECKPOINTS, check_file
@@ -53,6 +53,11 @@ NOTED_SQL = (
 NOTED_KEYS = (
     "(thread_id, checkpoint_ns, checkpoint_id, task_id, idx) IN (SELECT thread_id,"
     " checkpoint_ns, checkpoint_id, task_id, idx FROM run_writes WHERE run_id = ?)"
+)
+
+
+HAS_CHECKPOINT_SQL = (
+    "SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"
 )
 
 
@@ -91,6 +96,14 @@ class CompactAsyncSqliteSaver(RollsBackRuns, AsyncSqliteSaver):
         async with self.lock:
             await self.conn.execute("DELETE FROM run_writes WHERE thread_id = ?", (thread_id,))
             await self.conn.commit()
+
+    async def _has_checkpoint(self, config: RunnableConfig) -> bool:
+        """Whether the checkpoint `config` names is stored."""
+        key = checkpoint_key(config)
+        await self.setup()
+        async with self.lock:
+            found = await self.conn.execute_fetchall(HAS_CHECKPOINT_SQL, key)
+        return bool(list(found))
 
     async def _run_rows(self, run_id: str) -> list[RunRows]:
         """The run's checkpoints and noted writes, its proposals and the checkpoints of

@@ -5,13 +5,22 @@ its checkpoints use, in one transaction."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
+import psycopg
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.postgres import _ainternal
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+from psycopg import AsyncCursor
+from psycopg.rows import DictRow
 
+from graph.errors import DatabaseError
+from graph.store.postgres import FAILED_WHILE_RUNNING, reason_of
 from graph.store.rollback import RUN_LOG, RunRows
-from graph.store.rollback_saver import RollsBackRuns, group_rows
+from graph.store.rollback_saver import RollsBackRuns, checkpoint_key, group_rows
+from tools.dbfiles import CHECKPOINTS
 
 NOTE_SQL = (
     "INSERT INTO run_writes VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT"
@@ -31,6 +40,7 @@ NOTED_KEYS = (
     " checkpoint_ns, checkpoint_id, task_id, idx FROM run_writes WHERE run_id = %s)"
 )
 SAME = "thread_id = %s AND checkpoint_ns = %s"
+HAS_CHECKPOINT_SQL = f"SELECT 1 FROM checkpoints WHERE {SAME} AND checkpoint_id = %s"
 PROPOSALS_SQL = (
     f"SELECT type, blob FROM checkpoint_writes WHERE {SAME} AND channel = 'proposal'"
     f" AND (checkpoint_id = ANY(%s) OR {NOTED_KEYS})"
@@ -58,6 +68,20 @@ class RollbackAsyncPostgresSaver(RollsBackRuns, AsyncPostgresSaver):
         super().__init__(conn, serde=serde)
         self.run_log = RUN_LOG
 
+    @asynccontextmanager
+    async def _cursor(self, *, pipeline: bool = False) -> AsyncIterator[AsyncCursor[DictRow]]:
+        """A cursor; a server lost or unreachable is one line naming the database (a
+        `DatabaseError`, which langgraph-api passes on), not "An internal error occurred"."""
+        try:
+            async with super()._cursor(pipeline=pipeline) as cur:
+                yield cur
+        except psycopg.OperationalError as error:
+            where = str(getattr(self, "label", "PostgreSQL"))
+            message = FAILED_WHILE_RUNNING.format(
+                label=CHECKPOINTS.label, location=where, reason=reason_of(error)
+            )
+            raise DatabaseError(message) from None
+
     async def _note(self, rows: list[tuple[Any, ...]]) -> None:
         """Add rows to the `run_writes` table."""
         async with self._cursor() as cur:
@@ -67,6 +91,13 @@ class RollbackAsyncPostgresSaver(RollsBackRuns, AsyncPostgresSaver):
         """Delete the thread's rows of the `run_writes` table."""
         async with self._cursor() as cur:
             await cur.execute("DELETE FROM run_writes WHERE thread_id = %s", (thread_id,))
+
+    async def _has_checkpoint(self, config: RunnableConfig) -> bool:
+        """Whether the checkpoint `config` names is stored."""
+        key = checkpoint_key(config)
+        async with self._cursor() as cur:
+            await cur.execute(HAS_CHECKPOINT_SQL, key)
+            return await cur.fetchone() is not None
 
     async def _run_rows(self, run_id: str) -> list[RunRows]:
         """The run's checkpoints and noted writes, its proposals and the checkpoints of

@@ -19,6 +19,7 @@ from langgraph.checkpoint.base import (
     CheckpointMetadata,
 )
 
+from graph.errors import DatabaseError
 from graph.server_runs import SERVER_RUNS
 from graph.store.resume_guard import named_decision, refused_decision
 from graph.store.rollback import (
@@ -34,6 +35,10 @@ from graph.store.rollback import (
 
 LOG = logging.getLogger(__name__)
 REQUEST_WAIT_S = 30.0
+DELETED = (
+    "thread {thread_id} was deleted while this run ran: its checkpoint {parent} is gone,"
+    " so nothing more of the run is stored"
+)
 
 
 def group_rows(
@@ -64,6 +69,20 @@ def group_rows(
     return list(groups.values())
 
 
+def checkpoint_key(config: RunnableConfig) -> tuple[Any, Any, Any]:
+    """(thread id, namespace, checkpoint id) of the checkpoint `config` names."""
+    configurable = config.get("configurable") or {}
+    return (
+        configurable.get("thread_id"),
+        configurable.get("checkpoint_ns", ""),
+        configurable.get("checkpoint_id"),
+    )
+
+
+class ThreadDeletedError(DatabaseError):
+    """A run's thread was deleted while the run was on it."""
+
+
 class RollsBackRuns(BaseCheckpointSaver[str]):
     """`adelete_for_runs` for a saver that can note a run's writes on older checkpoints
     (`_note`), read (`_run_rows`) and delete (`_delete_run_rows`) one run's rows."""
@@ -80,8 +99,25 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
         """Store the checkpoint (a rolled-back run's is dropped)."""
         if self.run_log.dropped(config, metadata):
             return config
+        await self._refuse_if_deleted(config)
         self.run_log.seen(run_of(config))
         return await super().aput(config, checkpoint, metadata, new_versions)
+
+    async def _refuse_if_deleted(self, config: RunnableConfig) -> None:
+        """Refuse a checkpoint whose parent is gone: its thread was deleted (`threads.delete`)
+        while a run was on it, and storing the run's later steps would bring back half a
+        thread, without its question or first steps. Its registry row, which the run's
+        node may have written again, goes too."""
+        configurable = config.get("configurable") or {}
+        parent = configurable.get("checkpoint_id")
+        if not parent or await self._has_checkpoint(config):
+            return
+        thread_id = str(configurable.get("thread_id", ""))
+        registry = getattr(self, "thread_registry", None)
+        head = await self.aget_tuple({"configurable": {"thread_id": thread_id}})
+        if registry is not None and head is None:
+            await asyncio.to_thread(registry.forget, thread_id)
+        raise ThreadDeletedError(DELETED.format(thread_id=thread_id, parent=parent))
 
     async def aput_writes(
         self,
@@ -107,9 +143,14 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
         await super().aput_writes(config, writes, task_id, task_path)
 
     async def adelete_thread(self, thread_id: str) -> None:
-        """Delete the thread's checkpoints and writes, and its noted writes."""
+        """Delete the thread's checkpoints and writes, its noted writes and its registry row
+        (else `react-agent threads` went on listing it); a run on the thread ends."""
+        await asyncio.to_thread(SERVER_RUNS.thread_deleted, str(thread_id))
         await super().adelete_thread(thread_id)
         await self._forget_thread(str(thread_id))
+        registry = getattr(self, "thread_registry", None)
+        if registry is not None:
+            await asyncio.to_thread(registry.forget, str(thread_id))
 
     async def _note(self, rows: list[tuple[Any, ...]]) -> None:
         """Add rows to the `run_writes` table."""
@@ -117,6 +158,10 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
 
     async def _forget_thread(self, thread_id: str) -> None:
         """Delete the thread's rows of the `run_writes` table."""
+        raise NotImplementedError
+
+    async def _has_checkpoint(self, config: RunnableConfig) -> bool:
+        """Whether the checkpoint `config` names is stored."""
         raise NotImplementedError
 
     async def _run_rows(self, run_id: str) -> list[RunRows]:

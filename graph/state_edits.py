@@ -1,0 +1,140 @@
+"""What the server's API may put into a thread's state besides the graph's own nodes.
+
+The nodes alone write the trajectory, the evidence, the counters, the
+proposal and the settings, so that evidence is what the tools returned and a
+verified answer rests on it. Through langgraph-api a client could write any
+channel: `threads.update_state` and a run's `Command(update=...)`. Those are
+refused here (`StateEditError`, passed on to the client), except the one edit
+the CLI's `resume --server` makes, restarting a failed episode (`status:
+"running"` and an empty `stop_reason`); a run's input is a question with, at
+most, a mapping of plain settings. Settings change through `react-agent
+resume --change-settings`, actions through `--edit-state`, both recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Command, StateUpdate
+
+from graph.errors import AgentError, SettingsChangeError
+
+RESTART = {"status": "running", "stop_reason": ""}
+SCALARS = (str, int, float, bool, type(None))
+REFUSED = (
+    "{how} may not write {keys} into a thread's state: only the agent's nodes write "
+    "the trajectory, evidence, counters and settings (change settings with "
+    "`react-agent resume --change-settings`, the next action with `--edit-state`)"
+)
+BAD_SETTINGS = (
+    "settings: {value!r:.80} is not an object of plain settings (text, numbers, true/false)"
+)
+OTHER_SETTINGS = (
+    "thread {thread_id} has its own settings ({keys} differ): every run on it uses them;"
+    " start a new thread, or change them with `react-agent resume --change-settings`"
+    " (recorded)"
+)
+BAD_INPUT = "a run's input is an object with a question and, at most, settings; got {value!r:.80}"
+
+
+class StateEditError(AgentError):
+    """An API client tried to write state that only the agent's nodes may write."""
+
+
+def check_edit(values: Any, how: str) -> None:
+    """Refuse an edit other than restarting a failed episode; None (no values) passes."""
+    if values is None:
+        return
+    if isinstance(values, Mapping) and all(RESTART.get(key, ...) == values[key] for key in values):
+        return
+    keys = sorted(map(str, values)) if isinstance(values, Mapping) else [type(values).__name__]
+    raise StateEditError(REFUSED.format(how=how, keys=", ".join(keys)))
+
+
+def check_settings(settings: Any) -> None:
+    """Refuse settings that are not a mapping of names to plain values."""
+    if settings is None:
+        return
+    if not isinstance(settings, Mapping) or not all(
+        isinstance(key, str) and isinstance(value, SCALARS) for key, value in settings.items()
+    ):
+        raise StateEditError(BAD_SETTINGS.format(value=settings))
+
+
+def check_input(value: Any) -> None:
+    """Check a run's input: a resume command without state writes, or a question's input."""
+    if value is None:
+        return
+    if isinstance(value, Command):
+        check_edit(value.update, "Command(update=...)")
+        return
+    if not isinstance(value, Mapping):
+        raise StateEditError(BAD_INPUT.format(value=value))
+    unknown = set(value) - {"question", "settings"}
+    if unknown:
+        check_edit({key: value[key] for key in unknown}, "a run's input")
+    check_settings(value.get("settings"))
+
+
+class GuardedGraph(CompiledStateGraph[Any, Any, Any, Any]):
+    """The server's compiled agent: its state is written by its nodes and checked input."""
+
+    def bulk_update_state(
+        self, config: RunnableConfig, supersteps: Sequence[Sequence[StateUpdate]]
+    ) -> RunnableConfig:
+        """`update_state`, refusing state writes (see the module)."""
+        for step in supersteps:
+            for update in step:
+                check_edit(update.values, "update_state")
+        return super().bulk_update_state(config, supersteps)
+
+    async def abulk_update_state(
+        self, config: RunnableConfig, supersteps: Sequence[Sequence[StateUpdate]]
+    ) -> RunnableConfig:
+        """`aupdate_state`, refusing state writes (see the module)."""
+        for step in supersteps:
+            for update in step:
+                check_edit(update.values, "update_state")
+        return await super().abulk_update_state(config, supersteps)
+
+    async def astream(
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> AsyncIterator[Any]:
+        """`astream` (which every streaming method runs), its input checked first."""
+        check_input(input)
+        if isinstance(input, Mapping) and input.get("settings") and config:
+            await self._refuse_other_settings(input["settings"], config)
+        async for chunk in super().astream(input, config, **kwargs):
+            yield chunk
+
+    async def _refuse_other_settings(
+        self, given: Mapping[str, Any], config: RunnableConfig
+    ) -> None:
+        """Refuse a new input whose settings differ from those its thread stored."""
+        if not (config.get("configurable") or {}).get("thread_id"):
+            return
+        state = await self.aget_state(config)
+        stored = (state.values or {}).get("settings") if isinstance(state.values, dict) else None
+        if not stored:
+            return
+        differing = sorted(key for key, value in given.items() if stored.get(key) != value)
+        if differing:
+            thread_id = config["configurable"]["thread_id"]
+            raise SettingsChangeError(
+                OTHER_SETTINGS.format(thread_id=thread_id, keys=", ".join(differing))
+            )
+
+    def astream_events(self, input: Any, *args: Any, **kwargs: Any) -> Any:
+        """`astream_events`, its input checked first."""
+        check_input(input)
+        return super().astream_events(input, *args, **kwargs)
+
+
+def guarded(graph: CompiledStateGraph[Any, Any, Any, Any]) -> GuardedGraph:
+    """`graph` as a `GuardedGraph` (the same object, its class narrowed)."""
+    graph.__class__ = GuardedGraph
+    assert isinstance(graph, GuardedGraph)
+    return graph
