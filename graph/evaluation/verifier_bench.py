@@ -21,6 +21,7 @@ from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
+from graph.evaluation.config import BenchError
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages
 from graph.evaluation.verifier_summary import format_summary, summarise
@@ -100,7 +101,12 @@ def run_verifier_bench(
     (then to the hand rules): on the built-in questions each one to the combiner
     trained without its fold, on other data to the one trained on all of them.
     """
-    questions = load_questions(data)
+    try:
+        questions = load_questions(data)
+    except (OSError, ValueError) as error:
+        raise BenchError(f"cannot read the questions: {error}") from None
+    if not questions:
+        raise BenchError(f"no question in {data}")
     if folds is not None:
         count, chosen = folds
         questions = [q for q in questions if fold_of(q["_id"], count) in chosen]

@@ -1,0 +1,98 @@
+"""`bench qa` and `bench verifier` given a `--data` file that is not HotpotQA JSONL.
+
+Each is refused with one line naming the file (and the line) and exit status 2,
+before anything runs: no crash log, no output directory, no per-case file.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graph.cli import main
+
+USAGE = 2
+
+
+def good(question_id: str) -> dict[str, Any]:
+    """A well-formed HotpotQA record."""
+    return {
+        "_id": question_id,
+        "question": "Who is X?",
+        "answer": "Y",
+        "type": "bridge",
+        "level": "easy",
+        "supporting_facts": [["X", 0]],
+    }
+
+
+def lines(*records: object) -> bytes:
+    return b"".join(json.dumps(record).encode() + b"\n" for record in records)
+
+
+def truncated_gzip() -> bytes:
+    whole = gzip.compress(lines(*(good(str(i)) for i in range(2000))))
+    return whole[: len(whole) // 2]
+
+
+CASES: dict[str, tuple[str, Callable[[], bytes], str]] = {
+    "binary": ("q.jsonl", lambda: bytes(range(256)) * 8, "q.jsonl: not UTF-8 text"),
+    "sqlite": ("e.sqlite3", lambda: b"SQLite format 3\x00\xf8\x00" * 64, "not UTF-8 text"),
+    "truncated gzip": ("q.jsonl.gz", truncated_gzip, "q.jsonl.gz: a damaged gzip file"),
+    "not JSON": ("q.jsonl", lambda: b"{nope\n", "q.jsonl:1: not JSON"),
+    "not an object": ("q.jsonl", lambda: b"[1, 2]\n", "q.jsonl:1: a HotpotQA question is a"),
+    "wrong types": (
+        "q.jsonl",
+        lambda: lines({**good("1"), "answer": None, "supporting_facts": "X"}),
+        "q.jsonl:1: answer, supporting_facts of the wrong type",
+    ),
+    "empty question": (
+        "q.jsonl",
+        lambda: lines({**good("1"), "question": "  "}),
+        "q.jsonl:1: the question is empty",
+    ),
+    "id twice": (
+        "q.jsonl",
+        lambda: lines(good("1"), good("1")),
+        "q.jsonl:2: question id '1' is already on line 1",
+    ),
+}
+
+
+@pytest.mark.parametrize("bench", ["qa", "verifier"])
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_data_file_that_is_not_hotpotqa_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bench: str, case: str
+) -> None:
+    name, content, expected = CASES[case]
+    data = tmp_path / name
+    data.write_bytes(content())
+    out = tmp_path / "out"
+    if bench == "qa":
+        extra = ["--model", "graph.evaluation.sample:sample_model", "--n", "2", "--seeds", "1"]
+        extra += ["--methods", "standard", "--no-progress"]
+    else:
+        extra = []
+    code = main(["bench", bench, "--data", str(data), "--out", str(out), *extra])
+    captured = capsys.readouterr()
+    assert code == USAGE, captured
+    assert expected in captured.err
+    assert len(captured.err.strip().splitlines()) == 1
+    assert "crash" not in captured.err
+    assert not out.exists()
+
+
+def test_bench_verifier_on_an_empty_file_says_there_is_no_question(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "empty.jsonl"
+    data.write_text("")
+    out = tmp_path / "cases.jsonl"
+    assert main(["bench", "verifier", "--data", str(data), "--out", str(out)]) == USAGE
+    assert f"no question in {data}" in capsys.readouterr().err
+    assert not out.exists()
