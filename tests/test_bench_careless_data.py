@@ -96,3 +96,34 @@ def test_bench_verifier_on_an_empty_file_says_there_is_no_question(
     assert main(["bench", "verifier", "--data", str(data), "--out", str(out)]) == USAGE
     assert f"no question in {data}" in capsys.readouterr().err
     assert not out.exists()
+
+
+SAMPLE = ["--model", "graph.evaluation.sample:sample_model", "--n", "2", "--seeds", "1"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["qa", *SAMPLE, "--out", "{file}"], "--out {file} is not a directory"),
+        (["qa", *SAMPLE, "--out", "/proc/no-such/run"], "--out: cannot create /proc/no-such/run"),
+        (
+            ["qa", *SAMPLE, "--methods", "standard,cot,standard", "--out", "{dir}/run"],
+            "--methods names standard more than once",
+        ),
+        (["verifier", "--out", "{file}/cases.jsonl"], "--out: cannot create {file}"),
+        (["verifier", "--out", "{dir}"], "--out {dir} is a directory"),
+    ],
+)
+def test_an_out_that_cannot_hold_the_results_is_refused_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    file = tmp_path / "notes.txt"
+    file.write_text("mine\n")
+    names = {"file": str(file), "dir": str(tmp_path)}
+    code = main(["bench", *(arg.format(**names) for arg in argv)])
+    captured = capsys.readouterr()
+    assert code == USAGE, captured
+    assert expected.format(**names) in captured.err
+    assert len(captured.err.strip().splitlines()) == 1
+    assert file.read_text() == "mine\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["notes.txt"]

@@ -105,6 +105,11 @@ class BenchConfig:
                 raise BenchError(f"unknown method {method!r}: choose from {', '.join(METHODS)}")
         if not self.methods:
             raise BenchError("--methods names no method")
+        repeated = sorted({method for method in self.methods if self.methods.count(method) > 1})
+        if repeated:
+            raise BenchError(f"--methods names {', '.join(repeated)} more than once")
+        if self.out.exists() and not self.out.is_dir():
+            raise BenchError(f"--out {self.out} is not a directory; give a directory for the run")
         for name in ("seeds", "max_steps", "max_tokens", "concurrency", "retries"):
             if getattr(self, name) < 1:
                 raise BenchError(f"--{name.replace('_', '-')} must be at least 1")

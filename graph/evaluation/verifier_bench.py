@@ -50,6 +50,16 @@ def _progress(items: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
     )
 
 
+def _check_out(out: Path) -> None:
+    """Refuse, before any case runs, an `--out` that cannot be written as a file."""
+    if out.is_dir():
+        raise BenchError(f"--out {out} is a directory; give a file for the per-case results")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise BenchError(f"--out: cannot create {out.parent}: {error.strerror}") from None
+
+
 def _write(out: Path, results: list[dict[str, Any]]) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as handle:
@@ -101,6 +111,8 @@ def run_verifier_bench(
     (then to the hand rules): on the built-in questions each one to the combiner
     trained without its fold, on other data to the one trained on all of them.
     """
+    if out is not None:
+        _check_out(out)
     try:
         questions = load_questions(data)
     except (OSError, ValueError) as error:
