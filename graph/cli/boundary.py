@@ -25,6 +25,7 @@ from platformdirs import user_log_dir
 
 from graph.errors import AgentError
 from graph.terminal import line
+from tools import interrupts
 from tools.dbfiles import DatabaseFileError
 
 USAGE_ERROR = 2
@@ -126,9 +127,11 @@ def guarded(command: Callable[[], int], argv: Sequence[str]) -> int:
     """Run `command`, turning every way it can fail into one line and an exit status."""
     stdout = sys.stdout
     sys.stdout = _TellingOutput(stdout)
+    restore_sigint = interrupts.install()
     try:
         return _guarded(command, argv)
     finally:
+        restore_sigint()
         sys.stdout = stdout
 
 

@@ -40,6 +40,7 @@ from typing import Any
 
 import httpx
 
+from tools.interrupts import call_interruptibly
 from tools.wikipedia.answer_cache import AnswerCache, default_cache_path
 from tools.wikipedia.base import FetchResult, Page
 from tools.wikipedia.extracts import disambiguation_options, parse_extract
@@ -218,7 +219,7 @@ class LiveSource:
         if self.maxlag_s is not None:
             full["maxlag"] = str(self.maxlag_s)
         try:
-            reply = self._client.get(full)
+            reply = call_interruptibly(lambda: self._client.get(full))
         except ApiUnavailable as exc:
             tally.requests += exc.requests
             raise
