@@ -44,6 +44,7 @@ CASES: dict[str, tuple[str, Callable[[], bytes], str]] = {
     "binary": ("q.jsonl", lambda: bytes(range(256)) * 8, "q.jsonl: not UTF-8 text"),
     "sqlite": ("e.sqlite3", lambda: b"SQLite format 3\x00\xf8\x00" * 64, "not UTF-8 text"),
     "truncated gzip": ("q.jsonl.gz", truncated_gzip, "q.jsonl.gz: a damaged gzip file"),
+    "endless line": ("zero", lambda: b"", "zero:1: a line longer than 4,194,304 characters"),
     "not JSON": ("q.jsonl", lambda: b"{nope\n", "q.jsonl:1: not JSON"),
     "not an object": ("q.jsonl", lambda: b"[1, 2]\n", "q.jsonl:1: a HotpotQA question is a"),
     "wrong types": (
@@ -71,7 +72,10 @@ def test_a_data_file_that_is_not_hotpotqa_is_refused_in_one_line(
 ) -> None:
     name, content, expected = CASES[case]
     data = tmp_path / name
-    data.write_bytes(content())
+    if name == "zero":
+        data.symlink_to("/dev/zero")
+    else:
+        data.write_bytes(content())
     out = tmp_path / "out"
     if bench == "qa":
         extra = ["--model", "graph.evaluation.sample:sample_model", "--n", "2", "--seeds", "1"]

@@ -19,6 +19,7 @@ from typing import Any
 from tools.wikipedia.snapshot import DATA_DIR
 
 QUESTIONS_FILE = DATA_DIR / "hotpotqa_train.jsonl.gz"
+MAX_LINE_CHARS = 4 * 2**20
 REQUIRED_KEYS = ("_id", "question", "answer", "type", "supporting_facts")
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
@@ -62,9 +63,10 @@ def load_questions(path: Path | str | None = None) -> list[dict[str, Any]]:
 
     Each line is one question with at least `_id`, `question`, `answer`,
     `type` and `supporting_facts`; `path` defaults to the built-in sample. A
-    file that is not UTF-8 JSON lines, a damaged gzip file, a field of the
-    wrong type and an id given twice raise `ValueError` naming the file (and
-    the line).
+    file that is not UTF-8 JSON lines, a damaged gzip file, a line over
+    `MAX_LINE_CHARS` (read no further, so `/dev/zero` cannot fill the memory),
+    a field of the wrong type and an id given twice raise `ValueError` naming
+    the file (and the line).
     """
     file = Path(path) if path is not None else QUESTIONS_FILE
     opener = gzip.open if file.suffix == ".gz" else open
@@ -72,7 +74,13 @@ def load_questions(path: Path | str | None = None) -> list[dict[str, Any]]:
     seen: dict[str, int] = {}
     try:
         with opener(file, "rt", encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
+            lines = iter(lambda: handle.readline(MAX_LINE_CHARS + 1), "")
+            for number, line in enumerate(lines, start=1):
+                if len(line) > MAX_LINE_CHARS:
+                    raise ValueError(
+                        f"{file}:{number}: a line longer than {MAX_LINE_CHARS:,} characters"
+                        " (is it a HotpotQA JSONL file?)"
+                    )
                 if line.strip():
                     record = _question(line, f"{file}:{number}")
                     if record["_id"] in seen:
