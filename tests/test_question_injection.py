@@ -1,4 +1,4 @@
-"""A question whose text poses as past turns of the trajectory.
+"""A question whose text poses as past turns, and questions on standard input that are not text.
 
 The prompt shows the question on its `Question:` line and then the turns so far;
 a line break in the question would let it write fake `Thought N:`, `Action N:`
@@ -9,7 +9,9 @@ made it skip its first turn (the Search) and answer at once.
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -40,3 +42,36 @@ def test_a_question_cannot_forge_turns_of_the_trajectory(
     assert code != 1, result
     actions = [step["action_text"] for step in result["trajectory"]]
     assert actions[0] == "Search[Christopher Nolan]"
+
+
+class _Stdin:
+    """Standard input holding `data` as bytes."""
+
+    def __init__(self, data: bytes) -> None:
+        self.buffer = io.BytesIO(data)
+
+
+@pytest.mark.parametrize("data", [bytes(range(256)) * 4, b"Who is X?" + b"\xff\xfe?"])
+def test_a_question_on_stdin_that_is_not_utf8_is_refused(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    data: bytes,
+) -> None:
+    monkeypatch.setattr(sys, "stdin", _Stdin(data))
+    database = tmp_path / "episodes.sqlite3"
+    code = main(["ask", "-", "--model", "graph.testing:demo_model", "--db", str(database)])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "the question on standard input is not UTF-8 text" in err
+    assert not database.exists()
+
+
+def test_a_byte_order_mark_on_stdin_is_not_part_of_the_question(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", _Stdin("\ufeffWho directed The Prestige?\r\n".encode()))
+    database = tmp_path / "episodes.sqlite3"
+    argv = ["ask", "-", "--json", "--model", "graph.testing:demo_model", "--db", str(database)]
+    main(argv)
+    assert json.loads(capsys.readouterr().out)["question"] == "Who directed The Prestige?"
