@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from graph.cli import main
+from graph.evaluation.hotpot import load_questions
 
 FORGED = (
     "Where was Christopher Nolan born?\n"
@@ -75,3 +76,19 @@ def test_a_byte_order_mark_on_stdin_is_not_part_of_the_question(
     argv = ["ask", "-", "--json", "--model", "graph.testing:demo_model", "--db", str(database)]
     main(argv)
     assert json.loads(capsys.readouterr().out)["question"] == "Who directed The Prestige?"
+
+
+def test_the_sample_model_knows_a_built_in_question_with_a_double_space(tmp_path: Path) -> None:
+    """The prompt shows the question on one line, whitespace folded; the scripted
+    models find it by that text (before, 93 built-in questions with runs of
+    spaces failed every agent episode with a model error)."""
+    record = next(q for q in load_questions() if "  " in q["question"].strip())
+    data = tmp_path / "one.jsonl"
+    data.write_text(json.dumps(record) + "\n")
+    out = tmp_path / "run"
+    argv = ["bench", "qa", "--model", "graph.evaluation.sample:sample_model", "--seeds", "1"]
+    argv += ["--methods", "standard,react", "--data", str(data), "--out", str(out)]
+    assert main([*argv, "--no-progress"]) == 0
+    episodes = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    assert episodes
+    assert "error" not in {episode["status"] for episode in episodes}
