@@ -36,7 +36,7 @@ OUTPUT_ERROR = 74  # sysexits.h EX_IOERR
 KNOWN_ERRORS = (AgentError, DatabaseFileError)
 APP = "react-evidence-agent"
 
-INTERRUPTED_LINE = "react-agent: interrupted; the episode can be resumed from its last checkpoint"
+INTERRUPTED_LINE = "react-agent: interrupted"
 CRASH_LINE = (
     "react-agent: unexpected error ({summary}); the traceback is in {path} "
     "(please include it in a bug report)"
