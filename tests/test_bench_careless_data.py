@@ -131,3 +131,31 @@ def test_an_out_that_cannot_hold_the_results_is_refused_before_anything_runs(
     assert len(captured.err.strip().splitlines()) == 1
     assert file.read_text() == "mine\n"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["notes.txt"]
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b'{"trunc', "Unterminated string"),
+        (b"[1, 2]", "a JSON list, not an object"),
+        (b"\xff\xfe", "can't decode byte 0xff"),
+        (None, "Is a directory"),
+    ],
+)
+def test_an_out_whose_config_json_is_damaged_is_refused_and_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes | None, problem: str
+) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    record = out / "config.json"
+    if content is None:
+        record.mkdir()
+    else:
+        record.write_bytes(content)
+    code = main(["bench", "qa", *SAMPLE, "--methods", "standard", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == USAGE, err
+    assert f"{record} is not a run record (" in err and problem in err
+    assert sorted(path.name for path in out.iterdir()) == ["config.json"]
+    if content is not None:
+        assert record.read_bytes() == content
