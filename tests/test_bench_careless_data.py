@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 
 from graph.cli import main
+from graph.evaluation.config import BenchError
+from graph.evaluation.episode_log import EpisodeLog
 
 USAGE = 2
 
@@ -159,3 +161,36 @@ def test_an_out_whose_config_json_is_damaged_is_refused_and_left_alone(
     assert sorted(path.name for path in out.iterdir()) == ["config.json"]
     if content is not None:
         assert record.read_bytes() == content
+
+
+def test_an_episode_whose_text_holds_unicode_line_separators_is_read_back(
+    tmp_path: Path,
+) -> None:
+    """JSON leaves U+2028, U+2029 and U+0085 unescaped; they are not line breaks of the log
+    (before, the log was split on them and a rerun refused its own line as corrupt)."""
+    log = EpisodeLog(tmp_path / "episodes.jsonl")
+    text = "a page line\u2028another\u2029and\x85more"
+    log.append({"key": "a", "answer": text})
+    log.append({"key": "b", "answer": "plain"})
+    records = log.load()
+    assert records["a"]["answer"] == text
+    assert list(records) == ["a", "b"]
+
+
+@pytest.mark.parametrize("damage", ["bytes", "directory"])
+def test_an_episode_log_that_cannot_be_read_is_refused_in_one_line(
+    tmp_path: Path, damage: str
+) -> None:
+    path = tmp_path / "episodes.jsonl"
+    log = EpisodeLog(path)
+    if damage == "bytes":
+        log.append({"key": "a"})
+        with path.open("ab") as handle:
+            handle.write(b"\xff\xfe\n")
+        expected = ":2: not an episode record ('utf-8' codec can't decode"
+    else:
+        path.mkdir()
+        expected = f"cannot read {path}: Is a directory"
+    with pytest.raises(BenchError) as refused:
+        log.load()
+    assert expected in str(refused.value)
