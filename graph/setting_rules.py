@@ -60,7 +60,17 @@ def api_url(value: Any) -> str | None:
     problem = text(2048)(value)
     if problem or not value.strip():
         return problem
-    parsed = urlparse(value.strip())
-    if parsed.scheme in ("http", "https") and parsed.netloc:
+    try:
+        parsed = urlparse(value.strip())
+        port_ok = parsed.port is None or parsed.port > 0
+    except ValueError:
+        parsed, port_ok = None, False
+    if (
+        parsed
+        and port_ok
+        and parsed.scheme in ("http", "https")
+        and parsed.hostname
+        and not any(char.isspace() for char in parsed.netloc)
+    ):
         return None
     return f"{value!r} is not an http(s) URL (e.g. https://en.wikipedia.org/w/api.php)"

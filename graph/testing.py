@@ -21,6 +21,8 @@ from langchain_core.messages.ai import UsageMetadata
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
+from graph.trajectory import one_line
+
 OBSERVATION_MARK = "Observation "
 _OBSERVATION_NUMBER = re.compile(r"Observation (\d+):")
 _QUESTION = re.compile(r"^Question: (?P<q>.*)$", re.MULTILINE)
@@ -41,9 +43,9 @@ def turn_index(messages: Sequence[BaseMessage]) -> int:
 
 
 def question_of(messages: Sequence[BaseMessage]) -> str:
-    """The question of the episode, from the last message."""
+    """The question of the episode, from the last message, on one line as prompts show it."""
     found = _QUESTION.search(str(messages[-1].content)) if messages else None
-    return found.group("q").strip() if found else ""
+    return one_line(found.group("q")) if found else ""
 
 
 class ScriptedReActModel(BaseChatModel):
@@ -259,7 +261,7 @@ def _hotpot_by_question() -> dict[str, dict[str, Any]]:
     if not _HOTPOT:
         from graph.evaluation.hotpot import load_questions
 
-        _HOTPOT.update({str(q["question"]).strip(): q for q in load_questions()})
+        _HOTPOT.update({one_line(str(q["question"])): q for q in load_questions()})
     return _HOTPOT
 
 

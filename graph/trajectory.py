@@ -48,6 +48,11 @@ def quote(text: str) -> str:
     return "\n".join(QUOTE + line for line in lines)
 
 
+def one_line(question: str) -> str:
+    """The question on one line, so its text cannot stand for lines of the trajectory."""
+    return " ".join(question.split())
+
+
 def action_text(name: str, argument: str) -> str:
     """`Name[argument]`, shortened for display."""
     text = f"{name}[{argument}]"
@@ -95,6 +100,9 @@ def build_messages(
 ) -> list[BaseMessage]:
     """System prompt with rules, the run's situation and examples, then the trajectory.
 
+    The question is put on its one `Question:` line: a line break in it would
+    let its text pose as past Thoughts, Actions and Observations.
+
     The system prompt is rendered once per distinct settings and situation,
     and each past step once (see `graph.derived`).
     """
@@ -104,7 +112,7 @@ def build_messages(
     trajectory = "".join(_RENDERED_STEPS.of(steps).values())
     return [
         SystemMessage(system),
-        HumanMessage(render("turn.txt", question=question, trajectory=trajectory)),
+        HumanMessage(render("turn.txt", question=one_line(question), trajectory=trajectory)),
     ]
 
 

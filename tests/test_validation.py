@@ -85,6 +85,9 @@ def test_a_bad_library_setting_is_named_with_the_forms_it_takes(
     [
         ("lang", "English", "not a Wikipedia language code"),
         ("wiki_api_url", "ftp://example.org/api.php", "not an http(s) URL"),
+        ("wiki_api_url", "http://[::1/w/api.php", "not an http(s) URL"),
+        ("wiki_api_url", "http://127.0.0.1:99999/w/api.php", "not an http(s) URL"),
+        ("wiki_api_url", "http://wiki example/w/api.php", "not an http(s) URL"),
         ("observation_chars", 10, "from 200 to"),
         ("source", "internet", "not one of: snapshot, live"),
         ("user_agent", "bot/1.0\r\nX-Evil: 1", "control characters"),

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from graph import _start
 from graph.cli.boundary import USAGE_ERROR, guarded, package_version
 from graph.cli.episodes import cmd_ask, cmd_resume
 from graph.cli.remote import add_server_flag, cmd_ask_remote, cmd_resume_remote, cmd_show_remote
@@ -27,6 +28,8 @@ from graph.store.locations import DB_HELP
 from graph.validation import MAX_QUESTION_CHARS
 
 __all__ = ["build_parser", "entry", "main"]
+
+_start.started()
 
 QUESTION_HELP = (
     f"the question (at most {MAX_QUESTION_CHARS:,} characters), or '{STDIN}' to read it "

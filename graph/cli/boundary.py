@@ -25,6 +25,7 @@ from platformdirs import user_log_dir
 
 from graph.errors import AgentError
 from graph.terminal import line
+from tools import interrupts
 from tools.dbfiles import DatabaseFileError
 
 USAGE_ERROR = 2
@@ -35,7 +36,7 @@ OUTPUT_ERROR = 74  # sysexits.h EX_IOERR
 KNOWN_ERRORS = (AgentError, DatabaseFileError)
 APP = "react-evidence-agent"
 
-INTERRUPTED_LINE = "react-agent: interrupted; the episode can be resumed from its last checkpoint"
+INTERRUPTED_LINE = "react-agent: interrupted"
 CRASH_LINE = (
     "react-agent: unexpected error ({summary}); the traceback is in {path} "
     "(please include it in a bug report)"
@@ -126,9 +127,11 @@ def guarded(command: Callable[[], int], argv: Sequence[str]) -> int:
     """Run `command`, turning every way it can fail into one line and an exit status."""
     stdout = sys.stdout
     sys.stdout = _TellingOutput(stdout)
+    restore_sigint = interrupts.install()
     try:
         return _guarded(command, argv)
     finally:
+        restore_sigint()
         sys.stdout = stdout
 
 

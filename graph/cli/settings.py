@@ -12,7 +12,7 @@ from dataclasses import MISSING, fields
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from graph.context import CONTEXT_TYPES, Context
-from graph.validation import MAX_QUESTION_CHARS, refuse_foreign
+from graph.validation import MAX_QUESTION_CHARS, SettingsError, refuse_foreign
 
 STDIN = "-"
 
@@ -70,17 +70,29 @@ def settings_of(
     return context_type(**merged)
 
 
+STDIN_NOT_TEXT = (
+    "the question on standard input is not UTF-8 text (byte {at}); give the question as text"
+)
+
+
 def read_question(value: str) -> str:
     """The question argument, or standard input when it is `-`.
 
     Standard input is read only up to the bytes that could still make an
     acceptable question (UTF-8 takes at most 4 per character) plus one, so an
     endless stream cannot hang the command; validation refuses what is over.
+    Input that is not UTF-8 (a binary file) is refused, not silently altered.
     """
     if value != STDIN:
         return value
-    data = sys.stdin.buffer.read(4 * MAX_QUESTION_CHARS + 1)
-    return data.decode("utf-8", errors="replace")
+    limit = 4 * MAX_QUESTION_CHARS
+    data = sys.stdin.buffer.read(limit + 1)
+    if len(data) > limit:
+        return data.decode("utf-8", errors="replace")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise SettingsError(STDIN_NOT_TEXT.format(at=error.start)) from None
 
 
 MAX_THREAD_ID_CHARS = 200

@@ -105,6 +105,11 @@ class BenchConfig:
                 raise BenchError(f"unknown method {method!r}: choose from {', '.join(METHODS)}")
         if not self.methods:
             raise BenchError("--methods names no method")
+        repeated = sorted({method for method in self.methods if self.methods.count(method) > 1})
+        if repeated:
+            raise BenchError(f"--methods names {', '.join(repeated)} more than once")
+        if self.out.exists() and not self.out.is_dir():
+            raise BenchError(f"--out {self.out} is not a directory; give a directory for the run")
         for name in ("seeds", "max_steps", "max_tokens", "concurrency", "retries"):
             if getattr(self, name) < 1:
                 raise BenchError(f"--{name.replace('_', '-')} must be at least 1")
@@ -141,11 +146,14 @@ def versions() -> dict[str, str | None]:
     return found | {"python": sys.version.split()[0]}
 
 
+UNREADABLE_RECORD = "{path} is not a run record ({problem}); remove it, or give another --out"
+
+
 def save_record(out: Path, record: Mapping[str, Any]) -> None:
     """Write `config.json`, unless `out` holds a run whose fixed settings differ."""
     path = out / CONFIG_FILE
     if path.exists():
-        earlier = json.loads(path.read_text(encoding="utf-8"))
+        earlier = _earlier_record(path)
         changes = [
             f"{key}: {earlier.get(key)!r} then, {record[key]!r} now"
             for key in FIXED_KEYS
@@ -156,3 +164,16 @@ def save_record(out: Path, record: Mapping[str, Any]) -> None:
     draft = path.with_name(path.name + ".tmp")
     draft.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     os.replace(draft, path)
+
+
+def _earlier_record(path: Path) -> dict[str, Any]:
+    """The `config.json` an earlier run left; `BenchError` if it cannot be one."""
+    try:
+        earlier = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        problem = getattr(error, "strerror", None) or error
+        raise BenchError(UNREADABLE_RECORD.format(path=path, problem=problem)) from None
+    if not isinstance(earlier, dict):
+        problem = f"a JSON {type(earlier).__name__}, not an object"
+        raise BenchError(UNREADABLE_RECORD.format(path=path, problem=problem))
+    return earlier

@@ -38,19 +38,22 @@ class EpisodeLog:
         """The recorded episodes by key (a later record of a key replaces an earlier one)."""
         if not self.path.exists():
             return {}
-        data = self.path.read_bytes()
+        try:
+            data = self.path.read_bytes()
+        except OSError as error:
+            raise BenchError(f"cannot read {self.path}: {error.strerror or error}") from None
         complete = data[: data.rfind(b"\n") + 1]
         if len(complete) < len(data):
             with self.path.open("r+b") as handle:
                 handle.truncate(len(complete))
         records: dict[str, dict[str, Any]] = {}
-        for number, line in enumerate(complete.decode("utf-8").splitlines(), start=1):
+        for number, line in enumerate(complete.splitlines(), start=1):
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                record = json.loads(line.decode("utf-8"))
                 records[record["key"]] = record
-            except (json.JSONDecodeError, KeyError, TypeError) as error:
+            except (ValueError, KeyError, TypeError) as error:
                 message = BAD_LINE.format(path=self.path, line=number, error=error)
                 raise BenchError(message) from None
         return records

@@ -208,7 +208,10 @@ class QABench:
 
     def prepare(self) -> dict[str, Any]:
         """Create `--out`, refuse to mix settings with an earlier run there, record the config."""
-        self.config.out.mkdir(parents=True, exist_ok=True)
+        try:
+            self.config.out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise BenchError(f"--out: cannot create {self.config.out}: {error.strerror}") from None
         config = self.run_config()
         save_record(self.config.out, config)
         return config

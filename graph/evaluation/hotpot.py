@@ -11,6 +11,7 @@ import gzip
 import json
 import re
 import string
+import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 from tools.wikipedia.snapshot import DATA_DIR
 
 QUESTIONS_FILE = DATA_DIR / "hotpotqa_train.jsonl.gz"
+MAX_LINE_CHARS = 4 * 2**20
 REQUIRED_KEYS = ("_id", "question", "answer", "type", "supporting_facts")
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
@@ -60,21 +62,74 @@ def load_questions(path: Path | str | None = None) -> list[dict[str, Any]]:
     """Read HotpotQA questions from a JSONL file (gzipped if it ends in `.gz`).
 
     Each line is one question with at least `_id`, `question`, `answer`,
-    `type` and `supporting_facts`; `path` defaults to the built-in sample.
+    `type` and `supporting_facts`; `path` defaults to the built-in sample. A
+    file that is not UTF-8 JSON lines, a damaged gzip file, a line over
+    `MAX_LINE_CHARS` (read no further, so `/dev/zero` cannot fill the memory),
+    a field of the wrong type and an id given twice raise `ValueError` naming
+    the file (and the line).
     """
     file = Path(path) if path is not None else QUESTIONS_FILE
     opener = gzip.open if file.suffix == ".gz" else open
     questions: list[dict[str, Any]] = []
-    with opener(file, "rt", encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            record = json.loads(line)
-            missing = [key for key in REQUIRED_KEYS if key not in record]
-            if missing:
-                raise ValueError(
-                    f"{file}:{number}: a HotpotQA question needs {', '.join(REQUIRED_KEYS)};"
-                    f" missing {', '.join(missing)}"
-                )
-            questions.append(record)
+    seen: dict[str, int] = {}
+    try:
+        with opener(file, "rt", encoding="utf-8") as handle:
+            lines = iter(lambda: handle.readline(MAX_LINE_CHARS + 1), "")
+            for number, line in enumerate(lines, start=1):
+                if len(line) > MAX_LINE_CHARS:
+                    raise ValueError(
+                        f"{file}:{number}: a line longer than {MAX_LINE_CHARS:,} characters"
+                        " (is it a HotpotQA JSONL file?)"
+                    )
+                if line.strip():
+                    record = _question(line, f"{file}:{number}")
+                    if record["_id"] in seen:
+                        raise ValueError(
+                            f"{file}:{number}: question id {record['_id']!r} is already"
+                            f" on line {seen[record['_id']]}"
+                        )
+                    seen[record["_id"]] = number
+                    questions.append(record)
+    except UnicodeDecodeError:
+        raise ValueError(f"{file}: not UTF-8 text (is it a HotpotQA JSONL file?)") from None
+    except (EOFError, gzip.BadGzipFile, zlib.error) as error:
+        raise ValueError(f"{file}: a damaged gzip file ({error})") from None
     return questions
+
+
+def _question(line: str, where: str) -> dict[str, Any]:
+    """One JSON line checked as a HotpotQA question; `ValueError` naming `where` if not."""
+    try:
+        record = json.loads(line)
+    except ValueError as error:
+        raise ValueError(f"{where}: not JSON ({error})") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"{where}: a HotpotQA question is a JSON object, not {line.strip()[:40]}")
+    missing = [key for key in REQUIRED_KEYS if key not in record]
+    if missing:
+        raise ValueError(
+            f"{where}: a HotpotQA question needs {', '.join(REQUIRED_KEYS)};"
+            f" missing {', '.join(missing)}"
+        )
+    wrong = [key for key in REQUIRED_KEYS[:4] if not isinstance(record[key], str)]
+    if not _facts(record["supporting_facts"]):
+        wrong.append("supporting_facts")
+    if wrong:
+        raise ValueError(
+            f"{where}: {', '.join(wrong)} of the wrong type (text, and supporting_facts"
+            " a list of [title, sentence number] pairs)"
+        )
+    if not record["question"].strip():
+        raise ValueError(f"{where}: the question is empty")
+    return record
+
+
+def _facts(value: object) -> bool:
+    """Whether `value` is a list of [title, sentence number] pairs."""
+    return isinstance(value, list) and all(
+        isinstance(fact, list)
+        and len(fact) == 2
+        and isinstance(fact[0], str)
+        and isinstance(fact[1], int)
+        for fact in value
+    )

@@ -33,6 +33,7 @@ from graph.evaluation.rate_limits import RateLimited, is_rate_limit, is_rate_lim
 from graph.nodes import MODEL_BACKOFF_S, AgentDeps
 from graph.prompts import render
 from graph.runner import Agent, run_episode
+from graph.trajectory import one_line
 
 METHODS = ("standard", "cot", "act", "react", "react+verify", "react->cot")
 GRAPH_STYLES: dict[str, tuple[Literal["react", "act"], Literal["enforce", "record"]]] = {
@@ -160,7 +161,7 @@ def direct_messages(method: str, question: str) -> list[SystemMessage | HumanMes
     """The prompt of a tool-less method: few-shot examples, then the question."""
     return [
         SystemMessage(render(DIRECT_PROMPTS[method])),
-        HumanMessage(render(QUESTION_TEMPLATE, question=question)),
+        HumanMessage(render(QUESTION_TEMPLATE, question=one_line(question))),
     ]
 
 

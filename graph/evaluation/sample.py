@@ -21,6 +21,7 @@ from langchain_core.messages import BaseMessage
 
 from graph.evaluation.hotpot import load_questions
 from graph.testing import ScriptedReActModel, question_of
+from graph.trajectory import one_line
 
 RIGHT = 0.5
 STALL = 0.2
@@ -29,8 +30,8 @@ CORRECTS = 0.5
 
 @lru_cache(maxsize=1)
 def gold_by_question() -> dict[str, dict[str, Any]]:
-    """The built-in HotpotQA records by question text."""
-    return {record["question"].strip(): record for record in load_questions()}
+    """The built-in HotpotQA records by question text, on one line as prompts show it."""
+    return {one_line(record["question"]): record for record in load_questions()}
 
 
 def _unit(*parts: object) -> float:

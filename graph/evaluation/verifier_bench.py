@@ -21,6 +21,7 @@ from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
+from graph.evaluation.config import BenchError
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages
 from graph.evaluation.verifier_summary import format_summary, summarise
@@ -47,6 +48,16 @@ def _progress(items: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
         file=sys.stderr,
         disable=len(items) < 200 or not sys.stderr.isatty(),
     )
+
+
+def _check_out(out: Path) -> None:
+    """Refuse, before any case runs, an `--out` that cannot be written as a file."""
+    if out.is_dir():
+        raise BenchError(f"--out {out} is a directory; give a file for the per-case results")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise BenchError(f"--out: cannot create {out.parent}: {error.strerror}") from None
 
 
 def _write(out: Path, results: list[dict[str, Any]]) -> None:
@@ -100,7 +111,14 @@ def run_verifier_bench(
     (then to the hand rules): on the built-in questions each one to the combiner
     trained without its fold, on other data to the one trained on all of them.
     """
-    questions = load_questions(data)
+    if out is not None:
+        _check_out(out)
+    try:
+        questions = load_questions(data)
+    except (OSError, ValueError) as error:
+        raise BenchError(f"cannot read the questions: {error}") from None
+    if not questions:
+        raise BenchError(f"no question in {data}")
     if folds is not None:
         count, chosen = folds
         questions = [q for q in questions if fold_of(q["_id"], count) in chosen]

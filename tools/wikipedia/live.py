@@ -40,6 +40,7 @@ from typing import Any
 
 import httpx
 
+from tools.interrupts import call_interruptibly
 from tools.wikipedia.answer_cache import AnswerCache, default_cache_path
 from tools.wikipedia.base import FetchResult, Page
 from tools.wikipedia.extracts import disambiguation_options, parse_extract
@@ -56,6 +57,7 @@ UNAVAILABLE = "Wikipedia did not answer: {reason}"
 REDIRECT_NOTE = '"{source}" redirects to "{target}".'
 REDIRECT_SECTION_NOTE = '"{source}" redirects to "{target}" (section "{section}").'
 DISAMBIGUATION_NOTE = '"{title}" is a disambiguation page.'
+SHAPE_REASON = "an answer that is not a MediaWiki query result ({problem})"
 
 _LANG = re.compile(r"^[a-z][a-z0-9-]{0,30}$")
 
@@ -204,7 +206,11 @@ class LiveSource:
         if stored is not None:
             tally.cache_hits += 1
             return stored
-        value = compute()
+        try:
+            value = compute()
+        except (KeyError, IndexError, TypeError, AttributeError) as exc:
+            problem = f"{type(exc).__name__}: {exc}"
+            raise ApiUnavailable(SHAPE_REASON.format(problem=problem), 0) from exc
         self._cache.put(cache_key, value)
         return value
 
@@ -213,12 +219,14 @@ class LiveSource:
         if self.maxlag_s is not None:
             full["maxlag"] = str(self.maxlag_s)
         try:
-            reply = self._client.get(full)
+            reply = call_interruptibly(lambda: self._client.get(full))
         except ApiUnavailable as exc:
             tally.requests += exc.requests
             raise
         tally.requests += reply.requests
-        query: dict[str, Any] = reply.data.get("query") or {}
+        query = reply.data.get("query") or {}
+        if not isinstance(query, dict):
+            raise TypeError(f"'query' is a {type(query).__name__}")
         return query
 
     def _fresh_page(self, key: str, tally: _Tally) -> dict[str, Any]:
@@ -248,8 +256,8 @@ class LiveSource:
         redirects = query.get("redirects") or []
         entry: dict[str, Any] = {
             "kind": "page",
-            "title": page["title"],
-            "extract": page.get("extract") or "",
+            "title": _text(page["title"], "title"),
+            "extract": _text(page.get("extract") or "", "extract"),
             "redirected_from": redirects[0]["from"] if redirects else None,
             "fragment": redirects[0].get("tofragment") if redirects else None,
         }
@@ -265,7 +273,7 @@ class LiveSource:
             {"prop": "links", "titles": title, "plnamespace": "0", "pllimit": "max"}, tally
         )
         pages = query.get("pages") or [{}]
-        return [link["title"] for link in pages[0].get("links") or []]
+        return [_text(link["title"], "link") for link in pages[0].get("links") or []]
 
     def _search(self, key: str, tally: _Tally) -> dict[str, Any]:
         query = self._query(
@@ -278,4 +286,11 @@ class LiveSource:
             },
             tally,
         )
-        return {"titles": [hit["title"] for hit in query.get("search") or []]}
+        return {"titles": [_text(hit["title"], "search hit") for hit in query.get("search") or []]}
+
+
+def _text(value: object, what: str) -> str:
+    """`value` when it is a string; a `TypeError` naming `what` otherwise."""
+    if not isinstance(value, str):
+        raise TypeError(f"the {what} is a {type(value).__name__}, not text")
+    return value

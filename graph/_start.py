@@ -1,0 +1,36 @@
+"""Ctrl-C while the command is still starting (importing its modules) exits quietly.
+
+Imported first by `graph.cli`: until `started()` is called, SIGINT prints one
+line and exits with status 130 instead of a `KeyboardInterrupt` traceback from
+deep inside an import. Only in the main thread and only over Python's default
+handler, so an embedding program's own handler is left alone.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from types import FrameType
+
+INTERRUPTED_EXIT = 130
+STARTING_LINE = "react-agent: interrupted while starting; nothing was done"
+
+
+def _exit_quietly(signum: int, frame: FrameType | None) -> None:
+    print(STARTING_LINE, file=sys.stderr)
+    raise SystemExit(INTERRUPTED_EXIT)
+
+
+_GUARDING = (
+    threading.current_thread() is threading.main_thread()
+    and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+)
+if _GUARDING:
+    signal.signal(signal.SIGINT, _exit_quietly)
+
+
+def started() -> None:
+    """Put Python's default SIGINT handler back: the command's own handling takes over."""
+    if _GUARDING and signal.getsignal(signal.SIGINT) is _exit_quietly:
+        signal.signal(signal.SIGINT, signal.default_int_handler)

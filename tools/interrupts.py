@@ -1,0 +1,74 @@
+"""Ctrl-C for blocking work that runs off the main thread.
+
+Python delivers SIGINT to the main thread only. A graph node runs in a worker
+thread, so a live Wikipedia request that hangs kept the node (and the command,
+which waits for its node) busy until the request's whole retry budget was
+spent, well after Ctrl-C. `install` makes SIGINT also set `INTERRUPT`, and
+`call_interruptibly` runs blocking work in a daemon thread and raises
+`KeyboardInterrupt` in its caller as soon as `INTERRUPT` is set; the abandoned
+work ends by its own timeout, and a daemon thread does not hold the exit.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Callable
+from types import FrameType
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+POLL_S = 0.05
+
+INTERRUPT = threading.Event()
+
+
+def install() -> Callable[[], None]:
+    """Let SIGINT set `INTERRUPT` before it raises `KeyboardInterrupt` as usual.
+
+    Only in the main thread and only over Python's default handler (an ignored
+    SIGINT stays ignored); returns what puts the previous handler back.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is not signal.default_int_handler:
+        return lambda: None
+    INTERRUPT.clear()
+
+    def on_sigint(signum: int, frame: FrameType | None) -> Any:
+        INTERRUPT.set()
+        return signal.default_int_handler(signum, frame)
+
+    signal.signal(signal.SIGINT, on_sigint)
+
+    def restore() -> None:
+        signal.signal(signal.SIGINT, previous)
+
+    return restore
+
+
+def call_interruptibly(work: Callable[[], T]) -> T:
+    """`work()`, run in a daemon thread unless this is the main thread; raises
+    `KeyboardInterrupt` here as soon as `INTERRUPT` is set."""
+    if threading.current_thread() is threading.main_thread():
+        return work()
+    outcome: dict[str, Any] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as error:
+            outcome["error"] = error
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="interruptible", daemon=True).start()
+    while not done.wait(POLL_S):
+        if INTERRUPT.is_set():
+            raise KeyboardInterrupt
+    if "error" in outcome:
+        raise outcome["error"]
+    value: T = outcome["value"]
+    return value
