@@ -35,8 +35,9 @@ IO_ERROR = "disk I/O error"  # not damage: e.g. an open file's -wal deleted besi
 DAMAGED = "the database {path} is damaged ({problem}); restore it from a copy or start a new one"
 UNREADABLE = (
     "the database {path} could not be read (disk I/O error): was its write-ahead log"
-    " ({path}-wal) deleted while it was open? The command stopped; what the file holds"
-    " resumes once no process has it open (else the disk is failing)"
+    " ({path}-wal) deleted while it was open? The command stopped. What was committed only"
+    " to that log is lost, and the file may be damaged: once no process has it open,"
+    " `react-agent threads --db {path}` says whether it still reads (else the disk is failing)"
 )
 INTERRUPTED = (
     "react-agent: interrupted; thread {thread_id} stopped at its last checkpoint and is "

@@ -1,13 +1,15 @@
 """A checkpoint file's write-ahead log deleted while a command runs.
 
-Before, the command stopped with `the database … is damaged (disk I/O error);
-restore it from a copy or start a new one`, though the file was sound and the
-thread resumed from it: the advice would have thrown good checkpoints away.
+SQLite keeps the latest commits only in the `-wal` file beside the database, so
+deleting it under a running command loses them and can leave the file damaged
+(measured: the thread sometimes resumes to its answer, sometimes is gone, and
+once the file read as malformed). The command must stop in one line that names
+the likely cause without promising the file is sound, and every later command
+must say in one line what it finds, never with a traceback.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from cli_utils import run_cli
@@ -16,7 +18,9 @@ from reliability_utils import finish, start_cli, wait_for, write_model
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
 
 
-def test_a_wal_deleted_mid_run_is_named_and_the_thread_resumes(tmp_path: Path) -> None:
+def test_a_wal_deleted_mid_run_is_named_and_later_commands_say_what_they_find(
+    tmp_path: Path,
+) -> None:
     db = tmp_path / "episodes.sqlite3"
     wal = Path(f"{db}-wal")
     model = write_model(tmp_path / "slow.json", DEMO_REPLIES, delay_s=1.0)
@@ -25,9 +29,9 @@ def test_a_wal_deleted_mid_run_is_named_and_the_thread_resumes(tmp_path: Path) -
     wal.unlink()
     code, _, err = finish(episode)
     assert code == 2, err
-    assert "write-ahead log" in err and "damaged" not in err, err
+    assert "write-ahead log" in err and "is lost" in err and "Traceback" not in err, err
+    assert err.count("\n") == 1, err
     listed = run_cli("threads", "--db", str(db), "--json")
-    (thread,) = json.loads(listed.stdout)
-    resumed = run_cli("resume", thread["thread_id"], "--db", str(db), "--json")
-    assert resumed.returncode == 0, resumed.stderr
-    assert json.loads(resumed.stdout)["status"] == "verified"
+    assert listed.returncode in (0, 2) and "Traceback" not in listed.stderr, listed.stderr
+    if listed.returncode == 2:
+        assert listed.stderr.count("\n") == 1, listed.stderr
