@@ -14,12 +14,13 @@ resume --change-settings`, actions through `--edit-state`, both recorded.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
-from typing import Any
+from typing import Any, get_args
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, StateUpdate
 
+from graph.agent import EnvName
 from graph.errors import AgentError, SettingsChangeError
 
 RESTART = {"status": "running", "stop_reason": ""}
@@ -37,6 +38,8 @@ OTHER_SETTINGS = (
     " start a new thread, or change them with `react-agent resume --change-settings`"
     " (recorded)"
 )
+UNKNOWN_ENV = "settings: env {env!r:.80} is not an environment of this agent; use one of: {known}"
+ENVIRONMENT_NAMES = get_args(EnvName)
 BAD_INPUT = "a run's input is an object with a question and, at most, settings; got {value!r:.80}"
 
 
@@ -55,13 +58,17 @@ def check_edit(values: Any, how: str) -> None:
 
 
 def check_settings(settings: Any) -> None:
-    """Refuse settings that are not a mapping of names to plain values."""
+    """Refuse settings that are not a mapping of names to plain values, or that name an
+    environment this project does not have."""
     if settings is None:
         return
     if not isinstance(settings, Mapping) or not all(
         isinstance(key, str) and isinstance(value, SCALARS) for key, value in settings.items()
     ):
         raise StateEditError(BAD_SETTINGS.format(value=settings))
+    env = settings.get("env")
+    if env is not None and env not in ENVIRONMENT_NAMES:
+        raise StateEditError(UNKNOWN_ENV.format(env=env, known=", ".join(ENVIRONMENT_NAMES)))
 
 
 def check_input(value: Any) -> None:

@@ -107,6 +107,16 @@ def test_run_settings_that_are_not_plain_values_get_one_line(
         client.runs.wait(thread_id, "library", input={"question": QUESTION, "settings": settings})
 
 
+def test_a_run_naming_an_unknown_environment_gets_one_line(
+    server: tuple[SyncLangGraphClient, Path],
+) -> None:
+    client, _ = server
+    thread_id = client.threads.create()["thread_id"]
+    settings = {"model": DEMO, "env": "nope"}
+    with pytest.raises(Exception, match=r"env 'nope' is not an environment of this agent"):
+        client.runs.wait(thread_id, "library", input={"question": QUESTION, "settings": settings})
+
+
 def test_the_remote_clis_restart_and_a_plain_resume_pass() -> None:
     check_edit(None, "update_state")
     check_edit({"status": "running", "stop_reason": ""}, "update_state")
