@@ -16,6 +16,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
     from langgraph_sdk.client import SyncLangGraphClient
     from langgraph_sdk.schema import ThreadState
 
+RESERVE_QUESTION = "Please reserve a paper copy of 《红楼梦》 for me."
 LIBRARY_QUESTION = "今天 16:00 前，我能借到《数据库入门图解》纸质版吗？请告诉我去哪个馆、哪个书架。"
 LIBRARY_SCRIPT = [
     "Thought: Find the paper edition in the catalogue.\nAction: search_catalog[数据库入门图解]",
@@ -179,6 +182,16 @@ def start_server(root: Path, db: Path | str, jobs: int | None = None) -> Server:
     raise RuntimeError(
         f"langgraph dev did not answer in {START_TIMEOUT_S:.0f} s:\n{server.log_tail()}"
     )
+
+
+@contextmanager
+def serving(root: Path) -> Iterator[Server]:
+    """A server on a fresh checkpoint file in `root` (`episodes.sqlite3`), stopped after."""
+    running = start_server(root, root / "episodes.sqlite3")
+    try:
+        yield running
+    finally:
+        stop_server(running)
 
 
 def stop_server(server: Server) -> None:

@@ -16,7 +16,8 @@ import pytest
 from cli_utils import run_cli
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
-from server_utils import paused_library_thread, start_server, state_values, stop_server
+from server_utils import RESERVE_QUESTION as QUESTION
+from server_utils import paused_library_thread, serving, state_values
 
 from graph.errors import RequestError
 from graph.remote import episodes
@@ -26,7 +27,6 @@ from tools.library.db import audit_log, reservations
 pytestmark = pytest.mark.server
 
 MODEL = "graph.testing:library_demo_model"
-QUESTION = "Please reserve a paper copy of 《红楼梦》 for me."
 REJECT = {"decisions": [{"type": "reject", "message": "not today"}]}
 APPROVE = {"decisions": [{"type": "approve"}]}
 
@@ -34,11 +34,8 @@ APPROVE = {"decisions": [{"type": "approve"}]}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SyncLangGraphClient, Path]]:
     root = tmp_path_factory.mktemp("decisions")
-    running = start_server(root, root / "episodes.sqlite3")
-    try:
+    with serving(root) as running:
         yield get_sync_client(url=running.url, api_key=None), root
-    finally:
-        stop_server(running)
 
 
 def _paused(client: SyncLangGraphClient, library_db: Path) -> tuple[str, str]:

@@ -18,17 +18,16 @@ import pytest
 from cli_utils import run_cli
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
+from server_utils import RESERVE_QUESTION as QUESTION
 from server_utils import (
     Server,
     paused_library_thread,
-    start_server,
+    serving,
     state_values,
-    stop_server,
 )
 
 pytestmark = pytest.mark.server
 
-QUESTION = "Please reserve a paper copy of 《红楼梦》 for me."
 SLOW_READS = [
     "Thought: a\nAction: search_catalog[红楼梦]",
     "Thought: b\nAction: get_copy_status[E60]",
@@ -42,11 +41,8 @@ DELAY_S = 1.5
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Path]]:
     root = tmp_path_factory.mktemp("delete")
-    running = start_server(root, root / "episodes.sqlite3")
-    try:
+    with serving(root) as running:
         yield running, root
-    finally:
-        stop_server(running)
 
 
 def _rows(db: Path, table: str, thread_id: str) -> int:

@@ -18,18 +18,17 @@ import pytest
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
 from langgraph_sdk.errors import BadRequestError
+from server_utils import RESERVE_QUESTION as QUESTION
 from server_utils import (
     paused_library_thread,
-    start_server,
+    serving,
     state_values,
-    stop_server,
     write_script,
 )
 
 from graph.state_edits import StateEditError, check_edit, check_input
 from tools.library.db import reservations
 
-QUESTION = "Please reserve a paper copy of 《红楼梦》 for me."
 DEMO = "graph.testing:library_demo_model"
 CLAIMS_A_HOLD = [
     "Thought: a\nAction: search_catalog[红楼梦]",
@@ -44,11 +43,8 @@ REFUSED = "may not write"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SyncLangGraphClient, Path]]:
     root = tmp_path_factory.mktemp("state-edits")
-    running = start_server(root, root / "episodes.sqlite3")
-    try:
+    with serving(root) as running:
         yield get_sync_client(url=running.url, api_key=None), root
-    finally:
-        stop_server(running)
 
 
 def _paused(client: SyncLangGraphClient, library_db: Path, model: str = DEMO) -> tuple[str, str]:
