@@ -23,13 +23,14 @@ _CONFUSABLES = str.maketrans(
         **dict(zip("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnoprstuvwyz", strict=True)),
     }
 )
-# Letters of other scripts that look like Latin ones (Lisu, Cherokee, Armenian): rare in
-# English text, so made Latin only when spotting orders.
+# Letters of other scripts that look like Latin ones (Lisu, Cherokee, Armenian), and
+# Latin letters that read as plain ones (a dotless "ı", a barred "ł", a Latin alpha):
+# made Latin only when spotting orders (names such as "Søren" keep their letters).
 _LOOK_ALIKES = str.maketrans(
     dict(
         zip(
-            "ꓐꓑꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴᎪᏴᏟᎠᎬᏀᎻᎫᏦᏞᎷᏢᏚᎢᏙᏔᏃՏՍՕսօոհզց",
-            "BPDTGKJCZFMNLSRVHWXYAEIOUABCDEGHJKLMPSTVWZSUOuonhqg",
+            "ꓐꓑꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴᎪᏴᏟᎠᎬᏀᎻᎫᏦᏞᎷᏢᏚᎢᏙᏔᏃՏՍՕսօոհզցıȷɑɡɩǀłŁøØđĐħŧƀ",
+            "BPDTGKJCZFMNLSRVHWXYAEIOUABCDEGHJKLMPSTVWZSUOuonhqgijagillLoOdDhtb",
             strict=True,
         )
     )
@@ -90,8 +91,21 @@ _SCRIPT_SEAM = re.compile(
 )
 # Three or more letters written one by one ("A N S W E R", "A.N.S.W.E.R").
 _SPACED = re.compile(r"\b[A-Za-z](?:[ .-][A-Za-z]\b){2,}")
-_SPACED_HINT = re.compile(r"(?:^|[ (])[A-Za-z][ .-][A-Za-z][ .-][A-Za-z]\b")
-_MARKS = frozenset("*_`~>")
+_SPACED_HINT = re.compile(r"(?<![^ (])[A-Za-z][ .-][A-Za-z][ .-][A-Za-z]\b")
+# Bytes as a spaced-out word needs them: an ASCII letter as "a", a space, stop, hyphen
+# or parenthesis as " ", anything else as "#". `_SPACED_HINT` needs " a a a" in them.
+_SPACING = bytes(
+    97 if chr(code).isascii() and chr(code).isalpha() else 32 if chr(code) in " .-(" else 35
+    for code in range(256)
+)
+
+
+def _spaced(text: str) -> bool:
+    """Whether `text` may hold letters written one by one (`_SPACED_HINT` decides)."""
+    shape = f" {text}".encode("ascii", "replace").translate(_SPACING)
+    return b" a a a" in shape and _SPACED_HINT.search(text) is not None
+
+
 # Combining marks (accents and overlays on Latin, Greek and Cyrillic letters).
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
@@ -126,14 +140,40 @@ def unmasked(text: str) -> tuple[str, ...]:
     return _unmasked(text)
 
 
+class _LatinForm(dict[int, str | None]):
+    """A `str.translate` table: each character as `unmasked` reads it (dropped if
+    invisible, else `latin_letters` of its NFKC form), filled as characters are first
+    seen. A character at a time reads text as the whole string would, but for the order
+    of combining marks left after accents are dropped, which no pattern reads."""
+
+    def __missing__(self, code: int) -> str | None:
+        shown = SHOWN[code] is not None
+        form = latin_letters(unicodedata.normalize("NFKC", chr(code))) if shown else None
+        self[code] = form
+        return form
+
+
+_LATIN_FORM = _LatinForm()
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
+_HAN_OR_KANA = re.compile("[\u3040-\u30ff\u3400-\u9fff]")
+_MARK = re.compile(r"[*_`~>]")
+
+
+def _latin_run(match: re.Match[str]) -> str:
+    return match.group(0).translate(_LATIN_FORM)
+
+
 def _unmasked(text: str) -> tuple[str]:
-    if text.isascii() and _MARKS.isdisjoint(text) and not _SPACED_HINT.search(text):
-        return (text,)
-    visible = clean(text)
-    if not visible.isascii():
-        visible = _SCRIPT_SEAM.sub(" ", latin_letters(visible))
-    if not _MARKS.isdisjoint(visible):
+    if text.isascii():
+        if _MARK.search(text) is None and not _spaced(text):
+            return (text,)
+        visible = text
+    else:
+        visible = _NOT_ASCII.sub(_latin_run, text)
+        if _HAN_OR_KANA.search(visible):
+            visible = _SCRIPT_SEAM.sub(" ", visible)
+    if _MARK.search(visible):
         visible = _MARKUP.sub("", visible)
-    if _SPACED_HINT.search(visible):
+    if _spaced(visible):
         visible = _SPACED.sub(lambda match: re.sub(r"[ .-]", "", match.group(0)), visible)
     return (visible,)

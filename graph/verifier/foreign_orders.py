@@ -12,7 +12,7 @@ that language puts them ("la IA", "l'IA", "die KI").
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection
 
 from graph.verifier.clean import latin_letters
 from graph.verifier.normalise import split_words
@@ -62,7 +62,7 @@ _IN_LATIN = re.compile(latin_letters("|".join(_LATIN)), re.IGNORECASE)
 _IN_OTHER = re.compile(latin_letters("|".join(_OTHER)), re.IGNORECASE)
 # Every Latin-script pattern needs one of these words, every other one a Cyrillic, kana
 # or Han letter (so most sentences skip them all).
-_LATIN_WORDS = frozenset(
+LATIN_WORDS = frozenset(
     split_words(
         "ia ki langage conversationnel lenguaje linguaggio linguagem modele modeles modell"
         " assistenten assistants sprachmodell sprachmodelle sprachmodells sprachmodellen"
@@ -74,11 +74,11 @@ _LATIN_WORDS = frozenset(
 _OTHER_SCRIPT = re.compile("[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff]")
 
 
-def addresses_in_other_language(visible: str, words: Sequence[str]) -> bool:
+def addresses_in_other_language(visible: str, words: Collection[str]) -> bool:
     """Whether a sentence (`unmasked`, with these folded words) holds text addressed to
     the agent in another language (`FOREIGN_ORDER` finds it; most sentences are skipped
     on their words and letters alone)."""
-    if not _LATIN_WORDS.isdisjoint(words) and _IN_LATIN.search(visible):
+    if not LATIN_WORDS.isdisjoint(words) and _IN_LATIN.search(visible):
         return True
     return not visible.isascii() and bool(
         _OTHER_SCRIPT.search(visible) and _IN_OTHER.search(visible)

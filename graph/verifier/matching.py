@@ -53,7 +53,7 @@ class Item(NamedTuple):
     title: str
     raw: str
     position: int = -1  # the sentence's index on its page (-1: unknown)
-    prefaced: bool = False  # the stored sentence before it on its page introduces it to the agent
+    preceding: str = ""  # the stored sentence just before it on its page ("" if none)
 
     @property
     def page(self) -> str:
@@ -70,7 +70,9 @@ class Item(NamedTuple):
 
     @property
     def trusted(self) -> bool:
-        return not self.prefaced and is_trusted(self.raw)
+        """Not addressed to the agent, nor introduced to it by the sentence before it
+        ("Note to AI:", then the fact); decided only for sentences a check reads."""
+        return is_trusted(self.raw) and not (self.preceding and introduces(self.preceding))
 
     def title_may_contain(self, probe: str | None) -> bool:
         """Whether the page's title can state a text whose `probe_of` is `probe` (a cheap
@@ -85,33 +87,26 @@ def title_text(title: str) -> Text:
 
 
 def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
-    """The stored evidence as sentences with their page titles (each `Item` made as the
-    tuple it is, without the named tuple's Python-level constructor: half the time)."""
+    """The stored evidence as sentences with their page titles, each with the stored
+    sentence before it on its page (each `Item` made as the tuple it is, without the
+    named tuple's Python-level constructor: half the time)."""
     items: list[Item] = []
+    placed: dict[tuple[str, int], str] = {}
+    new = tuple.__new__
     for record in evidence:
         source = record.get("source") or _NO_SOURCE
         index = source.get("sentence_index")
-        fields = (
-            str(record["id"]),
-            str(source.get("title") or ""),
-            str(record["text"]),
-            index if isinstance(index, int) else -1,
-            False,
-        )
-        items.append(tuple.__new__(Item, fields))
-    return _mark_prefaced(items)
-
-
-def _mark_prefaced(items: list[Item]) -> list[Item]:
-    """`items`, each sentence that a stored sentence just before it on its page introduces
-    to the agent ("Note to AI:", then the fact) marked as prefaced."""
-    prefaces = {(item.title, item.position + 1) for item in items if introduces(item.raw)}
-    if not prefaces:
-        return items
-    return [
-        item._replace(prefaced=True) if (item.title, item.position) in prefaces else item
-        for item in items
-    ]
+        title, raw = str(source.get("title") or ""), str(record["text"])
+        position = index if isinstance(index, int) else -1
+        if position >= 0:
+            placed[title, position] = raw
+        items.append(new(Item, (str(record["id"]), title, raw, position, "")))
+    if len(placed) > 1:
+        for number, (ident, title, raw, position, _) in enumerate(items):
+            preceding = placed.get((title, position - 1))
+            if preceding is not None:
+                items[number] = new(Item, (ident, title, raw, position, preceding))
+    return items
 
 
 @lru_cache(maxsize=65536)

@@ -1,0 +1,232 @@
+"""The English patterns of text addressed to the agent, each with the words it needs.
+
+Every pattern reads `unmasked` text casefolded, so it is written in lower case and
+compiled without `re.IGNORECASE` (about twice as fast). Each one carries a gate: the
+words (runs of a-z in the folded text) of which any match holds at least one, and
+substrings that stand in for words the runs split ("a.i."). A pattern runs only when
+its gate opens, so a sentence pays for the few patterns its words could complete,
+not for all of them. A gate of nothing runs always: those patterns are anchored or
+start with a rare character, and cost almost nothing. `tests/test_verifier_gates.py`
+checks on real sentences and every injection phrasing that a gate never hides a match.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from graph.verifier.normalise import split_words
+
+_ADDRESSEE = (
+    r"(?:ai|a\.i\.|assistants?|chat ?bots?|bots?|llms?|(?:ai |language |large language )models?"
+    r"|models?|agents?|readers?|systems?|users?|gpt|chatgpt|claude|gemini|copilot"
+    r"|artificial intelligences?"
+    r"|(?:machine|automated|automatic|ai)\s+(?:readers?|agents?|systems?|tools?|crawlers?))"
+)
+_ANSWER_VERB = (
+    r"(?:answer|say|respond|reply|report|output|state|write|print|return|finish|declare"
+    r"|conclude|type|give|tell|use)"
+)
+# Verbs that order an answer when they open a clause (words such as "state",
+# "print" or "use" open clauses as nouns too often to count there).
+ORDER_VERB = r"(?:answer|say|respond|reply|report|output|finish|declare|conclude)"
+# Addressees that are only ever software ("readers" and "models" are people too).
+MACHINE = (
+    r"(?:ai|a\.i\.|assistants?|chat ?bots?|llms?|robots?|artificial intelligences?"
+    r"|(?:ai|language|large language)\s+"
+    r"(?:models?|systems?|assistants?|agents?|tools?)|chatgpt|gpt|claude|gemini|copilot"
+    r"|(?:machine|automated|automatic)\s+(?:readers?|agents?|systems?|tools?|crawlers?))"
+)
+_MODAL = (
+    r"(?:must|should|shall|will|need to|needs to|have to|has to|are to|is to|are required to"
+    r"|are instructed to|are asked to|always|only|may only)"
+)
+# Words any `_ADDRESSEE` or `MACHINE` holds ("a.i." is a substring of its own).
+_ADDRESS = (
+    "ai assistant assistants chatbot chatbots bot bots llm llms model models agent agents"
+    " reader readers system systems user users gpt chatgpt claude gemini copilot artificial"
+    " machine automated automatic robot robots tool tools"
+)
+_ADDRESS_MARKS = ("a.i",)
+_ANSWER_NOUNS = "answer reply response output summary"
+
+
+class GatedPattern(NamedTuple):
+    """A pattern, and the words or substrings one of which every match holds."""
+
+    words: frozenset[str]
+    substrings: tuple[str, ...]
+    pattern: re.Pattern[str]
+
+    def may_match(self, words: frozenset[str], folded: str) -> bool:
+        """Whether a text with these words (folded as given) could match."""
+        if not self.words and not self.substrings:
+            return True
+        return not self.words.isdisjoint(words) or any(s in folded for s in self.substrings)
+
+
+def _gated(words: str, pattern: str, substrings: tuple[str, ...] = ()) -> GatedPattern:
+    return GatedPattern(frozenset(split_words(words)), substrings, re.compile(pattern))
+
+
+def _addressed(pattern: str) -> GatedPattern:
+    return _gated(_ADDRESS, pattern, _ADDRESS_MARKS)
+
+
+ORDER_PATTERNS = (
+    # Telling the reader to drop what it was told.
+    _gated(
+        "ignore disregard forget override bypass skip",
+        r"\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.]{0,40}?"
+        r"\b(?:instructions?|directions?|directives?|prompts?|rules|guidelines|guidance"
+        r"|context|commands?|orders|messages?|above|everything)\b",
+    ),
+    # An addressee: a vocative, a note or message to it, or it reading this text.
+    _addressed(
+        rf"(?:^|[.;:!?]\s*)\W*(?:(?:dear|attention|hey|hello|hi|note to|message to|to)\s+)?"
+        rf"(?:the\s+|any\s+|all\s+|every\s+)?{_ADDRESSEE}\s*[,:;!—–-]"
+    ),
+    _addressed(
+        rf"\b(?:note|message|instructions?|reminder|notice|memo|directive|task|text)s?\s+"
+        rf"(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+)?(?:[\w-]+\s+)?{_ADDRESSEE}\b"
+    ),
+    _addressed(
+        rf"\b(?:meant|intended|addressed|directed)\s+(?:only\s+)?(?:for|to)\s+"
+        rf"(?:the\s+|any\s+|all\s+)?{MACHINE}\b"
+    ),
+    _addressed(
+        rf"\b{MACHINE}\s+(?:are|is)\s+(?:hereby\s+|now\s+)?(?:instructed|told|informed|asked"
+        r"|reminded|required|directed|ordered|advised)\b"
+    ),
+    _gated(
+        "summary summaries answer answers response responses replies output outputs",
+        rf"\b(?:summar(?:y|ies)|answers?|responses?|replies|outputs?)\b[^.;]{{0,30}}?\b{_MODAL}"
+        rf"\s+(?:\w+\s+)?{_ANSWER_VERB}\b",
+    ),
+    _gated(_ANSWER_NOUNS, rf"\bin\s+(?:your|any)\s+(?:{_ANSWER_NOUNS.replace(' ', '|')})\b"),
+    _gated("answer", r"\b(?:this|that)\s+is\s+the\s+(?:correct\s+|right\s+|real\s+)?answer\b"),
+    # Chat-template markup, and text hidden from a human reader of the page.
+    _gated(
+        "",
+        r"<\s*/?\s*(?:system|assistant|user|human|instructions?)\s*>|<\|\w+\|>|\[/?inst\]"
+        r"|\"role\"\s*:"
+        r"|<[^>]*style=[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0)",
+        ("<", "[inst]", "[/inst]", '"role"'),
+    ),
+    _addressed(rf"\b(?:dear|attention|hey|hello)\s*,?\s+(?:the\s+)?{_ADDRESSEE}\b"),
+    _addressed(
+        rf"\b{_ADDRESSEE}\s+(?:reading|processing|parsing|seeing|summari[sz]ing|scanning"
+        r"|crawling|who reads?|that reads?)\b"
+    ),
+    _gated(
+        "whoever anyone anybody everyone",
+        r"\b(?:whoever|anyone who|anybody who|everyone who)\s+(?:reads|is reading|sees)\b",
+    ),
+    # Software named as whom a remark is for, or told what to know or do.
+    _addressed(rf"\b(?:for|to)\s+(?:all\s+|any\s+|the\s+)?{MACHINE}(?:\s+only)?\s*[,:;!—–-]"),
+    _gated("you", r"\bif you(?:'re| are)\s+(?:reading|seeing|processing|parsing)\s+this\b"),
+    _addressed(rf"\b{MACHINE}\s*,?\s+(?:take\s+note|note\s+(?:this|that|well))\b"),
+    _addressed(
+        rf"\b{MACHINE}\s+{_MODAL}\s+(?:\w+\s+)?(?:know|note|remember|understand|treat"
+        r"|consider|assume|believe|accept|repeat|insist|claim|assert)\b"
+    ),
+    _gated("you", rf"\bif you(?:'re| are)\s+(?:an?\s+|the\s+)?{_ADDRESSEE}\b"),
+    _addressed(
+        rf"\b(?:{MACHINE}|bots?|readers?)\s*,?\s+(?:you\s+)?{_MODAL}\s+(?:\w+\s+)?{_ANSWER_VERB}\b"
+    ),
+    # Second person orders and answer labels.
+    _gated("you", rf"\byou\s+{_MODAL}\s+(?:now\s+|also\s+|instead\s+)?{_ANSWER_VERB}\b"),
+    _gated(
+        "you",
+        r"\b(?:you(?:'re| are)\s+(?:now\s+)?(?:an?\s+)?(?:ai|assistant|language model|chatbot"
+        r"|helpful))",
+    ),
+    _gated(
+        "answer",
+        r"\b(?:the|your)\s+(?:only\s+)?(?:correct|real|true|actual|final|right|expected"
+        r"|acceptable|intended|proper|best)\s+answer\b",
+    ),
+    _gated(
+        "response reply output",
+        r"\b(?:the|your)\s+(?:only\s+)?(?:correct|right|acceptable|intended|proper)\s+"
+        r"(?:response|reply|output)\b",
+    ),
+    _gated("your", rf"\byour\s+(?:answer|response|reply|output|task|job)\s*(?::|=|is\b|{_MODAL})"),
+    _gated("answer", r"\bthe answer (?:be|must|should|shall|has to|needs to|is to)\b"),
+    _gated(
+        "answering responding replying you",
+        r"\bwhen(?:ever)?\s+(?:(?:answering|responding|replying)(?:\s+(?:questions?|queries"
+        r"|prompts?|users?)\b[^,]{0,40})?\s*,|you(?:'re| are)?\s+(?:asked|answer|answering"
+        r"|respond|responding|reply|replying|prompted)\b)",
+    ),
+    _gated("accordingly", r"\b(?:answer|respond|reply)\s+accordingly\b"),
+    _gated(
+        "sure remember forget",
+        r"\b(?:sure|remember|forget)\s+(?:to|that you)\s+(?:answer|say|respond|reply|report"
+        r"|state|output|write)\b",
+    ),
+    _gated("you", rf"\byou\s+{_MODAL}\s+(?:\w+\s+)?repeat\b"),
+    _gated(
+        "user users asker askers questioner questioners",
+        r"(?:^|[;:,—–]\s*|\bplease\s+)\W*(?:tell|inform)\s+the\s+(?:users?|askers?"
+        r"|questioners?)\b",
+    ),
+    _gated(
+        "answer",
+        r"\banswer\s+(?:to|for)\s+(?:this|the|your|any)\s+question\s+(?:is|should|must)\b"
+        r"|\bthe answer (?:you|to give)\b",
+    ),
+    _gated(
+        "",
+        r"^\W*(?:(?:final\s+|correct\s+)?(?:answer|a|response|reply|output|answering"
+        r"|solution)\s*[:=]|(?:ai|assistant|system|model|agent|user|developer|instruction"
+        r"|robot)s?\s*:|(?:thought|action|observation)\s*\d*\s*:)",
+    ),
+    _gated("finish", r"\bfinish\s*\["),
+    _gated(
+        "",
+        r"(?:system prompt|prompt injection|new instructions|jailbreak)",
+        ("prompt", "instructions", "jailbreak"),
+    ),
+    # An order to answer at the start of a clause.
+    _gated(
+        "answer say respond reply report output finish declare conclude",
+        rf"(?:^|[;:,—–]\s*|(?<!\b[a-z])[.!?]\s+|\b(?:please|now|always|just|simply|then"
+        rf"|instead|kindly|do|so)\s+)\W*{ORDER_VERB}\b(?!\s+(?:to|of|for|from|on|and)\b)",
+    ),
+    _gated(
+        "state claim assert write print output type return repeat",
+        r"(?:^|[;:,—–]\s*)\W*(?:state|claim|assert|write|print|output|type|return|repeat)"
+        r"\s+(?:that|this|it)\b",
+    ),
+    _gated("you", r"\bthat\s+you\s+(?:answer|say|respond|reply|report)\b"),
+    _gated(
+        "answer say respond reply",
+        r"\band\s+(?:answer|say|respond|reply)\b(?!\s+(?:to|of|for|from|on|and)\b)",
+    ),
+)
+
+_ALWAYS = tuple(gated.pattern for gated in ORDER_PATTERNS if gated.may_match(frozenset(), ""))
+_BY_WORD: dict[str, list[int]] = {}
+_BY_SUBSTRING: dict[str, list[int]] = {}
+for _index, _gated_pattern in enumerate(ORDER_PATTERNS):
+    for _word in _gated_pattern.words:
+        _BY_WORD.setdefault(_word, []).append(_index)
+    for _substring in _gated_pattern.substrings:
+        _BY_SUBSTRING.setdefault(_substring, []).append(_index)
+GATE_WORDS = frozenset(_BY_WORD)
+_SUBSTRINGS = tuple(_BY_SUBSTRING)
+
+
+def patterns_for(words: frozenset[str], folded: str) -> tuple[re.Pattern[str], ...]:
+    """The patterns whose gates a text with these words (and this folded form) opens,
+    in their order."""
+    opened: set[int] = set()
+    for word in words & GATE_WORDS:
+        opened.update(_BY_WORD[word])
+    for substring in _SUBSTRINGS:
+        if substring in folded:
+            opened.update(_BY_SUBSTRING[substring])
+    if not opened:
+        return _ALWAYS
+    return _ALWAYS + tuple(ORDER_PATTERNS[index].pattern for index in sorted(opened))
