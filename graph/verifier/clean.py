@@ -23,14 +23,15 @@ _CONFUSABLES = str.maketrans(
         **dict(zip("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnoprstuvwyz", strict=True)),
     }
 )
-# Letters of other scripts that look like Latin ones (Lisu, Cherokee, Armenian), and
-# Latin letters that read as plain ones (a dotless "ı", a barred "ł", a Latin alpha):
-# made Latin only when spotting orders (names such as "Søren" keep their letters).
+# Letters of other scripts that look like Latin ones (Lisu, Cherokee, Armenian), Latin
+# letters that read as plain ones (a dotless "ı", a barred "ł", a Latin alpha), and
+# apostrophes and colons that read as "'" and ":" ("you’re", "AIː"): made plain only
+# when spotting orders (names such as "Søren" keep their letters).
 _LOOK_ALIKES = str.maketrans(
     dict(
         zip(
-            "ꓐꓑꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴᎪᏴᏟᎠᎬᏀᎻᎫᏦᏞᎷᏢᏚᎢᏙᏔᏃՏՍՕսօոհզցıȷɑɡɩǀłŁøØđĐħŧƀ",
-            "BPDTGKJCZFMNLSRVHWXYAEIOUABCDEGHJKLMPSTVWZSUOuonhqgijagillLoOdDhtb",
+            "ꓐꓑꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴᎪᏴᏟᎠᎬᏀᎻᎫᏦᏞᎷᏢᏚᎢᏙᏔᏃՏՍՕսօոհզցıȷɑɡɩǀłŁøØđĐħŧƀ’‘ʼʹ′‛ː˸꞉",
+            "BPDTGKJCZFMNLSRVHWXYAEIOUABCDEGHJKLMPSTVWZSUOuonhqgijagillLoOdDhtb" + "'" * 6 + ":::",
             strict=True,
         )
     )
