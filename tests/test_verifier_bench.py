@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from graph.cli import main as cli_main
 from graph.evaluation.hotpot import (
     exact_match,
     f1_precision_recall,
@@ -220,3 +221,33 @@ def test_load_questions_reads_the_built_in_sample_and_checks_fields(tmp_path: Pa
     bad.write_text(json.dumps({"_id": "x", "question": "q?"}) + "\n", encoding="utf-8")
     with pytest.raises(ValueError, match="missing answer, type, supporting_facts"):
         load_questions(bad)
+
+
+def test_a_failed_results_write_leaves_the_earlier_file_whole(
+    data_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = tmp_path / "cases.jsonl"
+    out.write_text('{"earlier": "run"}\n', encoding="utf-8")
+    written = Path.write_text
+
+    def full_disk(path: Path, text: str, *args: Any, **kwargs: Any) -> int:
+        written(path, text[: len(text) // 2], *args, **kwargs)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", full_disk)
+    assert cli_main(["bench", "verifier", "--data", str(data_file), "--out", str(out)]) != 0
+    error = capsys.readouterr().err.strip()
+    assert error.endswith(f"--out: cannot write {out}: No space left on device; it is unchanged")
+    assert len(error.splitlines()) == 1
+    assert out.read_text(encoding="utf-8") == '{"earlier": "run"}\n'
+    assert not list(tmp_path.glob("*partial*"))
+
+
+def test_results_go_to_a_device_in_place(
+    data_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["verifier", "--data", str(data_file), "--out", "/dev/null"]) == 0
+    assert Path("/dev/null").exists() and not Path("/dev/null").is_file()

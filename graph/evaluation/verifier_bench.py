@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -61,10 +62,23 @@ def _check_out(out: Path) -> None:
 
 
 def _write(out: Path, results: list[dict[str, Any]]) -> None:
+    """Write the per-case results whole: a file is replaced only once its new text is
+    written (a failed write leaves the earlier file as it was); a device or pipe
+    (`/dev/stdout`) is written in place."""
+    text = "".join(json.dumps(result, ensure_ascii=False) + "\n" for result in results)
     out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", encoding="utf-8") as handle:
-        for result in results:
-            handle.write(json.dumps(result, ensure_ascii=False) + "\n")
+    if out.exists() and not out.is_file():
+        with out.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+        return
+    draft = out.with_name(f".{out.name}.partial")
+    try:
+        draft.write_text(text, encoding="utf-8")
+        os.replace(draft, out)
+    except OSError as error:
+        raise BenchError(f"--out: cannot write {out}: {error.strerror}; it is unchanged") from None
+    finally:
+        draft.unlink(missing_ok=True)
 
 
 def _judged(
