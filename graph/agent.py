@@ -102,7 +102,7 @@ ENVIRONMENTS: dict[str, tuple[type[Context], Any, tuple[str, ...]]] = {
     "wikipedia": (
         CONTEXT_TYPES["wikipedia"],
         wikipedia_environment,
-        ("source", "lang", "wiki_api_url", "user_agent"),
+        ("source", "lang", "wiki_api_url", "user_agent", "live_timeout_s", "live_attempts"),
     ),
     "library": (CONTEXT_TYPES["library"], library_environment, ("library_db",)),
 }

@@ -115,6 +115,20 @@ class WikipediaContext(Context):
             "empty uses the built-in one."
         },
     )
+    live_timeout_s: float = field(
+        default=10.0,
+        metadata={
+            "description": "Seconds one live Wikipedia request may take, answer included; "
+            "a slower one is tried again, up to the live attempts."
+        },
+    )
+    live_attempts: int = field(
+        default=4,
+        metadata={
+            "description": "Most tries of one live Wikipedia request (timeouts, 429s and "
+            "server errors are tried again, with waits between tries)."
+        },
+    )
     observation_chars: int = field(
         default=1200,
         metadata={

@@ -68,6 +68,8 @@ RULES: dict[str, Rule] = {
     ),
     "wiki_api_url": api_url,
     "user_agent": text(300),
+    "live_timeout_s": number(0, 600, above_low=True),
+    "live_attempts": whole(1, 10),
     "observation_chars": whole(200, 100_000),
     "library_db": check_library_db,
     "patron": patron,

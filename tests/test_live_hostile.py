@@ -18,6 +18,7 @@ import pytest
 from hostile_http import Answer, HostileServer
 from mediawiki_server import FakeMediaWiki, FakePage, Fault
 
+from graph.cli import main
 from tools.wikipedia.live import LiveSource
 
 GOOD_PAGE = {"query": {"pages": [{"pageid": 1, "ns": 0, "title": "X", "extract": "Hi there."}]}}
@@ -154,3 +155,42 @@ def test_an_absurd_retry_after_is_capped_in_the_message(tmp_path: Path) -> None:
         "Wikipedia did not answer: HTTP 503 after 1 attempt(s);"
         " the server asked to wait 31536000 s, more than 5 s"
     )
+
+
+def test_the_cli_bounds_a_hanging_search_by_the_live_settings(
+    hostile: HostileServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    hostile.answer = Answer(kind="drip", drip_interval_s=0.1)
+    script = tmp_path / "script.json"
+    replies = ["Thought: Look it up.\nAction: Search[X]", "Thought: No page.\nAction: Finish[Y]"]
+    script.write_text(json.dumps(replies))
+    argv = ["ask", "Who is X?", "--model", f"scripted:{script}", "--json", "--source", "live"]
+    argv += ["--db", str(tmp_path / "episodes.sqlite3"), "--wiki-api-url", hostile.url]
+    started = time.monotonic()
+    main([*argv, "--live-timeout-s", "0.5", "--live-attempts", "1"])
+    assert time.monotonic() - started < 5.0
+    result = json.loads(capsys.readouterr().out)
+    assert result["trajectory"][0]["observation"] == (
+        "Wikipedia did not answer: no complete answer within 0.5 s after 1 attempt(s)"
+    )
+    assert hostile.requests == 1
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "problem"),
+    [
+        ("--live-timeout-s", "0", "use a number more than 0 to 600"),
+        ("--live-attempts", "0", "use a whole number from 1 to 10"),
+    ],
+)
+def test_live_settings_out_of_range_are_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, value: str, problem: str
+) -> None:
+    argv = ["ask", "Who is X?", "--db", str(tmp_path / "e.sqlite3"), "--source", "live"]
+    assert main([*argv, flag, value]) != 0
+    error = capsys.readouterr().err.strip()
+    assert problem in error and flag in error and len(error.splitlines()) == 1

@@ -20,5 +20,7 @@ def make_source(settings: Any) -> WikiSource:
             lang=getattr(settings, "lang", "en") or "en",
             api_url=getattr(settings, "wiki_api_url", "") or None,
             user_agent=getattr(settings, "user_agent", "") or None,
+            timeout_s=getattr(settings, "live_timeout_s", 10.0),
+            max_attempts=getattr(settings, "live_attempts", 4),
         )
     raise ValueError(f"unknown Wikipedia source {source!r}: expected 'snapshot' or 'live'")
