@@ -35,6 +35,18 @@ _LOOK_ALIKES = str.maketrans(
             strict=True,
         )
     )
+    | dict(zip("ⲓᎥɨᴉӀ׀∣ⲀᗅⲣⲢⲥⲤⲟⲞ໐ткм", "iiiiIIIAApPcCoOotkm", strict=True))
+)
+# Marks that read as a comma, colon, apostrophe, hyphen or space, some of which NFKC would
+# make a space and an accent (the cedilla, the acute accent): read before NFKC.
+_BEFORE_NFKC = str.maketrans(
+    dict(
+        zip(
+            "ϲϹ‚ꓹˏ٫¸ꓽʻꞌˈʾʽʿˋˊ´᾽‐‑‒―−⸺⸻⠀",
+            "cC" + "," * 5 + ":" + "'" * 10 + "-" * 7 + " ",
+            strict=True,
+        )
+    )
 )
 # Invisible characters that are not format characters (category Cf).
 INVISIBLE = re.compile(
@@ -116,6 +128,8 @@ _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\u
 _BOXED = str.maketrans(
     {first + i: ord("A") + i for first in (0x1F130, 0x1F150, 0x1F170, 0x1F1E6) for i in range(26)}
 )
+# Hangul fillers: invisible to `clean`, but a font may show one as a blank.
+_FILLER = re.compile("[\u115f\u1160\u3164\uffa0]")
 _REVERSED = re.compile("\u202e([^\u202a-\u202c]*)\u202c?")
 
 
@@ -131,10 +145,13 @@ def unmasked(text: str) -> tuple[str, ...]:
     """`clean(text)`, and then: HTML entities read, accents and other combining marks
     dropped, every look-alike letter made Latin (a Greek "ΑΙ" too), emphasis marks
     dropped, Han or kana parted from Latin letters and spaced-out letters joined; with a
-    right-to-left override, both as written and as shown. Only for spotting text
-    addressed to the agent: it reads names wrongly."""
+    right-to-left override, both as written and as shown; with a Hangul filler, both
+    without it and with it as the blank it shows. Only for spotting text addressed to
+    the agent: it reads names wrongly."""
     if "&" in text:
         text = html.unescape(text)
+    if _FILLER.search(text):
+        return (*unmasked(_FILLER.sub("", text)), *unmasked(_FILLER.sub(" ", text)))
     if "\u202e" in text:
         shown = _REVERSED.sub(lambda match: match.group(1)[::-1], text)
         return (*_unmasked(text), *_unmasked(shown))
@@ -149,7 +166,8 @@ class _LatinForm(dict[int, str | None]):
 
     def __missing__(self, code: int) -> str | None:
         shown = SHOWN[code] is not None
-        form = latin_letters(unicodedata.normalize("NFKC", chr(code))) if shown else None
+        char = chr(code).translate(_BEFORE_NFKC)
+        form = latin_letters(unicodedata.normalize("NFKC", char)) if shown else None
         self[code] = form
         return form
 

@@ -124,21 +124,21 @@ ORDER_PATTERNS = (
     ),
     # Software named as whom a remark is for, or told what to know or do.
     _addressed(rf"\b(?:for|to)\s+(?:all\s+|any\s+|the\s+)?{MACHINE}(?:\s+only)?\s*[,:;!—–-]"),
-    _gated("you", r"\bif you(?:'re| are)\s+(?:reading|seeing|processing|parsing)\s+this\b"),
+    _gated("you youre", r"\bif you(?:'?re| are)\s+(?:reading|seeing|processing|parsing)\s+this\b"),
     _addressed(rf"\b{MACHINE}\s*,?\s+(?:take\s+note|note\s+(?:this|that|well))\b"),
     _addressed(
         rf"\b{MACHINE}\s+{_MODAL}\s+(?:\w+\s+)?(?:know|note|remember|understand|treat"
         r"|consider|assume|believe|accept|repeat|insist|claim|assert)\b"
     ),
-    _gated("you", rf"\bif you(?:'re| are)\s+(?:an?\s+|the\s+)?{_ADDRESSEE}\b"),
+    _gated("you youre", rf"\bif you(?:'?re| are)\s+(?:an?\s+|the\s+)?{_ADDRESSEE}\b"),
     _addressed(
         rf"\b(?:{MACHINE}|bots?|readers?)\s*,?\s+(?:you\s+)?{_MODAL}\s+(?:\w+\s+)?{_ANSWER_VERB}\b"
     ),
     # Second person orders and answer labels.
     _gated("you", rf"\byou\s+{_MODAL}\s+(?:now\s+|also\s+|instead\s+)?{_ANSWER_VERB}\b"),
     _gated(
-        "you",
-        r"\b(?:you(?:'re| are)\s+(?:now\s+)?(?:an?\s+)?(?:ai|assistant|language model|chatbot"
+        "you youre",
+        r"\b(?:you(?:'?re| are)\s+(?:now\s+)?(?:an?\s+)?(?:ai|assistant|language model|chatbot"
         r"|helpful))",
     ),
     _gated(
@@ -154,9 +154,9 @@ ORDER_PATTERNS = (
     _gated("your", rf"\byour\s+(?:answer|response|reply|output|task|job)\s*(?::|=|is\b|{_MODAL})"),
     _gated("answer", r"\bthe answer (?:be|must|should|shall|has to|needs to|is to)\b"),
     _gated(
-        "answering responding replying you",
+        "answering responding replying you youre",
         r"\bwhen(?:ever)?\s+(?:(?:answering|responding|replying)(?:\s+(?:questions?|queries"
-        r"|prompts?|users?)\b[^,]{0,40})?\s*,|you(?:'re| are)?\s+(?:asked|answer|answering"
+        r"|prompts?|users?)\b[^,]{0,40})?\s*,|you(?:'?re| are)?\s+(?:asked|answer|answering"
         r"|respond|responding|reply|replying|prompted)\b)",
     ),
     _gated("accordingly", r"\b(?:answer|respond|reply)\s+accordingly\b"),
