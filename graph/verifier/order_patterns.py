@@ -17,10 +17,16 @@ from typing import NamedTuple
 
 from graph.verifier.normalise import split_words
 
+# Software that only ever means a program: crawlers, neural networks, assistants by name.
+_SOFTWARE = (
+    r"crawlers?|scrapers?|neural\s+net(?:work)?s?|siri|alexa|cortana|grok|deepseek|llama"
+    r"|mistral|perplexity"
+)
 _ADDRESSEE = (
-    r"(?:ai|a\.i\.|assistants?|chat ?bots?|bots?|llms?|(?:ai |language |large language )models?"
+    r"(?:ais?|a\.i\b\.?|assistants?|chat ?bots?|bots?|robots?|llms?"
+    r"|(?:ai |language |large language )models?"
     r"|models?|agents?|readers?|systems?|users?|gpt|chatgpt|claude|gemini|copilot"
-    r"|artificial intelligences?"
+    rf"|artificial intelligences?|{_SOFTWARE}"
     r"|(?:machine|automated|automatic|ai)\s+(?:readers?|agents?|systems?|tools?|crawlers?))"
 )
 _ANSWER_VERB = (
@@ -32,10 +38,11 @@ _ANSWER_VERB = (
 ORDER_VERB = r"(?:answer|say|respond|reply|report|output|finish|declare|conclude)"
 # Addressees that are only ever software ("readers" and "models" are people too).
 MACHINE = (
-    r"(?:ai|a\.i\.|assistants?|chat ?bots?|llms?|robots?|artificial intelligences?"
-    r"|(?:ai|language|large language)\s+"
+    r"(?:ais?|a\.i\b\.?|assistants?|chat ?bots?|llms?|robots?|artificial intelligences?"
+    r"|(?:ai|language|large language|ai language)\s+"
     r"(?:models?|systems?|assistants?|agents?|tools?)|chatgpt|gpt|claude|gemini|copilot"
-    r"|(?:machine|automated|automatic)\s+(?:readers?|agents?|systems?|tools?|crawlers?))"
+    r"|(?:machine|automated|automatic)\s+(?:readers?|agents?|systems?|tools?|crawlers?)"
+    rf"|{_SOFTWARE})"
 )
 _MODAL = (
     r"(?:must|should|shall|will|need to|needs to|have to|has to|are to|is to|are required to"
@@ -45,7 +52,8 @@ _MODAL = (
 _ADDRESS = (
     "ai assistant assistants chatbot chatbots bot bots llm llms model models agent agents"
     " reader readers system systems user users gpt chatgpt claude gemini copilot artificial"
-    " machine automated automatic robot robots tool tools"
+    " machine automated automatic robot robots tool tools ais crawler crawlers scraper scrapers"
+    " neural siri alexa cortana grok deepseek llama mistral perplexity"
 )
 _ADDRESS_MARKS = ("a.i",)
 _ANSWER_NOUNS = "answer reply response output summary"
@@ -79,7 +87,7 @@ ORDER_PATTERNS = (
         "ignore disregard forget override bypass skip",
         r"\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.]{0,40}?"
         r"\b(?:instructions?|directions?|directives?|prompts?|rules|guidelines|guidance"
-        r"|context|commands?|orders|messages?|above|everything)\b",
+        r"|context|commands?|orders|messages?|above|everything|told|question)\b",
     ),
     # An addressee: a vocative, a note or message to it, or it reading this text.
     _addressed(
@@ -87,8 +95,8 @@ ORDER_PATTERNS = (
         rf"(?:the\s+|any\s+|all\s+|every\s+)?{_ADDRESSEE}\s*[,:;!—–-]"
     ),
     _addressed(
-        rf"\b(?:note|message|instructions?|reminder|notice|memo|directive|task|text)s?\s+"
-        rf"(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+)?(?:[\w-]+\s+)?{_ADDRESSEE}\b"
+        rf"\b(?:note|message|instructions?|reminder|notice|memo|directive|task|text|ps|p\.s\.)s?"
+        rf"(?:\s+|\s*[(\[]\s*)(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+)?(?:[\w-]+\s+)?{_ADDRESSEE}\b"
     ),
     _addressed(
         rf"\b(?:meant|intended|addressed|directed)\s+(?:only\s+)?(?:for|to)\s+"
@@ -113,7 +121,48 @@ ORDER_PATTERNS = (
         r"|<[^>]*style=[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0)",
         ("<", "[inst]", "[/inst]", '"role"'),
     ),
-    _addressed(rf"\b(?:dear|attention|hey|hello)\s*,?\s+(?:the\s+)?{_ADDRESSEE}\b"),
+    _addressed(
+        rf"\b(?:dear|attention|hey|hello|hi|greetings|fyi)\s*,?\s+(?:the\s+)?{_ADDRESSEE}\b"
+    ),
+    _addressed(
+        rf"\b(?:dear|hey|hello|hi|greetings)(?:\s+there)?\s*,?\s+(?:the\s+)?(?:[\w-]+\s+)?"
+        rf"{_ADDRESSEE}\s*[,:;!.—–-]"
+    ),
+    # Software named after a comma, a handle or in brackets; "as an AI", "you, the AI".
+    _addressed(
+        rf",\s*(?:the\s+)?{MACHINE}\s*[:!]|^\W*(?:ais?|assistants?|chat ?bots?|llms?)\s*[.…]"
+    ),
+    _addressed(
+        rf"(?:^|\s)@\s?(?:{MACHINE}|bots?|agents?|models?)\b|\[\s*(?:{MACHINE}|bots?|agents?"
+        rf"|models?)\s*\]|^\W*[\w-]+\s+(?:agents?|assistants?|bots?)\s*:"
+    ),
+    _addressed(
+        rf"^\W*as\s+an?\s+{MACHINE}\s*,|\bas\s+an?\s+{MACHINE}\b[^.;]{{0,30}}?\byou\b"
+        rf"|\byou\s*,\s*(?:the\s+|an?\s+)?{MACHINE}\s*,"
+    ),
+    # Notes and instructions labelled for software, and labels of a prompt.
+    _gated(
+        "",
+        rf"^\W*(?:{MACHINE}|models?|bots?|agents?)\s+(?:notes?|messages?|notices?|memos?"
+        r"|instructions?)\s*:|^\W*(?:[\w-]+\s+){0,2}(?:instructions?|prompt|override"
+        r"|directives?)\s*:",
+    ),
+    _gated(
+        "what who whom which where when how why",
+        r"\bq(?:uestion)?\s*:\s*(?:what|who|whom|which|where|when|how|why)\b[^?]{0,200}\?\s*"
+        r"(?:a|answer)\s*:",
+    ),
+    # Telling the reader which sources to trust.
+    _gated(
+        "not don never",
+        r"(?:^|[;:,.—–]\s*)\W*(?:do\s+not|don't|never)\s+(?:trust|believe|rely\s+on|use)\s+"
+        r"(?:any\s+)?(?:other|another|different)\b",
+    ),
+    _gated(
+        "only treat",
+        r"\b(?:trust|believe|use)\s+only\s+this\s+(?:page|source|text|sentence|site|document)\b"
+        r"|\btreat\s+this\s+(?:\w+\s+)?as\s+(?:authoritative|true|fact|correct|the\s+truth)\b",
+    ),
     _addressed(
         rf"\b{_ADDRESSEE}\s+(?:reading|processing|parsing|seeing|summari[sz]ing|scanning"
         r"|crawling|who reads?|that reads?)\b"
