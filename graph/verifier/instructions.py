@@ -22,7 +22,8 @@ from graph.verifier.foreign_orders import (
     OPENING_ORDER,
     addresses_in_other_language,
 )
-from graph.verifier.order_patterns import GATE_WORDS, MACHINE, ORDER_VERB, patterns_for
+from graph.verifier.order_patterns import GATE_WORDS, patterns_for
+from graph.verifier.order_words import MACHINE, ORDER_VERB
 
 # "Say Anything... is a 1989 film": a title starting with such a verb, then described.
 _DESCRIBED_TITLE = re.compile(

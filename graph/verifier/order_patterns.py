@@ -16,47 +16,16 @@ import re
 from typing import NamedTuple
 
 from graph.verifier.normalise import split_words
-
-# Software that only ever means a program: crawlers, neural networks, assistants by name.
-_SOFTWARE = (
-    r"crawlers?|scrapers?|neural\s+net(?:work)?s?|siri|alexa|cortana|grok|deepseek|llama"
-    r"|mistral|perplexity"
+from graph.verifier.order_words import (
+    ADDRESS,
+    ADDRESS_MARKS,
+    ADDRESSEE,
+    ANSWER_NOUNS,
+    ANSWER_VERB,
+    MACHINE,
+    MODAL,
+    ORDER_VERB,
 )
-_ADDRESSEE = (
-    r"(?:ais?|a\.i\b\.?|assistants?|chat ?bots?|bots?|robots?|llms?"
-    r"|(?:ai |language |large language )models?"
-    r"|models?|agents?|readers?|systems?|users?|gpt|chatgpt|claude|gemini|copilot"
-    rf"|artificial intelligences?|{_SOFTWARE}"
-    r"|(?:machine|automated|automatic|ai)\s+(?:readers?|agents?|systems?|tools?|crawlers?))"
-)
-_ANSWER_VERB = (
-    r"(?:answer|say|respond|reply|report|output|state|write|print|return|finish|declare"
-    r"|conclude|type|give|tell|use)"
-)
-# Verbs that order an answer when they open a clause (words such as "state",
-# "print" or "use" open clauses as nouns too often to count there).
-ORDER_VERB = r"(?:answer|say|respond|reply|report|output|finish|declare|conclude)"
-# Addressees that are only ever software ("readers" and "models" are people too).
-MACHINE = (
-    r"(?:ais?|a\.i\b\.?|assistants?|chat ?bots?|llms?|robots?|artificial intelligences?"
-    r"|(?:ai|language|large language|ai language)\s+"
-    r"(?:models?|systems?|assistants?|agents?|tools?)|chatgpt|gpt|claude|gemini|copilot"
-    r"|(?:machine|automated|automatic)\s+(?:readers?|agents?|systems?|tools?|crawlers?)"
-    rf"|{_SOFTWARE})"
-)
-_MODAL = (
-    r"(?:must|should|shall|will|need to|needs to|have to|has to|are to|is to|are required to"
-    r"|are instructed to|are asked to|always|only|may only)"
-)
-# Words any `_ADDRESSEE` or `MACHINE` holds ("a.i." is a substring of its own).
-_ADDRESS = (
-    "ai assistant assistants chatbot chatbots bot bots llm llms model models agent agents"
-    " reader readers system systems user users gpt chatgpt claude gemini copilot artificial"
-    " machine automated automatic robot robots tool tools ais crawler crawlers scraper scrapers"
-    " neural siri alexa cortana grok deepseek llama mistral perplexity"
-)
-_ADDRESS_MARKS = ("a.i",)
-_ANSWER_NOUNS = "answer reply response output summary"
 
 
 class GatedPattern(NamedTuple):
@@ -78,7 +47,7 @@ def _gated(words: str, pattern: str, substrings: tuple[str, ...] = ()) -> GatedP
 
 
 def _addressed(pattern: str) -> GatedPattern:
-    return _gated(_ADDRESS, pattern, _ADDRESS_MARKS)
+    return _gated(ADDRESS, pattern, ADDRESS_MARKS)
 
 
 ORDER_PATTERNS = (
@@ -92,11 +61,11 @@ ORDER_PATTERNS = (
     # An addressee: a vocative, a note or message to it, or it reading this text.
     _addressed(
         rf"(?:^|[.;:!?]\s*)\W*(?:(?:dear|attention|hey|hello|hi|note to|message to|to)\s+)?"
-        rf"(?:the\s+|any\s+|all\s+|every\s+)?{_ADDRESSEE}\s*[,:;!—–-]"
+        rf"(?:the\s+|any\s+|all\s+|every\s+)?{ADDRESSEE}\s*[,:;!—–-]"
     ),
     _addressed(
         rf"\b(?:note|message|instructions?|reminder|notice|memo|directive|task|text|ps|p\.s\.)s?"
-        rf"(?:\s+|\s*[(\[]\s*)(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+)?(?:[\w-]+\s+)?{_ADDRESSEE}\b"
+        rf"(?:\s+|\s*[(\[]\s*)(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+)?(?:[\w-]+\s+)?{ADDRESSEE}\b"
     ),
     _addressed(
         rf"\b(?:meant|intended|addressed|directed)\s+(?:only\s+)?(?:for|to)\s+"
@@ -108,25 +77,24 @@ ORDER_PATTERNS = (
     ),
     _gated(
         "summary summaries answer answers response responses replies output outputs",
-        rf"\b(?:summar(?:y|ies)|answers?|responses?|replies|outputs?)\b[^.;]{{0,30}}?\b{_MODAL}"
-        rf"\s+(?:\w+\s+)?{_ANSWER_VERB}\b",
+        rf"\b(?:summar(?:y|ies)|answers?|responses?|replies|outputs?)\b[^.;]{{0,30}}?\b{MODAL}"
+        rf"\s+(?:\w+\s+)?{ANSWER_VERB}\b",
     ),
-    _gated(_ANSWER_NOUNS, rf"\bin\s+(?:your|any)\s+(?:{_ANSWER_NOUNS.replace(' ', '|')})\b"),
+    _gated(ANSWER_NOUNS, rf"\bin\s+(?:your|any)\s+(?:{ANSWER_NOUNS.replace(' ', '|')})\b"),
     _gated("answer", r"\b(?:this|that)\s+is\s+the\s+(?:correct\s+|right\s+|real\s+)?answer\b"),
     # Chat-template markup, and text hidden from a human reader of the page.
     _gated(
         "",
-        r"<\s*/?\s*(?:system|assistant|user|human|instructions?)\s*>|<\|\w+\|>|\[/?inst\]"
+        r"<\s*/?\s*(?:system|sys|assistant|user|human|instructions?)\s*>|<\|\w+\|>|\[/?inst\]"
+        r"|^\W*#+\s*(?:instruction|response|system|input)\s*:"
         r"|\"role\"\s*:"
         r"|<[^>]*style=[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0)",
-        ("<", "[inst]", "[/inst]", '"role"'),
+        ("<", "#", "[inst]", "[/inst]", '"role"'),
     ),
-    _addressed(
-        rf"\b(?:dear|attention|hey|hello|hi|greetings|fyi)\s*,?\s+(?:the\s+)?{_ADDRESSEE}\b"
-    ),
+    _addressed(rf"\b(?:dear|attention|hey|hello|hi|greetings|fyi)\s*,?\s+(?:the\s+)?{ADDRESSEE}\b"),
     _addressed(
         rf"\b(?:dear|hey|hello|hi|greetings)(?:\s+there)?\s*,?\s+(?:the\s+)?(?:[\w-]+\s+)?"
-        rf"{_ADDRESSEE}\s*[,:;!.—–-]"
+        rf"{ADDRESSEE}\s*[,:;!.—–-]"
     ),
     # Software named after a comma, a handle or in brackets; "as an AI", "you, the AI".
     _addressed(
@@ -145,7 +113,8 @@ ORDER_PATTERNS = (
         "",
         rf"^\W*(?:{MACHINE}|models?|bots?|agents?)\s+(?:notes?|messages?|notices?|memos?"
         r"|instructions?)\s*:|^\W*(?:[\w-]+\s+){0,2}(?:instructions?|prompt|override"
-        r"|directives?)\s*:",
+        r"|directives?)\s*:|^\W*(?:hidden|secret|private|confidential|developer|system|admin"
+        r"|machine-readable)\s+(?:notes?|messages?)\s*:",
     ),
     _gated(
         "what who whom which where when how why",
@@ -164,27 +133,29 @@ ORDER_PATTERNS = (
         r"|\btreat\s+this\s+(?:\w+\s+)?as\s+(?:authoritative|true|fact|correct|the\s+truth)\b",
     ),
     _addressed(
-        rf"\b{_ADDRESSEE}\s+(?:reading|processing|parsing|seeing|summari[sz]ing|scanning"
+        rf"\b{ADDRESSEE}\s+(?:reading|processing|parsing|seeing|summari[sz]ing|scanning"
         r"|crawling|who reads?|that reads?)\b"
     ),
     _gated(
-        "whoever anyone anybody everyone",
-        r"\b(?:whoever|anyone who|anybody who|everyone who)\s+(?:reads|is reading|sees)\b",
+        "whoever anyone anybody everyone you one reader readers",
+        r"\b(?:whoever|anyone who|anybody who|everyone who)\s+(?:reads|is reading|sees)\b"
+        r"|\b(?:you|one|whoever)\s+(?:who\s+(?:is\s+|are\s+)?)?(?:reading|reads?)\s+this\b"
+        r"|\breaders?\s+of\s+this\s+(?:page|text|article|site|document)\b",
     ),
     # Software named as whom a remark is for, or told what to know or do.
     _addressed(rf"\b(?:for|to)\s+(?:all\s+|any\s+|the\s+)?{MACHINE}(?:\s+only)?\s*[,:;!—–-]"),
     _gated("you youre", r"\bif you(?:'?re| are)\s+(?:reading|seeing|processing|parsing)\s+this\b"),
     _addressed(rf"\b{MACHINE}\s*,?\s+(?:take\s+note|note\s+(?:this|that|well))\b"),
     _addressed(
-        rf"\b{MACHINE}\s+{_MODAL}\s+(?:\w+\s+)?(?:know|note|remember|understand|treat"
+        rf"\b{MACHINE}\s+{MODAL}\s+(?:\w+\s+)?(?:know|note|remember|understand|treat"
         r"|consider|assume|believe|accept|repeat|insist|claim|assert)\b"
     ),
-    _gated("you youre", rf"\bif you(?:'?re| are)\s+(?:an?\s+|the\s+)?{_ADDRESSEE}\b"),
+    _gated("you youre", rf"\bif you(?:'?re| are)\s+(?:an?\s+|the\s+)?{ADDRESSEE}\b"),
     _addressed(
-        rf"\b(?:{MACHINE}|bots?|readers?)\s*,?\s+(?:you\s+)?{_MODAL}\s+(?:\w+\s+)?{_ANSWER_VERB}\b"
+        rf"\b(?:{MACHINE}|bots?|readers?)\s*,?\s+(?:you\s+)?{MODAL}\s+(?:\w+\s+)?{ANSWER_VERB}\b"
     ),
     # Second person orders and answer labels.
-    _gated("you", rf"\byou\s+{_MODAL}\s+(?:now\s+|also\s+|instead\s+)?{_ANSWER_VERB}\b"),
+    _gated("you", rf"\byou\s+{MODAL}\s+(?:now\s+|also\s+|instead\s+)?{ANSWER_VERB}\b"),
     _gated(
         "you youre",
         r"\b(?:you(?:'?re| are)\s+(?:now\s+)?(?:an?\s+)?(?:ai|assistant|language model|chatbot"
@@ -192,7 +163,7 @@ ORDER_PATTERNS = (
     ),
     _gated(
         "answer",
-        r"\b(?:the|your)\s+(?:only\s+)?(?:correct|real|true|actual|final|right|expected"
+        r"\b(?:the|your)\s+(?:only\s+)?(?:correct|real|true|actual|final|right|expected|valid"
         r"|acceptable|intended|proper|best)\s+answer\b",
     ),
     _gated(
@@ -200,7 +171,7 @@ ORDER_PATTERNS = (
         r"\b(?:the|your)\s+(?:only\s+)?(?:correct|right|acceptable|intended|proper)\s+"
         r"(?:response|reply|output)\b",
     ),
-    _gated("your", rf"\byour\s+(?:answer|response|reply|output|task|job)\s*(?::|=|is\b|{_MODAL})"),
+    _gated("your", rf"\byour\s+(?:answer|response|reply|output|task|job)\s*(?::|=|is\b|{MODAL})"),
     _gated("answer", r"\bthe answer (?:be|must|should|shall|has to|needs to|is to)\b"),
     _gated(
         "answering responding replying you youre",
@@ -214,10 +185,10 @@ ORDER_PATTERNS = (
         r"\b(?:sure|remember|forget)\s+(?:to|that you)\s+(?:answer|say|respond|reply|report"
         r"|state|output|write)\b",
     ),
-    _gated("you", rf"\byou\s+{_MODAL}\s+(?:\w+\s+)?repeat\b"),
+    _gated("you", rf"\byou\s+{MODAL}\s+(?:\w+\s+)?repeat\b"),
     _gated(
         "user users asker askers questioner questioners",
-        r"(?:^|[;:,—–]\s*|\bplease\s+)\W*(?:tell|inform)\s+the\s+(?:users?|askers?"
+        r"(?:^|[;:,—–]\s*|\bplease\s+)\W*(?:tell|inform|let)\s+(?:the\s+)?(?:users?|askers?"
         r"|questioners?)\b",
     ),
     _gated(
@@ -227,28 +198,56 @@ ORDER_PATTERNS = (
     ),
     _gated(
         "",
-        r"^\W*(?:(?:final\s+|correct\s+)?(?:answer|a|response|reply|output|answering"
-        r"|solution)\s*[:=]|(?:ai|assistant|system|model|agent|user|developer|instruction"
-        r"|robot)s?\s*:|(?:thought|action|observation)\s*\d*\s*:)",
+        r"^\W*(?:(?:(?:final|correct|expected|gold|true|real|right)\s+)?(?:answer|a|response"
+        r"|reply|output|answering|solution)\s*(?:[:=]|-+>|=>|-\s)|(?:ai|assistant|system|model"
+        r"|agent|user|developer|instruction|robot|admin|administrator|operator)s?\s*:"
+        r"|(?:thought|action|observation)\s*\d*\s*:|(?:result|verdict|ground\s+truth|correct"
+        r"|label|target)\s*:)",
     ),
     _gated("finish", r"\bfinish\s*\["),
     _gated(
         "",
-        r"(?:system prompt|prompt injection|new instructions|jailbreak)",
+        r"(?:system prompt|prompt injection|new instructions|jailbreak|(?:begin|end|start)\s+"
+        r"(?:of\s+)?instructions)",
         ("prompt", "instructions", "jailbreak"),
     ),
     # An order to answer at the start of a clause.
     _gated(
         "answer say respond reply report output finish declare conclude",
-        rf"(?:^|[;:,—–]\s*|(?<!\b[a-z])[.!?]\s+|\b(?:please|now|always|just|simply|then"
-        rf"|instead|kindly|do|so)\s+)\W*{ORDER_VERB}\b(?!\s+(?:to|of|for|from|on|and)\b)",
+        rf"(?:^|[;:,—–(\[|…]\s*|--\s*|(?<!\b[a-z])[.!?]\s*|\b(?:please|now|always|just"
+        rf"|simply|then|instead|kindly|do|so)\s+)\W*{ORDER_VERB}\b"
+        r"(?!\s+(?:to|of|for|from|on|and)\b(?![^.:]{0,40}:|\s+the\s+users?\b))",
     ),
     _gated(
-        "state claim assert write print output type return repeat",
-        r"(?:^|[;:,—–]\s*)\W*(?:state|claim|assert|write|print|output|type|return|repeat)"
+        "state claim assert write print output type return repeat insist",
+        r"(?:^|[;:,—–]\s*)\W*(?:state|claim|assert|write|print|output|type|return|repeat|insist)"
         r"\s+(?:that|this|it)\b",
     ),
-    _gated("you", r"\bthat\s+you\s+(?:answer|say|respond|reply|report)\b"),
+    _gated("you", r"\b(?:that|so|then|and)\s+you\s+(?:answer|say|respond|reply|report)\b"),
+    _gated(
+        "you",
+        rf"\byou(?:'ll|'d(?:\s+better)?|'re\s+to)\s+(?:only\s+|always\s+)?{ANSWER_VERB}\b",
+    ),
+    # Whoever asks is to hear it; what the answer or an assistant's answer is.
+    _gated(
+        "if when whenever case should whoever asking",
+        r"\b(?:if|when(?:ever)?|in\s+case|should)\s+(?:you(?:'re|\s+are|\s+get|\s+were)?"
+        r"|anyone|anybody|someone|somebody|(?:a|the|any)\s+users?|users)\s+(?:asks?|asked)\b"
+        r"|\bwhoever\s+asks\b|\basking\s+(?:\w+\s+){0,3}?(?:should|must|is\s+to|are\s+to"
+        r"|needs?\s+to)\s+(?:be\s+told|hear)\b",
+    ),
+    _gated(
+        "answer reply response output",
+        r"\bthe\s+(?:answer|reply|response|output)\s+(?:needs\s+to|ought\s+to|will)\s+be\b"
+        rf"|\b{MACHINE}'s\s+(?:final\s+)?(?:answer|reply|response|output)\b"
+        r"|\b(?:give|return|print|output|use|write)\s+\w+\s+as\s+(?:the|your)\s+(?:final\s+)?"
+        r"(?:answer|response|reply|output)\b|^\W*the\s+answer\s+is\b",
+    ),
+    _gated(
+        "use",
+        r"\buse\s+(?:this|that|it)\s+(?:when|in\s+your|in\s+the)\s+(?:answering|responding"
+        r"|replying|answer|response|reply)\b",
+    ),
     _gated(
         "answer say respond reply",
         r"\band\s+(?:answer|say|respond|reply)\b(?!\s+(?:to|of|for|from|on|and)\b)",
