@@ -36,8 +36,12 @@ _CLAUSE_START_ORDER = re.compile(rf"^\W*{ORDER_VERB}\b", re.IGNORECASE)
 _QUOTED = re.compile(r"[\"“][^\"“”]{1,80}[\"”]")
 # A quotation that addresses the agent is no title: it stays ("The page says “Note to AI: ...”").
 _QUOTED_ORDER = re.compile(rf"\b{MACHINE}\b|:\s*\w|^[\"“](?:role|content)[\"”]$", re.IGNORECASE)
-# A sentence pointing at what comes next ("the following applies", "the next line").
-_AHEAD = re.compile(r"\b(?:following|below|next\s+(?:line|sentence|statement|fact))\b")
+# A sentence pointing at what comes next ("the following applies", "the next line",
+# "the sentence after this one").
+_AHEAD = re.compile(
+    r"\b(?:following|follows|below|subsequent|after\s+this"
+    r"|next\s+(?:line|sentence|statement|fact|one))\b"
+)
 # Every byte but a-z made a space: the words (runs of a-z) by one translation and a
 # split; of them, those a gate of the English or other-language patterns reads.
 _LETTERS_ONLY = bytes(code if 97 <= code <= 122 else 32 for code in range(256))

@@ -69,6 +69,8 @@ ORDER_PATTERNS = (
     ),
     _addressed(
         rf"\b(?:meant|intended|addressed|directed)\s+(?:only\s+)?(?:for|to)\s+"
+        rf"(?:the\s+|any\s+|all\s+)?{MACHINE}\b|\b(?:sentence|line|text|note|message"
+        rf"|paragraph|statement|section)\s+(?:is|are)\s+(?:only\s+)?(?:for|to)\s+"
         rf"(?:the\s+|any\s+|all\s+)?{MACHINE}\b"
     ),
     _addressed(
@@ -148,7 +150,7 @@ ORDER_PATTERNS = (
     _addressed(rf"\b{MACHINE}\s*,?\s+(?:take\s+note|note\s+(?:this|that|well))\b"),
     _addressed(
         rf"\b{MACHINE}\s+{MODAL}\s+(?:\w+\s+)?(?:know|note|remember|understand|treat"
-        r"|consider|assume|believe|accept|repeat|insist|claim|assert)\b"
+        r"|consider|assume|believe|accept|repeat|insist|claim|assert|rely|trust)\b"
     ),
     _gated("you youre", rf"\bif you(?:'?re| are)\s+(?:an?\s+|the\s+)?{ADDRESSEE}\b"),
     _addressed(
