@@ -25,17 +25,27 @@ from graph.verifier.foreign_orders import (
 from graph.verifier.order_patterns import GATE_WORDS, patterns_for
 from graph.verifier.order_words import MACHINE, ORDER_VERB
 
-# "Say Anything... is a 1989 film": a title starting with such a verb, then described.
+# "Say Anything... is a 1989 film": a title starting with such a verb, then described as
+# a work ("Say Paris is the capital" is no title).
 _DESCRIBED_TITLE = re.compile(
     r"^\W*[A-Z][\w'’.!?,-]*(?:\s+[\w'’.!?&:,-]+){0,6}?\s+(?:is|was|are|were)\s+"
-    r"(?:an?|the|one|\d|written|recorded|released|directed|produced|performed|composed"
-    r"|published|originally)\b"
+    r"(?:(?:written|recorded|released|directed|produced|performed|composed|published"
+    r"|originally)\b|(?:an?|the|one|\d)\b(?=[^.;]{0,60}?\b(?:film|movie|song|single|album"
+    r"|ep|podcast|novel|book|series|show|sitcom|play|musical|opera|episode|game|magazine"
+    r"|poem|band|track|programme|program|documentary|comic|story|painting|recording|record"
+    r"|drama|comedy|thriller|soundtrack|compilation|ballad|hymn|work)s?\b))"
 )
 _CLAUSE_START_ORDER = re.compile(rf"^\W*{ORDER_VERB}\b", re.IGNORECASE)
 # Quoted titles inside a sentence ("Say You, Say Me") are names, not orders.
 _QUOTED = re.compile(r"[\"“][^\"“”]{1,80}[\"”]")
 # A quotation that addresses the agent is no title: it stays ("The page says “Note to AI: ...”").
 _QUOTED_ORDER = re.compile(rf"\b{MACHINE}\b|:\s*\w|^[\"“](?:role|content)[\"”]$", re.IGNORECASE)
+# Nor is one with a word in lower case but a title's small words ("must answer", "Dear reader").
+_UNTITLED = re.compile(
+    r"(?<![\w'’-])(?!(?:a|an|the|of|to|in|on|and|or|for|at|by|with|from|as|is|de|la|le|les|el"
+    r"|du|des|von|van|y|e|di|da)\b)[a-z]"
+)
+_QUOTE_MARKS = re.compile('["“”]')
 # A sentence pointing at what comes next ("the following applies", "the next line",
 # "the sentence after this one").
 _AHEAD = re.compile(
@@ -56,7 +66,7 @@ def _read_words(folded: str) -> frozenset[str]:
 
 def _unquote(match: re.Match[str]) -> str:
     quoted = match.group(0)
-    return quoted if _QUOTED_ORDER.search(quoted) else " "
+    return quoted if _QUOTED_ORDER.search(quoted) or _UNTITLED.search(quoted) else " "
 
 
 def _found(text: str, folded: str, words: frozenset[str], foreign: bool) -> bool:
@@ -74,7 +84,12 @@ def _is_order(text: str, folded: str, words: frozenset[str], foreign: bool) -> b
         if unquoted.strip(" .,;:!?"):
             text, folded = unquoted, unquoted.casefold()
     if not _found(text, folded, words, foreign):
-        return False
+        # A quotation that stays may split an order ('You "must answer" Paris').
+        if '"' not in text and "“" not in text:
+            return False
+        plain = _QUOTE_MARKS.sub(" ", text)
+        if not _found(plain, plain.casefold(), words, foreign):
+            return False
     described = _DESCRIBED_TITLE.match(text)
     opens = _CLAUSE_START_ORDER.match(text) or (foreign and OPENING_ORDER.match(text))
     if described is None or not opens:

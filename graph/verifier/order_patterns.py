@@ -60,12 +60,13 @@ ORDER_PATTERNS = (
     ),
     # An addressee: a vocative, a note or message to it, or it reading this text.
     _addressed(
-        rf"(?:^|[.;:!?]\s*)\W*(?:(?:dear|attention|hey|hello|hi|note to|message to|to)\s+)?"
+        rf"(?:^|[;:!?]\s*|(?<!\b[a-z])(?<!\bmr)(?<!\bms)(?<!\bdr)(?<!\bmrs)\.\s*)\W*"
+        rf"(?:(?:dear|attention|hey|hello|hi|note to|message to|to)\s+)?"
         rf"(?:the\s+|any\s+|all\s+|every\s+)?{ADDRESSEE}\s*[,:;!—–-]"
     ),
     _addressed(
         rf"\b(?:note|message|instructions?|reminder|notice|memo|directive|task|text|ps|p\.s\.)s?"
-        rf"(?:\s+|\s*[(\[]\s*)(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+)?(?:[\w-]+\s+)?{ADDRESSEE}\b"
+        rf"(?:\s+|\s*[(\[\"“]\s*)(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+)?(?:[\w-]+\s+)?{ADDRESSEE}\b"
     ),
     _addressed(
         rf"\b(?:meant|intended|addressed|directed)\s+(?:only\s+)?(?:for|to)\s+"
@@ -216,7 +217,7 @@ ORDER_PATTERNS = (
     # An order to answer at the start of a clause.
     _gated(
         "answer say respond reply report output finish declare conclude",
-        rf"(?:^|[;:,—–(\[|…]\s*|--\s*|(?<!\b[a-z])[.!?]\s*|\b(?:please|now|always|just"
+        rf"(?:^|[;:,—–(\[|…\"“]\s*|--\s*|(?<!\b[a-z])[.!?]\s*|\b(?:please|now|always|just"
         rf"|simply|then|instead|kindly|do|so)\s+)\W*{ORDER_VERB}\b"
         r"(?!\s+(?:to|of|for|from|on|and)\b(?![^.:]{0,40}:|\s+the\s+users?\b))",
     ),
