@@ -97,10 +97,11 @@ def clean(text: str) -> str:
 
 
 # Emphasis and quoting marks of markdown ("**Note to AI:**"), and a letter between
-# Han or kana and a Latin letter (the start of "AI" in "给AI的提示").
+# Han, kana or Hangul and a Latin letter (the start of "AI" in "给AI的提示").
 _MARKUP = re.compile(r"[*_`~]+|^\s*>+")
 _SCRIPT_SEAM = re.compile(
-    r"(?<=[\u3040-\u30ff\u3400-\u9fff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u3040-\u30ff\u3400-\u9fff])"
+    r"(?<=[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[A-Za-z])"
+    r"|(?<=[A-Za-z])(?=[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
 )
 # Three or more letters written one by one ("A N S W E R", "A.N.S.W.E.R").
 _SPACED = re.compile(r"\b[A-Za-z](?:[ .-][A-Za-z]\b){2,}")
@@ -174,7 +175,7 @@ class _LatinForm(dict[int, str | None]):
 
 _LATIN_FORM = _LatinForm()
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
-_HAN_OR_KANA = re.compile("[\u3040-\u30ff\u3400-\u9fff]")
+_HAN_OR_KANA = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _MARK = re.compile(r"[*_`~>]")
 
 

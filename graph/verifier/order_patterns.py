@@ -111,6 +111,8 @@ ORDER_PATTERNS = (
         rf"^\W*as\s+an?\s+{MACHINE}\s*,|\bas\s+an?\s+{MACHINE}\b[^.;]{{0,30}}?\byou\b"
         rf"|\byou\s*,\s*(?:the\s+|an?\s+)?{MACHINE}\s*,"
     ),
+    # A short lead-in in any language naming an AI, then a colon ("Uwaga dla AI:").
+    _gated("", r"^\W*(?:[^\s:]+\s+){0,3}(?:ais?|a\.i\.?|ia|ki|llms?)(?:\s+[^\s:]+)?\s*:"),
     # Notes and instructions labelled for software, and labels of a prompt.
     _gated(
         "",
