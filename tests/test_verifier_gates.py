@@ -120,7 +120,7 @@ def test_the_spaced_letter_check_agrees_with_its_pattern(corpus: list[str]) -> N
 
 def _whole_string_reading(text: str) -> str:
     """How `unmasked` read a text before it read non-ASCII text a character at a time."""
-    visible = cleaning.clean(text.translate(cleaning._BEFORE_NFKC))
+    visible = cleaning.clean(cleaning._SPACES.sub(" ", text).translate(cleaning._BEFORE_NFKC))
     if not visible.isascii():
         visible = cleaning._SCRIPT_SEAM.sub(" ", cleaning.latin_letters(visible))
     visible = cleaning._MARKUP.sub("", visible)

@@ -37,13 +37,14 @@ _LOOK_ALIKES = str.maketrans(
     )
     | dict(zip("ⲓᎥɨᴉӀ׀∣ⲀᗅⲣⲢⲥⲤⲟⲞ໐ткм", "iiiiIIIAApPcCoOotkm", strict=True))
 )
-# Marks that read as a comma, colon, apostrophe, hyphen or space, some of which NFKC would
-# make a space and an accent (the cedilla, the acute accent): read before NFKC.
+# Marks that read as a comma, colon, apostrophe, hyphen, space or a dot between letters
+# ("A·I"), some of which NFKC would make a space and an accent (the cedilla, the acute
+# accent): read before NFKC.
 _BEFORE_NFKC = str.maketrans(
     dict(
         zip(
-            "ϲϹ‚ꓹˏ٫¸ꓽʻꞌˈʾʽʿˋˊ´᾽‐‑‒―−⸺⸻⠀",
-            "cC" + "," * 5 + ":" + "'" * 10 + "-" * 7 + " ",
+            "ϲϹ‚ꓹˏ٫¸،、⹁ꓽʻꞌˈʾʽʿˋˊ´᾽‐‑‒―−⸺⸻⠀·•‧∙⋅",
+            "cC" + "," * 8 + ":" + "'" * 10 + "-" * 7 + " " + "." * 5,
             strict=True,
         )
     )
@@ -177,6 +178,7 @@ _LATIN_FORM = _LatinForm()
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
 _HAN_OR_KANA = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _MARK = re.compile(r"[*_`~>]")
+_SPACES = re.compile(" {2,}")
 
 
 def _latin_run(match: re.Match[str]) -> str:
@@ -184,6 +186,8 @@ def _latin_run(match: re.Match[str]) -> str:
 
 
 def _unmasked(text: str) -> tuple[str]:
+    if "  " in text:  # letters spaced out wider ("A  N  S  W  E  R")
+        text = _SPACES.sub(" ", text)
     if text.isascii():
         if _MARK.search(text) is None and not _spaced(text):
             return (text,)
