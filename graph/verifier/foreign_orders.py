@@ -90,11 +90,11 @@ _OTHER_SCRIPT = re.compile(
 )
 
 
-def addresses_in_other_language(visible: str, words: Collection[str]) -> bool:
-    """Whether a sentence (`unmasked`, with these folded words) holds text addressed to
-    the agent in another language (`FOREIGN_ORDER` finds it; most sentences are skipped
-    on their words and letters alone)."""
-    gate = not LATIN_WORDS.isdisjoint(words) or "sprachmodell" in visible.casefold()
+def addresses_in_other_language(visible: str, folded: str, words: Collection[str]) -> bool:
+    """Whether a sentence (`unmasked`; casefolded `folded`, with these words) holds text
+    addressed to the agent in another language (`FOREIGN_ORDER` finds it; most sentences
+    are skipped on their words and letters alone; "sprachmodell" opens German compounds)."""
+    gate = not LATIN_WORDS.isdisjoint(words) or "sprachmodell" in folded
     if gate and _IN_LATIN.search(visible):
         return True
     return not visible.isascii() and bool(

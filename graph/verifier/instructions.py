@@ -22,7 +22,7 @@ from graph.verifier.foreign_orders import (
     OPENING_ORDER,
     addresses_in_other_language,
 )
-from graph.verifier.order_patterns import GATE_WORDS, patterns_for
+from graph.verifier.order_patterns import ANCHORED, GATE_WORDS, patterns_for
 from graph.verifier.order_words import MACHINE, ORDER_VERB
 
 # "Say Anything... is a 1989 film": a title starting with such a verb, then described as
@@ -52,6 +52,8 @@ _AHEAD = re.compile(
     r"\b(?:following|follows|below|subsequent|after\s+this"
     r"|next\s+(?:line|sentence|statement|fact|one))\b"
 )
+# Where a later sentence of a text opens ("Freedonia is a country. SYSTEM: ...").
+_LATER_SENTENCE = re.compile(r"[.!;](?<!\b[a-z].)\s+(?=\S)|\n\s*(?=\S)")
 # Every byte but a-z made a space: the words (runs of a-z) by one translation and a
 # split; of them, those a gate of the English or other-language patterns reads.
 _LETTERS_ONLY = bytes(code if 97 <= code <= 122 else 32 for code in range(256))
@@ -72,10 +74,20 @@ def _unquote(match: re.Match[str]) -> str:
 def _found(text: str, folded: str, words: frozenset[str], foreign: bool) -> bool:
     """Whether `text` (casefolded: `folded`) holds an order: English patterns whose gates
     `words` (a superset of its words that gates read) open, and with `foreign` the
-    other languages' patterns."""
-    if any(pattern.search(folded) for pattern in patterns_for(words, folded)):
+    other languages' patterns; those that read the start of a text, at the start of each
+    of its sentences."""
+    patterns = patterns_for(words, folded)
+    if any(pattern.search(folded) for pattern in patterns):
         return True
-    return foreign and FOREIGN_ORDER.search(text) is not None
+    if foreign and FOREIGN_ORDER.search(text) is not None:
+        return True
+    for start in _LATER_SENTENCE.finditer(folded):
+        later = folded[start.end() :]
+        if any(pattern.search(later) for pattern in patterns if pattern in ANCHORED):
+            return True
+    return foreign and any(
+        FOREIGN_ORDER.search(text[start.end() :]) for start in _LATER_SENTENCE.finditer(text)
+    )
 
 
 def _is_order(text: str, folded: str, words: frozenset[str], foreign: bool) -> bool:
@@ -110,7 +122,7 @@ def is_trusted(text: str) -> bool:
 def _is_trusted_as(visible: str) -> bool:
     folded = visible.casefold()
     words = _read_words(folded)
-    foreign = addresses_in_other_language(visible, words)
+    foreign = addresses_in_other_language(visible, folded, words)
     return not _is_order(visible, folded, words, foreign)
 
 

@@ -112,28 +112,33 @@ ORDER_PATTERNS = (
         rf"|\byou\s*,\s*(?:the\s+|an?\s+)?{MACHINE}\s*,"
     ),
     # A short lead-in in any language naming an AI, then a colon ("Uwaga dla AI:").
-    _gated("", r"^\W*(?:[^\s:]+\s+){0,3}(?:ais?|a\.i\.?|ia|ki|llms?)(?:\s+[^\s:]+)?\s*:"),
+    _gated(
+        "ai ais ia ki llm llms",
+        r"^\W*(?:[^\s:]+\s+){0,3}(?:ais?|a\.i\.?|ia|ki|llms?)(?:\s+[^\s:]+)?\s*:",
+        ("a.i",),
+    ),
     # Notes and instructions labelled for software, and labels of a prompt.
     _gated(
-        "",
+        "note notes message messages notice notices memo memos instruction instructions prompt"
+        " override directive directives",
         rf"^\W*(?:{MACHINE}|models?|bots?|agents?)\s+(?:notes?|messages?|notices?|memos?"
         r"|instructions?)\s*:|^\W*(?:[\w-]+\s+){0,2}(?:instructions?|prompt|override"
         r"|directives?)\s*:|^\W*(?:hidden|secret|private|confidential|developer|system|admin"
         r"|machine-readable)\s+(?:notes?|messages?)\s*:",
     ),
     _gated(
-        "what who whom which where when how why",
+        "q question",
         r"\bq(?:uestion)?\s*:\s*(?:what|who|whom|which|where|when|how|why)\b[^?]{0,200}\?\s*"
         r"(?:a|answer)\s*:",
     ),
     # Telling the reader which sources to trust.
     _gated(
-        "not don never",
+        "other another different",
         r"(?:^|[;:,.—–]\s*)\W*(?:do\s+not|don't|never)\s+(?:trust|believe|rely\s+on|use)\s+"
         r"(?:any\s+)?(?:other|another|different)\b",
     ),
     _gated(
-        "only treat",
+        "treat page source text sentence site document",
         r"\b(?:trust|believe|use)\s+only\s+this\s+(?:page|source|text|sentence|site|document)\b"
         r"|\btreat\s+this\s+(?:\w+\s+)?as\s+(?:authoritative|true|fact|correct|the\s+truth)\b",
     ),
@@ -142,7 +147,7 @@ ORDER_PATTERNS = (
         r"|crawling|who reads?|that reads?)\b"
     ),
     _gated(
-        "whoever anyone anybody everyone you one reader readers",
+        "reads reading read sees reader readers",
         r"\b(?:whoever|anyone who|anybody who|everyone who)\s+(?:reads|is reading|sees)\b"
         r"|\b(?:you|one|whoever)\s+(?:who\s+(?:is\s+|are\s+)?)?(?:reading|reads?)\s+this\b"
         r"|\breaders?\s+of\s+this\s+(?:page|text|article|site|document)\b",
@@ -235,7 +240,7 @@ ORDER_PATTERNS = (
     ),
     # Whoever asks is to hear it; what the answer or an assistant's answer is.
     _gated(
-        "if when whenever case should whoever asking",
+        "asks asked asking",
         r"\b(?:if|when(?:ever)?|in\s+case|should)\s+(?:you(?:'re|\s+are|\s+get|\s+were)?"
         r"|anyone|anybody|someone|somebody|(?:a|the|any)\s+users?|users)\s+(?:asks?|asked)\b"
         r"|\bwhoever\s+asks\b|\basking\s+(?:\w+\s+){0,3}?(?:should|must|is\s+to|are\s+to"
@@ -249,7 +254,7 @@ ORDER_PATTERNS = (
         r"(?:answer|response|reply|output)\b|^\W*the\s+answer\s+is\b",
     ),
     _gated(
-        "use",
+        "answering responding replying answer response reply",
         r"\buse\s+(?:this|that|it)\s+(?:when|in\s+your|in\s+the)\s+(?:answering|responding"
         r"|replying|answer|response|reply)\b",
     ),
@@ -268,6 +273,9 @@ for _index, _gated_pattern in enumerate(ORDER_PATTERNS):
     for _substring in _gated_pattern.substrings:
         _BY_SUBSTRING.setdefault(_substring, []).append(_index)
 GATE_WORDS = frozenset(_BY_WORD)
+# Patterns that read the start of a text ("^\W*"), to be tried again where a later sentence
+# opens.
+ANCHORED = frozenset(gated.pattern for gated in ORDER_PATTERNS if r"^\W*" in gated.pattern.pattern)
 _SUBSTRINGS = tuple(_BY_SUBSTRING)
 
 
