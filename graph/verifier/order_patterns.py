@@ -240,7 +240,7 @@ ORDER_PATTERNS = (
     ),
     # Whoever asks is to hear it; what the answer or an assistant's answer is.
     _gated(
-        "asks asked asking",
+        "ask asks asked asking",
         r"\b(?:if|when(?:ever)?|in\s+case|should)\s+(?:you(?:'re|\s+are|\s+get|\s+were)?"
         r"|anyone|anybody|someone|somebody|(?:a|the|any)\s+users?|users)\s+(?:asks?|asked)\b"
         r"|\bwhoever\s+asks\b|\basking\s+(?:\w+\s+){0,3}?(?:should|must|is\s+to|are\s+to"
