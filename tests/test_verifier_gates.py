@@ -8,7 +8,7 @@ import re
 import unicodedata
 
 import pytest
-from test_verifier_injection import INJECTIONS, MORE_INJECTIONS
+from verifier_injections import INJECTIONS, MORE_INJECTIONS
 
 from graph.verifier import clean as cleaning
 from graph.verifier.instructions import _read_words, is_trusted

@@ -94,7 +94,9 @@ ORDER_PATTERNS = (
         r"|<[^>]*style=[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0)",
         ("<", "#", "[inst]", "[/inst]", '"role"'),
     ),
-    _addressed(rf"\b(?:dear|attention|hey|hello|hi|greetings|fyi)\s*,?\s+(?:the\s+)?{ADDRESSEE}\b"),
+    _addressed(
+        rf"\b(?:dear|attention|hey|hello|hi|greetings|fyi|psst)\s*,?\s+(?:the\s+)?{ADDRESSEE}\b"
+    ),
     _addressed(
         rf"\b(?:dear|hey|hello|hi|greetings)(?:\s+there)?\s*,?\s+(?:the\s+)?(?:[\w-]+\s+)?"
         rf"{ADDRESSEE}\s*[,:;!.—–-]"
@@ -153,7 +155,10 @@ ORDER_PATTERNS = (
         r"|\breaders?\s+of\s+this\s+(?:page|text|article|site|document)\b",
     ),
     # Software named as whom a remark is for, or told what to know or do.
-    _addressed(rf"\b(?:for|to)\s+(?:all\s+|any\s+|the\s+)?{MACHINE}(?:\s+only)?\s*[,:;!—–-]"),
+    _addressed(
+        rf"\b(?:for|to)\s+(?:all\s+|any\s+|the\s+)?(?:{MACHINE}(?:\s+only)?\s*[,:;!—–-]"
+        r"|(?:bots?|models?|agents?)\s*:)"
+    ),
     _gated("you youre", r"\bif you(?:'?re| are)\s+(?:reading|seeing|processing|parsing)\s+this\b"),
     _addressed(rf"\b{MACHINE}\s*,?\s+(?:take\s+note|note\s+(?:this|that|well))\b"),
     _addressed(
@@ -229,8 +234,9 @@ ORDER_PATTERNS = (
         r"(?!\s+(?:to|of|for|from|on|and)\b(?![^.:]{0,40}:|\s+the\s+users?\b))",
     ),
     _gated(
-        "state claim assert write print output type return repeat insist",
-        r"(?:^|[;:,—–]\s*)\W*(?:state|claim|assert|write|print|output|type|return|repeat|insist)"
+        "state claim assert write print output type return repeat insist mention explain",
+        r"(?:^|[;:,—–]\s*)\W*(?:state|claim|assert|write|print|output|type|return|repeat|insist"
+        r"|mention|explain)"
         r"\s+(?:that|this|it)\b",
     ),
     _gated("you", r"\b(?:that|so|then|and)\s+you\s+(?:answer|say|respond|reply|report)\b"),
