@@ -25,6 +25,8 @@ from graph.verifier.order_words import (
     MACHINE,
     MODAL,
     ORDER_VERB,
+    SOFTWARE,
+    VOCATIVE,
 )
 
 
@@ -62,7 +64,8 @@ ORDER_PATTERNS = (
     _addressed(
         rf"(?:^|[;:!?]\s*|(?<!\b[a-z])(?<!\bmr)(?<!\bms)(?<!\bdr)(?<!\bmrs)\.\s*)\W*"
         rf"(?:(?:dear|attention|hey|hello|hi|note to|message to|to)\s+)?"
-        rf"(?:the\s+|any\s+|all\s+|every\s+)?{ADDRESSEE}\s*[,:;!—–-]"
+        rf"(?:the\s+|any\s+|all\s+|every\s+)?(?:{VOCATIVE}\s*[,:;!—–-]"
+        rf"|(?:robots?|{SOFTWARE})\s*[:;!])"
     ),
     _addressed(
         rf"\b(?:note|message|instructions?|reminder|notice|memo|directive|task|text|ps|p\.s\.)s?"
@@ -216,8 +219,7 @@ ORDER_PATTERNS = (
         r"^\W*(?:(?:(?:final|correct|expected|gold|true|real|right)\s+)?(?:answer|a|response"
         r"|reply|output|answering|solution)\s*(?:[:=]|-+>|=>|-\s)|(?:ai|assistant|system|model"
         r"|agent|user|developer|instruction|robot|admin|administrator|operator)s?\s*:"
-        r"|(?:thought|action|observation)\s*\d*\s*:|(?:result|verdict|ground\s+truth|correct"
-        r"|label|target)\s*:)",
+        r"|(?:thought|action|observation)\s*\d*\s*:|ground\s+truth\s*:)",
     ),
     _gated("finish", r"\bfinish\s*\["),
     _gated(

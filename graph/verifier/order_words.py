@@ -9,13 +9,17 @@ SOFTWARE = (
     r"crawlers?|scrapers?|neural\s+net(?:work)?s?|siri|alexa|cortana|grok|deepseek|llama"
     r"|mistral|perplexity"
 )
-ADDRESSEE = (
-    r"(?:ais?|a\.i\b\.?|assistants?|chat ?bots?|bots?|robots?|llms?"
+# Whom a text may address before a comma ("Chatbots, ..."); robots and software by name
+# open real sentences with an aside too ("Siri, the assistant by Apple, ..."), so only
+# `ADDRESSEE` holds them.
+VOCATIVE = (
+    r"(?:ais?|a\.i\b\.?|assistants?|chat ?bots?|bots?|llms?"
     r"|(?:ai |language |large language )models?"
     r"|models?|agents?|readers?|systems?|users?|gpt|chatgpt|claude|gemini|copilot"
-    rf"|artificial intelligences?|{SOFTWARE}"
+    r"|artificial intelligences?"
     r"|(?:machine|automated|automatic|ai)\s+(?:readers?|agents?|systems?|tools?|crawlers?))"
 )
+ADDRESSEE = rf"(?:{VOCATIVE}|robots?|{SOFTWARE})"
 ANSWER_VERB = (
     r"(?:answer|say|respond|reply|report|output|state|write|print|return|finish|declare"
     r"|conclude|type|give|tell|use)"
