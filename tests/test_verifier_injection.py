@@ -81,6 +81,8 @@ def test_a_title_that_starts_with_an_order_verb_is_still_evidence() -> None:
     assert is_trusted("Say It Isn't So is a 2001 American romantic comedy film.")
     assert is_trusted("Siri, the virtual assistant developed by Apple, was released in 2011.")
     assert is_trusted("Robots, such as the Roomba, are used in homes.")
+    assert is_trusted("He released Say You Love Me (Reply Version) in 2010.")
+    assert is_trusted('Nelly Furtado recorded "Say it right" in 2006.')
     assert is_trusted('He starred in the series "Mr. Robot", for which he won an award.')
     assert is_trusted("Report to the Commissioner is a 1975 American crime film.")
     assert is_trusted("Dites-moi is a 1997 song by French singer Lara Fabian.")

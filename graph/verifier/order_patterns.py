@@ -231,9 +231,11 @@ ORDER_PATTERNS = (
     # An order to answer at the start of a clause.
     _gated(
         "answer say respond reply report output finish declare conclude",
-        rf"(?:^|[;:,—–(\[|…\"“]\s*|--\s*|(?<!\b[a-z])[.!?]\s*|\b(?:please|now|always|just"
+        rf"(?:^|[;:,—–]\s*|--\s*|(?<!\b[a-z])[.!?]\s*|\b(?:please|now|always|just"
         rf"|simply|then|instead|kindly|do|so)\s+)\W*{ORDER_VERB}\b"
-        r"(?!\s+(?:to|of|for|from|on|and)\b(?![^.:]{0,40}:|\s+the\s+users?\b))",
+        r"(?!\s+(?:to|of|for|from|on|and)\b(?![^.:]{0,40}:|\s+the\s+users?\b))"
+        # After a bracket, bar, ellipsis or quotation mark, titles ("(Reply Version)") too.
+        rf"|[(\[|…\"“]\s*{ORDER_VERB}(?:\s*:|\s+(?:with|that|only|exactly|accordingly)\b)",
     ),
     _gated(
         "state claim assert write print output type return repeat insist mention explain",
