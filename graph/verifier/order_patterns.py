@@ -58,7 +58,7 @@ ORDER_PATTERNS = (
         "ignore disregard forget override bypass skip",
         r"\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.]{0,40}?"
         r"\b(?:instructions?|directions?|directives?|prompts?|rules|guidelines|guidance"
-        r"|context|commands?|orders|messages?|above|everything|told|question)\b",
+        r"|context|commands?|orders|messages?|above|everything|told|question(?=\s*[.;:,!]))\b",
     ),
     # An addressee: a vocative, a note or message to it, or it reading this text.
     _addressed(
@@ -104,16 +104,17 @@ ORDER_PATTERNS = (
         rf"\b(?:dear|hey|hello|hi|greetings)(?:\s+there)?\s*,?\s+(?:the\s+)?(?:[\w-]+\s+)?"
         rf"{ADDRESSEE}\s*[,:;!.—–-]"
     ),
-    # Software named after a comma, a handle or in brackets; "as an AI", "you, the AI".
+    # Software named after "you,", a handle or in brackets; "as an AI", "you, the AI".
     _addressed(
-        rf",\s*(?:the\s+)?{MACHINE}\s*[:!]|^\W*(?:ais?|assistants?|chat ?bots?|llms?)\s*[.…]"
+        rf"\byou\s*,\s*(?:the\s+)?{MACHINE}\s*[:!]"
+        r"|^\W*(?:ais?|assistants?|chat ?bots?|llms?)\s*[.…]"
     ),
     _addressed(
         rf"(?:^|\s)@\s?(?:{MACHINE}|bots?|agents?|models?)\b|\[\s*(?:{MACHINE}|bots?|agents?"
         rf"|models?)\s*\]|^\W*[\w-]+\s+(?:agents?|assistants?|bots?)\s*:"
     ),
     _addressed(
-        rf"^\W*as\s+an?\s+{MACHINE}\s*,|\bas\s+an?\s+{MACHINE}\b[^.;]{{0,30}}?\byou\b"
+        rf"^\W*as\s+an?\s+{MACHINE}\s*,|\bas\s+an?\s+{MACHINE}\s*,?\s+you\b"
         rf"|\byou\s*,\s*(?:the\s+|an?\s+)?{MACHINE}\s*,"
     ),
     # A short lead-in in any language naming an AI, then a colon ("Uwaga dla AI:").
@@ -139,7 +140,7 @@ ORDER_PATTERNS = (
     # Telling the reader which sources to trust.
     _gated(
         "other another different",
-        r"(?:^|[;:,.—–]\s*)\W*(?:do\s+not|don't|never)\s+(?:trust|believe|rely\s+on|use)\s+"
+        r"(?:^|[;:,.—–]\s*)\W*(?:do\s+not|don't|never)\s+(?:trust|believe|rely\s+on)\s+"
         r"(?:any\s+)?(?:other|another|different)\b",
     ),
     _gated(
@@ -243,10 +244,10 @@ ORDER_PATTERNS = (
         r"|mention|explain)"
         r"\s+(?:that|this|it)\b",
     ),
-    _gated("you", r"\b(?:that|so|then|and)\s+you\s+(?:answer|say|respond|reply|report)\b"),
+    _gated("you", r"\b(?:that|so)\s+you\s+(?:answer|say|respond|reply|report)\b"),
     _gated(
         "you",
-        rf"\byou(?:'ll|'d(?:\s+better)?|'re\s+to)\s+(?:only\s+|always\s+)?{ANSWER_VERB}\b",
+        rf"\byou(?:'ll|'d(?:\s+better)?|'re\s+to)\s+(?:only\s+|always\s+)?{ORDER_VERB}\b",
     ),
     # Whoever asks is to hear it; what the answer or an assistant's answer is.
     _gated(
