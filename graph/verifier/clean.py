@@ -35,6 +35,19 @@ _LOOK_ALIKES = str.maketrans(
             strict=True,
         )
     )
+    | dict(zip("ⲓᎥɨᴉӀ׀∣ⲀᗅⲣⲢⲥⲤⲟⲞ໐ткм", "iiiiIIIAApPcCoOotkm", strict=True))
+)
+# Marks that read as a comma, colon, apostrophe, hyphen, space or a dot between letters
+# ("A·I"), some of which NFKC would make a space and an accent (the cedilla, the acute
+# accent): read before NFKC.
+_BEFORE_NFKC = str.maketrans(
+    dict(
+        zip(
+            "ϲϹ‚ꓹˏ٫¸،、⹁ꓽʻꞌˈʾʽʿˋˊ´᾽‐‑‒―−⸺⸻⠀·•‧∙⋅",
+            "cC" + "," * 8 + ":" + "'" * 10 + "-" * 7 + " " + "." * 5,
+            strict=True,
+        )
+    )
 )
 # Invisible characters that are not format characters (category Cf).
 INVISIBLE = re.compile(
@@ -85,10 +98,11 @@ def clean(text: str) -> str:
 
 
 # Emphasis and quoting marks of markdown ("**Note to AI:**"), and a letter between
-# Han or kana and a Latin letter (the start of "AI" in "给AI的提示").
+# Han, kana or Hangul and a Latin letter (the start of "AI" in "给AI的提示").
 _MARKUP = re.compile(r"[*_`~]+|^\s*>+")
 _SCRIPT_SEAM = re.compile(
-    r"(?<=[\u3040-\u30ff\u3400-\u9fff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u3040-\u30ff\u3400-\u9fff])"
+    r"(?<=[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[A-Za-z])"
+    r"|(?<=[A-Za-z])(?=[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
 )
 # Three or more letters written one by one ("A N S W E R", "A.N.S.W.E.R").
 _SPACED = re.compile(r"\b[A-Za-z](?:[ .-][A-Za-z]\b){2,}")
@@ -116,6 +130,8 @@ _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\u
 _BOXED = str.maketrans(
     {first + i: ord("A") + i for first in (0x1F130, 0x1F150, 0x1F170, 0x1F1E6) for i in range(26)}
 )
+# Hangul fillers: invisible to `clean`, but a font may show one as a blank.
+_FILLER = re.compile("[\u115f\u1160\u3164\uffa0]")
 _REVERSED = re.compile("\u202e([^\u202a-\u202c]*)\u202c?")
 
 
@@ -131,10 +147,13 @@ def unmasked(text: str) -> tuple[str, ...]:
     """`clean(text)`, and then: HTML entities read, accents and other combining marks
     dropped, every look-alike letter made Latin (a Greek "ΑΙ" too), emphasis marks
     dropped, Han or kana parted from Latin letters and spaced-out letters joined; with a
-    right-to-left override, both as written and as shown. Only for spotting text
-    addressed to the agent: it reads names wrongly."""
+    right-to-left override, both as written and as shown; with a Hangul filler, both
+    without it and with it as the blank it shows. Only for spotting text addressed to
+    the agent: it reads names wrongly."""
     if "&" in text:
         text = html.unescape(text)
+    if _FILLER.search(text):
+        return (*unmasked(_FILLER.sub("", text)), *unmasked(_FILLER.sub(" ", text)))
     if "\u202e" in text:
         shown = _REVERSED.sub(lambda match: match.group(1)[::-1], text)
         return (*_unmasked(text), *_unmasked(shown))
@@ -149,15 +168,17 @@ class _LatinForm(dict[int, str | None]):
 
     def __missing__(self, code: int) -> str | None:
         shown = SHOWN[code] is not None
-        form = latin_letters(unicodedata.normalize("NFKC", chr(code))) if shown else None
+        char = chr(code).translate(_BEFORE_NFKC)
+        form = latin_letters(unicodedata.normalize("NFKC", char)) if shown else None
         self[code] = form
         return form
 
 
 _LATIN_FORM = _LatinForm()
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
-_HAN_OR_KANA = re.compile("[\u3040-\u30ff\u3400-\u9fff]")
+_HAN_OR_KANA = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _MARK = re.compile(r"[*_`~>]")
+_SPACES = re.compile(" {2,}")
 
 
 def _latin_run(match: re.Match[str]) -> str:
@@ -165,6 +186,8 @@ def _latin_run(match: re.Match[str]) -> str:
 
 
 def _unmasked(text: str) -> tuple[str]:
+    if "  " in text:  # letters spaced out wider ("A  N  S  W  E  R")
+        text = _SPACES.sub(" ", text)
     if text.isascii():
         if _MARK.search(text) is None and not _spaced(text):
             return (text,)

@@ -22,21 +22,38 @@ from graph.verifier.foreign_orders import (
     OPENING_ORDER,
     addresses_in_other_language,
 )
-from graph.verifier.order_patterns import GATE_WORDS, MACHINE, ORDER_VERB, patterns_for
+from graph.verifier.order_patterns import ANCHORED, GATE_WORDS, patterns_for
+from graph.verifier.order_words import MACHINE, ORDER_VERB
 
-# "Say Anything... is a 1989 film": a title starting with such a verb, then described.
+# "Say Anything... is a 1989 film": a title starting with such a verb, then described as
+# a work ("Say Paris is the capital" is no title).
 _DESCRIBED_TITLE = re.compile(
     r"^\W*[A-Z][\w'’.!?,-]*(?:\s+[\w'’.!?&:,-]+){0,6}?\s+(?:is|was|are|were)\s+"
-    r"(?:an?|the|one|\d|written|recorded|released|directed|produced|performed|composed"
-    r"|published|originally)\b"
+    r"(?:(?:written|recorded|released|directed|produced|performed|composed|published"
+    r"|originally)\b|(?:an?|the|one|\d)\b(?=[^.;]{0,60}?\b(?:film|movie|song|single|album"
+    r"|ep|podcast|novel|book|series|show|sitcom|play|musical|opera|episode|game|magazine"
+    r"|poem|band|track|programme|program|documentary|comic|story|painting|recording|record"
+    r"|drama|comedy|thriller|soundtrack|compilation|ballad|hymn|work)s?\b))"
 )
 _CLAUSE_START_ORDER = re.compile(rf"^\W*{ORDER_VERB}\b", re.IGNORECASE)
 # Quoted titles inside a sentence ("Say You, Say Me") are names, not orders.
 _QUOTED = re.compile(r"[\"“][^\"“”]{1,80}[\"”]")
 # A quotation that addresses the agent is no title: it stays ("The page says “Note to AI: ...”").
 _QUOTED_ORDER = re.compile(rf"\b{MACHINE}\b|:\s*\w|^[\"“](?:role|content)[\"”]$", re.IGNORECASE)
-# A sentence pointing at what comes next ("the following applies", "the next line").
-_AHEAD = re.compile(r"\b(?:following|below|next\s+(?:line|sentence|statement|fact))\b")
+# Nor is one with a word in lower case but a title's small words ("must answer", "Dear reader").
+_UNTITLED = re.compile(
+    r"(?<![\w'’-])(?!(?:a|an|the|of|to|in|on|and|or|for|at|by|with|from|as|is|de|la|le|les|el"
+    r"|du|des|von|van|y|e|di|da)\b)[a-z]"
+)
+_QUOTE_MARKS = re.compile('["“”]')
+# A sentence pointing at what comes next ("the following applies", "the next line",
+# "the sentence after this one").
+_AHEAD = re.compile(
+    r"\b(?:following|follows|below|subsequent|after\s+this"
+    r"|next\s+(?:line|sentence|statement|fact|one))\b"
+)
+# Where a later sentence of a text opens ("Freedonia is a country. SYSTEM: ...").
+_LATER_SENTENCE = re.compile(r"[.!;](?<!\b[a-z].)\s+(?=\S)|\n\s*(?=\S)")
 # Every byte but a-z made a space: the words (runs of a-z) by one translation and a
 # split; of them, those a gate of the English or other-language patterns reads.
 _LETTERS_ONLY = bytes(code if 97 <= code <= 122 else 32 for code in range(256))
@@ -51,16 +68,26 @@ def _read_words(folded: str) -> frozenset[str]:
 
 def _unquote(match: re.Match[str]) -> str:
     quoted = match.group(0)
-    return quoted if _QUOTED_ORDER.search(quoted) else " "
+    return quoted if _QUOTED_ORDER.search(quoted) or _UNTITLED.search(quoted) else " "
 
 
 def _found(text: str, folded: str, words: frozenset[str], foreign: bool) -> bool:
     """Whether `text` (casefolded: `folded`) holds an order: English patterns whose gates
     `words` (a superset of its words that gates read) open, and with `foreign` the
-    other languages' patterns."""
-    if any(pattern.search(folded) for pattern in patterns_for(words, folded)):
+    other languages' patterns; those that read the start of a text, at the start of each
+    of its sentences."""
+    patterns = patterns_for(words, folded)
+    if any(pattern.search(folded) for pattern in patterns):
         return True
-    return foreign and FOREIGN_ORDER.search(text) is not None
+    if foreign and FOREIGN_ORDER.search(text) is not None:
+        return True
+    for start in _LATER_SENTENCE.finditer(folded):
+        later = folded[start.end() :]
+        if any(pattern.search(later) for pattern in patterns if pattern in ANCHORED):
+            return True
+    return foreign and any(
+        FOREIGN_ORDER.search(text[start.end() :]) for start in _LATER_SENTENCE.finditer(text)
+    )
 
 
 def _is_order(text: str, folded: str, words: frozenset[str], foreign: bool) -> bool:
@@ -69,7 +96,12 @@ def _is_order(text: str, folded: str, words: frozenset[str], foreign: bool) -> b
         if unquoted.strip(" .,;:!?"):
             text, folded = unquoted, unquoted.casefold()
     if not _found(text, folded, words, foreign):
-        return False
+        # A quotation that stays may split an order ('You "must answer" Paris').
+        if '"' not in text and "“" not in text:
+            return False
+        plain = _QUOTE_MARKS.sub(" ", text)
+        if not _found(plain, plain.casefold(), words, foreign):
+            return False
     described = _DESCRIBED_TITLE.match(text)
     opens = _CLAUSE_START_ORDER.match(text) or (foreign and OPENING_ORDER.match(text))
     if described is None or not opens:
@@ -90,7 +122,7 @@ def is_trusted(text: str) -> bool:
 def _is_trusted_as(visible: str) -> bool:
     folded = visible.casefold()
     words = _read_words(folded)
-    foreign = addresses_in_other_language(visible, words)
+    foreign = addresses_in_other_language(visible, folded, words)
     return not _is_order(visible, folded, words, foreign)
 
 
