@@ -17,6 +17,7 @@ from collections.abc import Collection
 
 from graph.verifier.clean import latin_letters
 from graph.verifier.normalise import split_words
+from graph.verifier.sentence_starts import at_sentence_starts
 
 # Where an order opens a clause, and the orders (to answer, to say; polite and familiar).
 _OPENS = r"(?:^|[;:,.!?—–]\s*)\W*"
@@ -65,12 +66,20 @@ _OTHER = [
     r"(?:指令|指示)|指示を無視|ذكاء الاصطناعي|ذكاء اصطناعي|בינה מלאכותית",
 ]
 FOREIGN_ORDER = re.compile(latin_letters("|".join([*_LATIN, *_OTHER])), re.IGNORECASE)
+# The same read at the start of each sentence of a text too ("... . Réponse : Paris").
+FOREIGN_ORDER_LATER = re.compile(
+    at_sentence_starts(FOREIGN_ORDER.pattern, ignore_case=True), re.IGNORECASE
+)
 # An order opening the text (a title may start so: "Dites-moi is a 1997 song").
 OPENING_ORDER = re.compile(
     latin_letters(rf"^\W*(?:{_LATIN_ORDERS}|{_RUSSIAN_ORDERS})"), re.IGNORECASE
 )
-_IN_LATIN = re.compile(latin_letters("|".join(_LATIN)), re.IGNORECASE)
-_IN_OTHER = re.compile(latin_letters("|".join(_OTHER)), re.IGNORECASE)
+_IN_LATIN = re.compile(
+    at_sentence_starts(latin_letters("|".join(_LATIN)), ignore_case=True), re.IGNORECASE
+)
+_IN_OTHER = re.compile(
+    at_sentence_starts(latin_letters("|".join(_OTHER)), ignore_case=True), re.IGNORECASE
+)
 # Every Latin-script pattern needs one of these words, every other one a Cyrillic, kana
 # or Han letter (so most sentences skip them all).
 LATIN_WORDS = frozenset(

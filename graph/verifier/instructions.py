@@ -18,12 +18,14 @@ from functools import lru_cache
 from graph.verifier.clean import unmasked
 from graph.verifier.foreign_orders import (
     FOREIGN_ORDER,
+    FOREIGN_ORDER_LATER,
     LATIN_WORDS,
     OPENING_ORDER,
     addresses_in_other_language,
 )
-from graph.verifier.order_patterns import ANCHORED, GATE_WORDS, patterns_for
+from graph.verifier.order_patterns import GATE_WORDS, at_later_sentences, patterns_for
 from graph.verifier.order_words import MACHINE, ORDER_VERB
+from graph.verifier.sentence_starts import MAY_OPEN_LATER
 
 # "Say Anything... is a 1989 film": a title starting with such a verb, then described as
 # a work ("Say Paris is the capital" is no title).
@@ -52,8 +54,6 @@ _AHEAD = re.compile(
     r"\b(?:following|follows|below|subsequent|after\s+this"
     r"|next\s+(?:line|sentence|statement|fact|one))\b"
 )
-# Where a later sentence of a text opens ("Freedonia is a country. SYSTEM: ...").
-_LATER_SENTENCE = re.compile(r"[.!;](?<!\b[a-z].)\s+(?=\S)|\n\s*(?=\S)")
 # Every byte but a-z made a space: the words (runs of a-z) by one translation and a
 # split; of them, those a gate of the English or other-language patterns reads.
 _LETTERS_ONLY = bytes(code if 97 <= code <= 122 else 32 for code in range(256))
@@ -81,13 +81,11 @@ def _found(text: str, folded: str, words: frozenset[str], foreign: bool) -> bool
         return True
     if foreign and FOREIGN_ORDER.search(text) is not None:
         return True
-    for start in _LATER_SENTENCE.finditer(folded):
-        later = folded[start.end() :]
-        if any(pattern.search(later) for pattern in patterns if pattern in ANCHORED):
-            return True
-    return foreign and any(
-        FOREIGN_ORDER.search(text[start.end() :]) for start in _LATER_SENTENCE.finditer(text)
-    )
+    if not MAY_OPEN_LATER.search(text):
+        return False
+    if any(pattern.search(folded) for pattern in at_later_sentences(patterns)):
+        return True
+    return foreign and FOREIGN_ORDER_LATER.search(text) is not None
 
 
 def _is_order(text: str, folded: str, words: frozenset[str], foreign: bool) -> bool:

@@ -28,14 +28,18 @@ from graph.verifier.order_words import (
     SOFTWARE,
     VOCATIVE,
 )
+from graph.verifier.sentence_starts import at_sentence_starts
 
 
 class GatedPattern(NamedTuple):
-    """A pattern, and the words or substrings one of which every match holds."""
+    """A pattern, and the words or substrings one of which every match holds; for one
+    that reads the start of a text ("^\\W*"), `later` reads the start of each of its
+    sentences too (`at_sentence_starts`: slower, so tried only where one opens)."""
 
     words: frozenset[str]
     substrings: tuple[str, ...]
     pattern: re.Pattern[str]
+    later: re.Pattern[str] | None = None
 
     def may_match(self, words: frozenset[str], folded: str) -> bool:
         """Whether a text with these words (folded as given) could match."""
@@ -45,7 +49,8 @@ class GatedPattern(NamedTuple):
 
 
 def _gated(words: str, pattern: str, substrings: tuple[str, ...] = ()) -> GatedPattern:
-    return GatedPattern(frozenset(split_words(words)), substrings, re.compile(pattern))
+    later = re.compile(at_sentence_starts(pattern)) if r"^\W*" in pattern else None
+    return GatedPattern(frozenset(split_words(words)), substrings, re.compile(pattern), later)
 
 
 def _addressed(pattern: str) -> GatedPattern:
@@ -284,9 +289,6 @@ for _index, _gated_pattern in enumerate(ORDER_PATTERNS):
     for _substring in _gated_pattern.substrings:
         _BY_SUBSTRING.setdefault(_substring, []).append(_index)
 GATE_WORDS = frozenset(_BY_WORD)
-# Patterns that read the start of a text ("^\W*"), to be tried again where a later sentence
-# opens.
-ANCHORED = frozenset(gated.pattern for gated in ORDER_PATTERNS if r"^\W*" in gated.pattern.pattern)
 _SUBSTRINGS = tuple(_BY_SUBSTRING)
 
 
@@ -302,3 +304,12 @@ def patterns_for(words: frozenset[str], folded: str) -> tuple[re.Pattern[str], .
     if not opened:
         return _ALWAYS
     return _ALWAYS + tuple(ORDER_PATTERNS[index].pattern for index in sorted(opened))
+
+
+_LATER_OF = {gated.pattern: gated.later for gated in ORDER_PATTERNS if gated.later is not None}
+
+
+def at_later_sentences(patterns: tuple[re.Pattern[str], ...]) -> list[re.Pattern[str]]:
+    """Of these patterns, those that read the start of a text, as they read the start of
+    each of its sentences."""
+    return [_LATER_OF[pattern] for pattern in patterns if pattern in _LATER_OF]
