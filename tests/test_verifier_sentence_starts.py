@@ -45,6 +45,7 @@ def test_a_label_at_a_later_sentence_start(text: str, trusted: bool) -> None:
         "\n" * 40_000,
         "x. " * 13_000,
         "Freedonia is a country. " * 1_600,
+        "<" * 40_000,
     ],
 )
 def test_hostile_runs_cost_time_in_proportion_to_their_length(text: str) -> None:

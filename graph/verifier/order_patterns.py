@@ -99,7 +99,7 @@ ORDER_PATTERNS = (
         r"<\s*/?\s*(?:system|sys|assistant|user|human|instructions?)\s*>|<\|\w+\|>|\[/?inst\]"
         r"|^\W*#+\s*(?:instruction|response|system|input)\s*:"
         r"|\"role\"\s*:"
-        r"|<[^>]*style=[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0)",
+        r"|<[^>]{0,300}?style=[^>]{0,300}?(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0)",
         ("<", "#", "[inst]", "[/inst]", '"role"'),
     ),
     _addressed(
