@@ -121,7 +121,7 @@ def explain_missing(check: Check, missing: list[str]) -> Verdict:
     untrusted = [item.id for item in stating if not item.trusted]
     if untrusted:
         return reject(REASON_INJECTED.format(answer=answer, cite=citation(untrusted)), missing)
-    denied = [item.id for item in stating if negated(item.text, folded)]
+    denied = [item.id for item in stating if negated(item.text, folded, check.denials)]
     if denied:
         return reject(REASON_CONTRADICTED.format(answer=answer, cite=citation(denied)), missing)
     if stating:

@@ -16,6 +16,7 @@ from graph.verifier.matching import (
     Item,
     contains,
     contains_singular,
+    denial_cues,
     is_about,
     near,
     negated,
@@ -71,6 +72,7 @@ class Check:
         answer_stems = stems(self.folded.padded)
         self.wanted = stems(self.q.text.padded) - answer_stems
         self.names = self.q.name_stems - answer_stems
+        self.denials = denial_cues(self.q.text)
         self._stating: dict[str, list[Item]] = {}
 
     @kept_property
@@ -187,14 +189,14 @@ class Check:
         for item in candidates:
             if (
                 contains(item.text, needle)
-                and not negated(item.text, needle)
+                and not negated(item.text, needle, self.denials)
                 and self.related(item)
             ):
                 return Found((item.id,), MATCH_VERBATIM)
         for item in candidates:
             if (
                 (near(item.text, needle) or (self.plain and contains_singular(item.text, needle)))
-                and not negated(item.text, needle)
+                and not negated(item.text, needle, self.denials)
                 and self.related(item)
             ):
                 return Found((item.id,), MATCH_PARAPHRASE)
@@ -206,7 +208,7 @@ class Check:
                 item.title_may_contain(probe)
                 and contains(item.title_text, needle)
                 and item.trusted
-                and not negated(item.text, needle)
+                and not negated(item.text, needle, self.denials)
                 and self.related(item)
             ):
                 return Found((item.id,), MATCH_VERBATIM, item.title)
@@ -234,7 +236,7 @@ class Check:
             item
             for item in self.stating(needle)
             if (contains(item.text, needle) or near(item.text, needle))
-            and not negated(item.text, needle)
+            and not negated(item.text, needle, self.denials)
             and self.related(item)
         ]
 

@@ -1,0 +1,68 @@
+"""Spans a stored sentence states only to deny or hedge them: a falsity adverb after the
+span, a claim ("rumoured"), and a nomination when the question asks what was won."""
+
+from __future__ import annotations
+
+import pytest
+from verifier_utils import Store, check, rejected, supported
+
+from graph.verifier import GROUNDING_STATED
+
+
+@pytest.fixture
+def store() -> Store:
+    return Store()
+
+
+def test_a_name_called_so_erroneously_is_denied(store: Store) -> None:
+    # "It has sometimes been called Livingstone's tree erroneously."
+    store.search("Big Tree at Victoria Falls")
+    question = "What is the Big Tree at Victoria Falls also called?"
+    rejected(check(store, question, "Livingstone's tree"), "denied")
+
+
+@pytest.mark.parametrize(
+    ("title", "question", "nominated"),
+    [
+        # "... was nominated for the Mercury Prize."
+        ("Amy Winehouse", "What prize did Amy Winehouse's debut album win?", "Mercury Prize"),
+        # "It was nominated for an Academy Award for Best Documentary Feature."
+        (
+            "Adam Clayton Powell (film)",
+            "What award did the film Adam Clayton Powell win?",
+            "Academy Award",
+        ),
+        # "She was nominated for a Screen Actors Guild Award for her role in ..."
+        (
+            "Amy Aquino",
+            "Which award did Amy Aquino win for her role in Picket Fences?",
+            "Screen Actors Guild Award",
+        ),
+    ],
+)
+def test_a_nomination_does_not_answer_what_was_won(
+    store: Store, title: str, question: str, nominated: str
+) -> None:
+    store.search(title)
+    rejected(check(store, question, nominated), "denied")
+
+
+def test_what_was_won_and_what_was_nominated_in_one_sentence(store: Store) -> None:
+    # "The song was nominated for the Record of the Year and ... at the 39th Annual Grammy
+    # Awards, and won an MTV Video Music Award for Best Alternative Video."
+    ids = store.add("1979 (song)", 0, 5)
+    won = "MTV Video Music Award for Best Alternative Video"
+    rejected(check(store, "What did the song 1979 win?", "Record of the Year"), "denied")
+    supported(check(store, "What did the song 1979 win?", won), GROUNDING_STATED, ids[1:])
+    asked = "What was the song 1979 nominated for at the 39th Annual Grammy Awards?"
+    supported(check(store, asked, "Record of the Year"), GROUNDING_STATED, ids[1:])
+
+
+def test_a_claim_only_rumoured_is_not_stated(store: Store) -> None:
+    store.add_text(
+        "John Smith (actor)", "John Smith is an American actor, rumoured to be born in 1970."
+    )
+    rejected(check(store, "In what year was John Smith born?", "1970"), "denied")
+    store.add_text("Lift Off (song)", "The song was rumored to be released as the lead single.")
+    asked = "Which single was rumored to be released from the album?"
+    assert "denied" not in check(store, asked, "lead single")["reason"]
