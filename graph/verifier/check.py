@@ -24,6 +24,7 @@ from graph.verifier.matching import (
     probe_of,
     stems,
 )
+from graph.verifier.namesakes import Described, describes_as_asked, namesake_pages
 from graph.verifier.normalise import Text, analyse, fold_each, plain
 from graph.verifier.question import analyse_question, named_entities
 from graph.verifier.reader import Reader
@@ -150,11 +151,20 @@ class Check:
         return frozenset(related)
 
     def related(self, item: Item) -> bool:
-        """The sentence is on a page related to the question."""
+        """The sentence is on a page related to the question; on a namesake of what the
+        question names, only if it names that thing itself (see `namesakes`)."""
         page, known = item.page, self.scope.related
         if page not in known:
             known[page] = self.directly_related(page) or page in self.linked_pages
-        return known[page]
+        if not known[page]:
+            return False
+        namesake = self.namesakes.get(page)
+        return namesake is None or describes_as_asked(item.text, item.title_text, namesake)
+
+    @kept_property
+    def namesakes(self) -> dict[str, Described]:
+        """The stored pages that are namesakes of a work the question names."""
+        return namesake_pages(self.q.text, self._by_page)
 
     @kept_property
     def entities(self) -> tuple[Text, ...]:
