@@ -66,3 +66,20 @@ def test_a_claim_only_rumoured_is_not_stated(store: Store) -> None:
     store.add_text("Lift Off (song)", "The song was rumored to be released as the lead single.")
     asked = "Which single was rumored to be released from the album?"
     assert "denied" not in check(store, asked, "lead single")["reason"]
+
+
+def test_what_only_some_sources_say_is_not_stated(store: Store) -> None:
+    # "The Gibson Victory was an electric guitar produced by Gibson Guitars from 1981 until
+    # 1983 (although some sources say production lasted until 1984)."
+    store.add("Gibson Victory", 0)
+    question = "Until what year was the Gibson Victory electric guitar produced?"
+    rejected(check(store, question, "1984"), "denied")
+
+
+def test_a_belief_once_held_is_not_stated_unless_asked(store: Store) -> None:
+    store.add_text(
+        "Acme", "Acme is an American company, once believed to have been founded by Bob Jones."
+    )
+    rejected(check(store, "Who founded Acme?", "Bob Jones"), "denied")
+    asked = "Who was once believed to have founded Acme?"
+    assert "denied" not in check(store, asked, "Bob Jones")["reason"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from graph.verifier.check import Check, Found
-from graph.verifier.matching import contains, negated, probe_of
+from graph.verifier.denials import negated
+from graph.verifier.matching import contains, probe_of
 from graph.verifier.normalise import is_number, may_hold_number
 from graph.verifier.reading import Reading
 from graph.verifier.ties import SUBJECT_CUES, Problem, loose, wanted

@@ -11,15 +11,14 @@ from itertools import chain
 
 from graph.verifier.answer_types import NameLexicon, expected_class
 from graph.verifier.classes import Classified, classify, name_fits
+from graph.verifier.denials import denial_cues, negated
 from graph.verifier.kept import kept_property
 from graph.verifier.matching import (
     Item,
     contains,
     contains_singular,
-    denial_cues,
     is_about,
     near,
-    negated,
     pages_linked,
     probe_of,
     stems,

@@ -1,5 +1,5 @@
-"""Stored sentences and how texts match: containment, near spans, negation, topical
-overlap, and which pages relate to one another."""
+"""Stored sentences and how texts match: containment, near spans, topical overlap, and
+which pages relate to one another (denials: `graph.verifier.denials`)."""
 
 from __future__ import annotations
 
@@ -27,21 +27,6 @@ _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
 # capital, so the scan can skip to capitals).
 _CAPITALISED_RUN = re.compile(r"[A-Z](?<!\w[A-Z])[\w'’-]*\s+(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*")
 
-_NEGATIONS = frozenset(
-    split_words(
-        "not never nor neither instead incorrectly mistakenly falsely erroneously wrongly"
-        " misattributed rather"
-    )
-)
-# Cues after a span that call what it is said to be false ("called X erroneously").
-_FALSE_AFTER = frozenset(split_words("incorrectly mistakenly falsely erroneously wrongly"))
-# Cues before a span that report it without stating it: a claim, or a nomination when the
-# question asks what was won (see `denial_cues`).
-_HEDGES = frozenset(split_words("rumoured rumored allegedly supposedly purportedly reputedly"))
-_NOMINATIONS = frozenset(
-    split_words("nominated nomination nominations nominee nominees shortlisted longlisted")
-)
-_WINS = frozenset(split_words("win wins won winning winner winners awarded received earned"))
 STOPWORDS = frozenset(
     split_words(
         "a an the and or but of in on at to for from by with as into onto about over under after"
@@ -171,41 +156,6 @@ def near(hay: Text, needle: Text) -> bool:
         if seen >= wanted:
             return True
     return False
-
-
-def denial_cues(question: Text) -> frozenset[str]:
-    """The cues that deny a span for this question: negations; hedges ("rumoured") the
-    question does not share; nominations when it asks what was won and not what was
-    nominated ("nominated for the Mercury Prize" answers no "which prize did it win?")."""
-    cues = _NEGATIONS | (_HEDGES - set(question.tokens))
-    if not _WINS.isdisjoint(question.tokens) and _NOMINATIONS.isdisjoint(question.tokens):
-        cues |= _NOMINATIONS
-    return cues
-
-
-def _denied_at(tokens: tuple[str, ...], start: int, end: int, cues: frozenset[str]) -> bool:
-    """The span at tokens[start:end] follows a cue within five words (a nomination only
-    with no win stated between: "nominated for and won X"), or precedes a falsity
-    adverb within three ("called X erroneously")."""
-    won = False
-    for token in reversed(tokens[max(0, start - 5) : start]):
-        if token in cues and not (won and token in _NOMINATIONS):
-            return True
-        won = won or token in _WINS
-    return not _FALSE_AFTER.isdisjoint(tokens[end : end + 3])
-
-
-def negated(hay: Text, needle: Text, cues: frozenset[str] = _NEGATIONS) -> bool:
-    """The needle occurs, and every occurrence is denied (see `_denied_at`)."""
-    size = len(needle.tokens)
-    if not size or needle.padded not in hay.padded:
-        return False
-    if cues.isdisjoint(hay.tokens) and _FALSE_AFTER.isdisjoint(hay.tokens):
-        return False
-    starts = [
-        i for i in range(len(hay.tokens) - size + 1) if hay.tokens[i : i + size] == needle.tokens
-    ]
-    return all(_denied_at(hay.tokens, i, i + size, cues) for i in starts)
 
 
 @lru_cache(maxsize=65536)
