@@ -12,6 +12,7 @@ from graph.verifier.combiner import RULES, Decider
 from graph.verifier.comparison import alternative, computed, names_same, stated_comparison
 from graph.verifier.matching import stored_items
 from graph.verifier.normalise import MONTH_NAMES, analyse, is_number
+from graph.verifier.ranges import range_problem
 from graph.verifier.ranks import rank_problem
 from graph.verifier.ties import kind_problem, rule_problem, unit_problem
 from graph.verifier.verdicts import reject
@@ -85,9 +86,9 @@ def verify_answer(
     found, missing = check.locate()
     if found is None:
         return explain_missing(check, missing)
-    misranked = rank_problem(check)
-    if misranked is not None:
-        return misranked
+    misread = rank_problem(check) or range_problem(check)
+    if misread is not None:
+        return misread
     reading = check.read()
     if reading.kind is None:
         return supported(check, found, reading)
