@@ -83,3 +83,24 @@ def test_a_belief_once_held_is_not_stated_unless_asked(store: Store) -> None:
     rejected(check(store, "Who founded Acme?", "Bob Jones"), "denied")
     asked = "Who was once believed to have founded Acme?"
     assert "denied" not in check(store, asked, "Bob Jones")["reason"]
+
+
+def test_a_former_name_does_not_answer_what_is_so_now(store: Store) -> None:
+    # "The Mercury Prize, formerly called the Mercury Music Prize, is an annual music prize
+    # awarded for the best album from the United Kingdom and Ireland."
+    ids = store.add("Mercury Prize", 0)
+    now = "What is the name of the annual music prize for the best album from the UK and Ireland?"
+    rejected(check(store, now, "Mercury Music Prize"), "denied")
+    supported(check(store, now, "Mercury Prize"), GROUNDING_STATED, ids)
+    for then in (
+        "What was the Mercury Prize formerly called?",
+        "What was the annual music prize for the best album from the UK and Ireland called?",
+    ):
+        assert "denied" not in check(store, then, "Mercury Music Prize")["reason"]
+
+
+def test_a_former_stage_name_is_not_the_name_used_now(store: Store) -> None:
+    # "Andrew Dennis Biersack (born December 26, 1990), formerly known as Andy Six, ..."
+    store.search("Andy Biersack")
+    question = "What name does Andrew Dennis Biersack perform under?"
+    rejected(check(store, question, "Andy Six"), "denied")

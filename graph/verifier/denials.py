@@ -31,6 +31,15 @@ _NOMINATIONS = frozenset(
     split_words("nominated nomination nominations nominee nominees shortlisted longlisted")
 )
 _WINS = frozenset(split_words("win wins won winning winner winners awarded received earned"))
+# A cue that a span was so once but is no longer ("formerly known as X"; not "previously",
+# which also orders events: "who previously released X"), and the words of a question
+# that asks about a former state ("What was ... called before ...?").
+_FORMER = frozenset(split_words("formerly"))
+_ASKS_FORMER = frozenset(
+    split_words("formerly previously originally original former earlier before")
+)
+_PRESENT_AUX = frozenset(split_words("is are does do has have"))
+_AUX = _PRESENT_AUX | frozenset(split_words("was were did had"))
 NEGATION_WORDS = 5  # words before a span a negation or a nomination reaches
 HEDGE_WORDS = 9  # words before a span a hedge reaches
 FALSE_AFTER_WORDS = 3  # words after a span a falsity adverb reaches
@@ -53,14 +62,25 @@ def denial_cues(question: Text) -> Denials:
     """The cues that deny a span for this question: negations; hedges ("rumoured", "some
     sources") the question does not share; nominations when it asks what was won and not
     what was nominated ("nominated for the Mercury Prize" answers no "which prize did it
-    win?")."""
+    win?"); a former state when it asks what is so now ("formerly called the Mercury
+    Music Prize" answers no "what is the prize called?")."""
     cues = _NEGATIONS
     if not _WINS.isdisjoint(question.tokens) and _NOMINATIONS.isdisjoint(question.tokens):
         cues |= _NOMINATIONS
+    if asks_present(question):
+        cues |= _FORMER
     hedges = _HEDGES - set(question.tokens)
     pairs = _HEDGE_PAIRS - set(pairwise(question.tokens))
     words = cues | hedges | _FALSE_AFTER | {word for pair in pairs for word in pair}
     return Denials(cues, hedges, pairs, frozenset(words))
+
+
+def asks_present(question: Text) -> bool:
+    """The question asks what is so now: its first auxiliary is in the present ("What is
+    the prize called?", not "What was ...", nor a question with none) and it asks about
+    no former state ("formerly", "originally", "before")."""
+    first = next((token for token in question.tokens if token in _AUX), None)
+    return first in _PRESENT_AUX and _ASKS_FORMER.isdisjoint(question.tokens)
 
 
 def _denied_at(tokens: tuple[str, ...], start: int, end: int, denials: Denials) -> bool:
