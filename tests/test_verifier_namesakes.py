@@ -64,5 +64,15 @@ def test_a_namesake_sentence_that_names_the_asked_work_counts(store: Store) -> N
 def test_a_year_describes_a_name_only_with_a_kind_of_work() -> None:
     question = analyse("Until 2006, the Nissan Sentra was a rebadged export version of a car")
     asked = in_question(question, analyse("Nissan Sentra"))
-    assert asked == Described(None, "2006")
+    assert asked == Described(None, None)
     assert not is_namesake(question, asked, Described(None, "1982"))
+
+
+def test_a_kind_not_written_right_before_the_name_describes_something_else(
+    store: Store,
+) -> None:
+    # "... first released on Wings' 1978 album "London Town"." (a song's page)
+    store.search("Deliver Your Children")
+    question = "Which Wings album first released Deliver Your Children?"
+    assert in_question(analyse(question), analyse("Deliver Your Children")) == Described(None, None)
+    assert "another work" not in check(store, question, "London Town")["reason"]

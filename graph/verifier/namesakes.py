@@ -2,9 +2,10 @@
 another thing of that name ("the novel Breakfast on Pluto" against the page of the 2005
 film; "the 1982 film Cat People" against the 1942 one).
 
-The question describes a name by the kind of work and the year written just before it
-("the 1982 film Cat People"); the page by its title's parenthesis ("Cat People (1942
-film)") or, without one, by its lead ("Breakfast on Pluto is a 1998 novel by ...").
+The question describes a name by the kind of work written right before it, and a year
+just before that ("the 1982 film Cat People"); the page by its title's parenthesis
+("Cat People (1942 film)") or, without one, by its lead ("Breakfast on Pluto is a 1998
+novel by ...").
 The page is another thing when a kind or a year differs and the question mentions the
 page's own kind or year nowhere (then it may be a hop: "the novel the film X is based
 on").
@@ -38,7 +39,7 @@ _KINDS = {
     "sitcom": "series",
     "series": "series",
 }
-DESCRIBED_WORDS = 3  # words before a name in the question that may describe it
+DESCRIBED_WORDS = 2  # words before a kind of work that may date it
 LEAD_WORDS = 8  # words after the name's copula in a page's lead that may describe it
 _PARENTHESIS = re.compile(r"\(([^)]*)\)\s*$")
 _COPULAS = frozenset({"is", "was", "are", "were"})
@@ -58,13 +59,17 @@ def _described(tokens: tuple[str, ...] | list[str]) -> Described:
 
 
 def in_question(question: Text, name: Text) -> Described:
-    """How a text (the question) describes `name`: the words just before its first
-    mention."""
+    """How a text (the question) describes `name`: a kind of work written right before
+    its first mention, with a year among the `DESCRIBED_WORDS` before that ("the 1982
+    film Cat People"); a kind further off describes something else ("which album first
+    released Deliver Your Children?" asks for the album)."""
     size = len(name.tokens)
     tokens = question.tokens
-    for start in range(len(tokens) - size + 1):
+    for start in range(1, len(tokens) - size + 1):
         if size and tokens[start : start + size] == name.tokens:
-            return _described(tokens[max(0, start - DESCRIBED_WORDS) : start])
+            if tokens[start - 1] not in _KINDS:
+                return Described(None, None)
+            return _described(tokens[max(0, start - 1 - DESCRIBED_WORDS) : start])
     return Described(None, None)
 
 
