@@ -14,6 +14,7 @@ from graph.verifier.matching import stored_items
 from graph.verifier.normalise import MONTH_NAMES, analyse, is_number
 from graph.verifier.ranges import range_problem
 from graph.verifier.ranks import rank_problem
+from graph.verifier.respectively import respectively_problem
 from graph.verifier.ties import kind_problem, rule_problem, unit_problem
 from graph.verifier.titles import title_problem
 from graph.verifier.verdicts import reject
@@ -87,7 +88,12 @@ def verify_answer(
     found, missing = check.locate()
     if found is None:
         return explain_missing(check, missing)
-    misread = rank_problem(check) or range_problem(check) or title_problem(check)
+    misread = (
+        rank_problem(check)
+        or range_problem(check)
+        or title_problem(check)
+        or respectively_problem(check)
+    )
     if misread is not None:
         return misread
     reading = check.read()
