@@ -10,6 +10,7 @@ from graph.verifier.answers import explain_missing, refused, supported
 from graph.verifier.check import Check
 from graph.verifier.combiner import RULES, Decider
 from graph.verifier.comparison import alternative, computed, names_same, stated_comparison
+from graph.verifier.events import event_problem
 from graph.verifier.matching import stored_items
 from graph.verifier.normalise import MONTH_NAMES, analyse, is_number
 from graph.verifier.ranges import range_problem
@@ -106,4 +107,4 @@ def verify_answer(
     objection = rule_problem(check, reading)
     if not decision.accepted:
         return refused(check, found, reading, objection, decision.said)
-    return supported(check, found, reading, objection, decision.said)
+    return event_problem(check) or supported(check, found, reading, objection, decision.said)
