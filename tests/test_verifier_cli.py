@@ -41,3 +41,29 @@ def test_a_wrong_span_from_the_right_pages_ends_unverified(tmp_path: Path) -> No
         "Big Hero 6 (film)",
         "Never Cry Wolf (film)",
     }
+
+
+NOMINATED = "What prize did Amy Winehouse's debut album win?"
+NOMINATED_REPLIES = [
+    "Thought: I need Amy Winehouse's debut album.\nAction: Search[Amy Winehouse]",
+    "Thought: The page names Frank and the Mercury Prize.\nAction: Finish[Mercury Prize]",
+]
+
+
+def test_a_prize_the_evidence_only_nominates_for_ends_unverified(tmp_path: Path) -> None:
+    # "Winehouse's debut album, "Frank" (2003), ... was nominated for the Mercury Prize."
+    script = tmp_path / "nominated.json"
+    script.write_text(json.dumps(NOMINATED_REPLIES + NOMINATED_REPLIES[1:] * 2), encoding="utf-8")
+    done = run_cli(
+        "ask",
+        NOMINATED,
+        "--model",
+        f"scripted:{script}",
+        "--db",
+        str(tmp_path / "e.sqlite3"),
+        "--json",
+    )
+    assert done.returncode == 3, done.stderr
+    result = json.loads(done.stdout)
+    assert result["status"] == "unverified" and result["stop_reason"] == "verifier_rejected"
+    assert "denied" in result["verdict"]["reason"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from graph.verifier.check import Check, Found
-from graph.verifier.matching import contains, negated, probe_of
+from graph.verifier.denials import negated
+from graph.verifier.matching import contains, probe_of
 from graph.verifier.normalise import is_number, may_hold_number
 from graph.verifier.reading import Reading
 from graph.verifier.ties import SUBJECT_CUES, Problem, loose, wanted
@@ -39,6 +40,10 @@ REASON_UNRELATED = "{answer!r} appears only in stored {cite}, unrelated to the q
 REASON_INJECTED = (
     "{answer!r} appears only inside instruction-like text in an observation ({cite}),"
     " which is never evidence."
+)
+REASON_NAMESAKE = (
+    "{answer!r} appears only in stored {cite}, on {pages}: another work of the name the"
+    " question asks about, as its kind or year shows."
 )
 REASON_CONTRADICTED = "{answer!r} is denied by stored {cite}."
 REASON_OTHER_VALUE = "No stored sentence states {answer!r}; related stored sentences give {values}."
@@ -121,9 +126,17 @@ def explain_missing(check: Check, missing: list[str]) -> Verdict:
     untrusted = [item.id for item in stating if not item.trusted]
     if untrusted:
         return reject(REASON_INJECTED.format(answer=answer, cite=citation(untrusted)), missing)
-    denied = [item.id for item in stating if negated(item.text, folded)]
+    denied = [item.id for item in stating if negated(item.text, folded, check.denials)]
     if denied:
         return reject(REASON_CONTRADICTED.format(answer=answer, cite=citation(denied)), missing)
+    if stating and all(item.page in check.namesakes for item in stating):
+        pages = ", ".join(repr(page) for page in unique(item.page for item in stating))
+        return reject(
+            REASON_NAMESAKE.format(
+                answer=answer, cite=citation(i.id for i in stating), pages=pages
+            ),
+            missing,
+        )
     if stating:
         unrelated = citation(item.id for item in stating)
         return reject(REASON_UNRELATED.format(answer=answer, cite=unrelated), missing)

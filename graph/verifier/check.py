@@ -11,6 +11,7 @@ from itertools import chain
 
 from graph.verifier.answer_types import NameLexicon, expected_class
 from graph.verifier.classes import Classified, classify, name_fits
+from graph.verifier.denials import denial_cues, negated
 from graph.verifier.kept import kept_property
 from graph.verifier.matching import (
     Item,
@@ -18,11 +19,11 @@ from graph.verifier.matching import (
     contains_singular,
     is_about,
     near,
-    negated,
     pages_linked,
     probe_of,
     stems,
 )
+from graph.verifier.namesakes import Described, describes_as_asked, namesake_pages
 from graph.verifier.normalise import Text, analyse, fold_each, plain
 from graph.verifier.question import analyse_question, named_entities
 from graph.verifier.reader import Reader
@@ -71,6 +72,7 @@ class Check:
         answer_stems = stems(self.folded.padded)
         self.wanted = stems(self.q.text.padded) - answer_stems
         self.names = self.q.name_stems - answer_stems
+        self.denials = denial_cues(self.q.text)
         self._stating: dict[str, list[Item]] = {}
 
     @kept_property
@@ -148,11 +150,20 @@ class Check:
         return frozenset(related)
 
     def related(self, item: Item) -> bool:
-        """The sentence is on a page related to the question."""
+        """The sentence is on a page related to the question; on a namesake of what the
+        question names, only if it names that thing itself (see `namesakes`)."""
         page, known = item.page, self.scope.related
         if page not in known:
             known[page] = self.directly_related(page) or page in self.linked_pages
-        return known[page]
+        if not known[page]:
+            return False
+        namesake = self.namesakes.get(page)
+        return namesake is None or describes_as_asked(item.text, item.title_text, namesake)
+
+    @kept_property
+    def namesakes(self) -> dict[str, Described]:
+        """The stored pages that are namesakes of a work the question names."""
+        return namesake_pages(self.q.text, self._by_page)
 
     @kept_property
     def entities(self) -> tuple[Text, ...]:
@@ -187,14 +198,14 @@ class Check:
         for item in candidates:
             if (
                 contains(item.text, needle)
-                and not negated(item.text, needle)
+                and not negated(item.text, needle, self.denials)
                 and self.related(item)
             ):
                 return Found((item.id,), MATCH_VERBATIM)
         for item in candidates:
             if (
                 (near(item.text, needle) or (self.plain and contains_singular(item.text, needle)))
-                and not negated(item.text, needle)
+                and not negated(item.text, needle, self.denials)
                 and self.related(item)
             ):
                 return Found((item.id,), MATCH_PARAPHRASE)
@@ -206,7 +217,7 @@ class Check:
                 item.title_may_contain(probe)
                 and contains(item.title_text, needle)
                 and item.trusted
-                and not negated(item.text, needle)
+                and not negated(item.text, needle, self.denials)
                 and self.related(item)
             ):
                 return Found((item.id,), MATCH_VERBATIM, item.title)
@@ -234,7 +245,7 @@ class Check:
             item
             for item in self.stating(needle)
             if (contains(item.text, needle) or near(item.text, needle))
-            and not negated(item.text, needle)
+            and not negated(item.text, needle, self.denials)
             and self.related(item)
         ]
 

@@ -1,5 +1,5 @@
-"""Stored sentences and how texts match: containment, near spans, negation, topical
-overlap, and which pages relate to one another."""
+"""Stored sentences and how texts match: containment, near spans, topical overlap, and
+which pages relate to one another (denials: `graph.verifier.denials`)."""
 
 from __future__ import annotations
 
@@ -27,12 +27,6 @@ _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
 # capital, so the scan can skip to capitals).
 _CAPITALISED_RUN = re.compile(r"[A-Z](?<!\w[A-Z])[\w'’-]*\s+(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*")
 
-_NEGATIONS = frozenset(
-    split_words(
-        "not never nor neither instead incorrectly mistakenly falsely erroneously wrongly"
-        " misattributed rather"
-    )
-)
 STOPWORDS = frozenset(
     split_words(
         "a an the and or but of in on at to for from by with as into onto about over under after"
@@ -162,17 +156,6 @@ def near(hay: Text, needle: Text) -> bool:
         if seen >= wanted:
             return True
     return False
-
-
-def negated(hay: Text, needle: Text) -> bool:
-    """The needle occurs, and every occurrence follows a negation cue within five words."""
-    size = len(needle.tokens)
-    if not size or needle.padded not in hay.padded or _NEGATIONS.isdisjoint(hay.tokens):
-        return False
-    starts = [
-        i for i in range(len(hay.tokens) - size + 1) if hay.tokens[i : i + size] == needle.tokens
-    ]
-    return all(not _NEGATIONS.isdisjoint(hay.tokens[max(0, i - 5) : i]) for i in starts)
 
 
 @lru_cache(maxsize=65536)

@@ -94,7 +94,7 @@ def _same_event() -> dict[str, frozenset[str]]:
     return same
 
 
-_SAME_EVENT = _same_event()
+SAME_EVENT = _same_event()
 # The implicit event of a work's year ("a 2006 film": made in 2006), see `graph.verifier.relation`.
 MADE = "make"
 _KIND_STEMS = frozenset(cue_stem(word) for word in _KIND_WORDS)
@@ -117,8 +117,8 @@ def date_governors(tokens: tuple[str, ...]) -> frozenset[str]:
     event is asked; none when it asks for no date or names no event."""
     if _DATE_ASKING.isdisjoint(tokens):
         return frozenset()
-    found = {cue_stem(token) for token in _undated(tokens)} & _SAME_EVENT.keys()
-    events = frozenset[str]().union(*(_SAME_EVENT[stemmed] for stemmed in found))
+    found = {cue_stem(token) for token in _undated(tokens)} & SAME_EVENT.keys()
+    events = frozenset[str]().union(*(SAME_EVENT[stemmed] for stemmed in found))
     return events | {cue_stem(MADE)} if events and found.isdisjoint(_LIFE_STEMS) else events
 
 

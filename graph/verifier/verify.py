@@ -10,9 +10,14 @@ from graph.verifier.answers import explain_missing, refused, supported
 from graph.verifier.check import Check
 from graph.verifier.combiner import RULES, Decider
 from graph.verifier.comparison import alternative, computed, names_same, stated_comparison
+from graph.verifier.events import event_problem
 from graph.verifier.matching import stored_items
 from graph.verifier.normalise import MONTH_NAMES, analyse, is_number
+from graph.verifier.ranges import range_problem
+from graph.verifier.ranks import rank_problem
+from graph.verifier.respectively import respectively_problem
 from graph.verifier.ties import kind_problem, rule_problem, unit_problem
+from graph.verifier.titles import title_problem
 from graph.verifier.verdicts import reject
 from tools.base import Evidence, Verdict
 
@@ -84,6 +89,14 @@ def verify_answer(
     found, missing = check.locate()
     if found is None:
         return explain_missing(check, missing)
+    misread = (
+        rank_problem(check)
+        or range_problem(check)
+        or title_problem(check)
+        or respectively_problem(check)
+    )
+    if misread is not None:
+        return misread
     reading = check.read()
     if reading.kind is None:
         return supported(check, found, reading)
@@ -94,4 +107,4 @@ def verify_answer(
     objection = rule_problem(check, reading)
     if not decision.accepted:
         return refused(check, found, reading, objection, decision.said)
-    return supported(check, found, reading, objection, decision.said)
+    return event_problem(check) or supported(check, found, reading, objection, decision.said)
