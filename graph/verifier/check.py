@@ -160,10 +160,14 @@ class Check:
         namesake = self.namesakes.get(page)
         return namesake is None or describes_as_asked(item.text, item.title_text, namesake)
 
-    @kept_property
+    @property
     def namesakes(self) -> dict[str, Described]:
-        """The stored pages that are namesakes of a work the question names."""
-        return namesake_pages(self.q.text, self._by_page)
+        """The stored pages that are namesakes of a work the question names (kept in the
+        scope: they depend on the question and the evidence only)."""
+        shared = self.scope
+        if shared.namesakes is None:
+            shared.namesakes = namesake_pages(self.q.text, shared.by_page)
+        return shared.namesakes
 
     @kept_property
     def entities(self) -> tuple[Text, ...]:
@@ -239,7 +243,12 @@ class Check:
         return Found(ids, MATCH_PARAPHRASE), []
 
     def stating_items(self) -> list[Item]:
-        """The trusted, related sentences that state the whole answer (not denied)."""
+        """The trusted, related sentences that state the whole answer (not denied; kept:
+        several rules read them)."""
+        return self._stating_items
+
+    @kept_property
+    def _stating_items(self) -> list[Item]:
         needle = self.folded
         return [
             item

@@ -4,6 +4,7 @@ it."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -58,6 +59,7 @@ class Denials(NamedTuple):
 PLAIN = Denials(_NEGATIONS, frozenset(), frozenset(), _NEGATIONS | _FALSE_AFTER)
 
 
+@lru_cache(maxsize=4096)
 def denial_cues(question: Text) -> Denials:
     """The cues that deny a span for this question: negations; hedges ("rumoured", "some
     sources") the question does not share; nominations when it asks what was won and not

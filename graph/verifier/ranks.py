@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import NamedTuple
 
 from graph.verifier.check import Check
@@ -102,8 +103,10 @@ def ranked(words: list[str]) -> list[Ranked]:
     return found
 
 
+@lru_cache(maxsize=4096)
 def question_rank(question: str) -> Ranked | None:
-    """The question's one ranked phrase ("her debut studio album"), or None."""
+    """The question's one ranked phrase ("her debut studio album"), or None (kept per
+    question: an episode's checks share it)."""
     phrases = ranked(_words(question))
     return phrases[0] if len(phrases) == 1 else None
 

@@ -19,6 +19,7 @@ from graph.verifier.answer_types import NameLexicon
 from graph.verifier.matching import Item
 
 if TYPE_CHECKING:
+    from graph.verifier.namesakes import Described
     from graph.verifier.reader import Reader
 
 KEPT_SCOPES = 256
@@ -28,13 +29,14 @@ class Scope:
     """One evidence list read for one question (less the answer's own words, which
     `wanted` and `names` already leave out): its sentences by page and the trusted ones
     (filled as pages are asked for), which pages are directly related, linked or
-    related, and the reader."""
+    related, the namesake pages and the reader."""
 
     __slots__ = (
         "_by_page",
         "direct",
         "items",
         "linked",
+        "namesakes",
         "reader",
         "related",
         "trusted",
@@ -47,6 +49,7 @@ class Scope:
         self.direct: dict[str, bool] = {}
         self.related: dict[str, bool] = {}
         self.linked: frozenset[str] | None = None
+        self.namesakes: dict[str, Described] | None = None
         self.reader: Reader | None = None
 
     @property

@@ -12,6 +12,7 @@ singing group", nicknames), and those stay.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from graph.verifier.categories import WORK
 from graph.verifier.check import Check
@@ -37,9 +38,12 @@ REASON_IN_TITLE = (
 )
 
 
-def _titles_removed(raw: str) -> tuple[str, list[str]]:
+@lru_cache(maxsize=16384)
+def _titles_removed(raw: str) -> tuple[str, tuple[str, ...]]:
     """The sentence with its quoted titles blanked out (other quoted names kept), and
-    those titles."""
+    those titles (kept per sentence; a sentence without a quote mark has none)."""
+    if '"' not in raw and "“" not in raw:
+        return raw, ()
     titles: list[str] = []
 
     def blank(match: re.Match[str]) -> str:
@@ -50,7 +54,7 @@ def _titles_removed(raw: str) -> tuple[str, list[str]]:
         titles.append(match.group(2))
         return f"{match.group(1)} ; {after}"
 
-    return _QUOTED.sub(blank, raw), titles
+    return _QUOTED.sub(blank, raw), tuple(titles)
 
 
 def title_problem(check: Check) -> Verdict | None:
