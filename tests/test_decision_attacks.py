@@ -1,0 +1,84 @@
+"""Decisions that go wrong on the way in: "rejected, not run" and "one decision per request".
+
+Each test attacks a paused library episode on real SQLite files through the CLI's
+`main`, the way the defect was found: a decision whose recording failed, text
+that cannot be stored, a raw decision naming another request, a flag that
+would have been ignored, and a malformed decision sent while someone else
+holds the thread.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reliability_utils import RESERVE_QUESTION, RESERVE_SCRIPT, write_model
+
+from graph.cli import main
+from tools.library.db import audit_log, ensure_database, reservations
+from tools.library.environment import LibraryEnvironment
+
+Run = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Run:
+    """`react-agent ARGS` in this process: exit status, stdout, stderr."""
+
+    def call(*args: str) -> tuple[int, str, str]:
+        capsys.readouterr()
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return call
+
+
+@pytest.fixture
+def paused(tmp_path: Path, cli: Run) -> tuple[Path, Path, str]:
+    """A library episode waiting for approval of reserve_copy[W22]: (db, library, request)."""
+    db, library = tmp_path / "episodes.sqlite3", ensure_database(tmp_path / "library.sqlite3")
+    model = write_model(tmp_path / "reserve.json", RESERVE_SCRIPT)
+    code, out, err = cli(
+        "ask", "--env", "library", RESERVE_QUESTION, "--model", model, "--db", str(db),
+        "--library-db", str(library), "--thread-id", "t", "--json",
+    )  # fmt: skip
+    assert code == 5, err
+    return db, library, str(json.loads(out)["pending"][0]["value"]["request_id"])
+
+
+def decisions(library: Path) -> list[dict[str, Any]]:
+    return [
+        row["detail"] for row in audit_log(library, thread_id="t") if row["event"] == "decision"
+    ]
+
+
+def one_line(err: str) -> None:
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+
+
+def test_a_decision_whose_recording_failed_is_not_carried_out_in_place_of_a_later_one(
+    paused: tuple[Path, Path, str], cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, library, _ = paused
+    record = LibraryEnvironment.record_audit
+
+    def failing(self: LibraryEnvironment, event: str, detail: Any, ctx: Any) -> None:
+        if event == "decision":
+            raise sqlite3.OperationalError("database is locked")
+        record(self, event, detail, ctx)
+
+    monkeypatch.setattr(LibraryEnvironment, "record_audit", failing)
+    for flag, value in (("--approve", None), ("--edit", '{"copy_id": "E17"}')):
+        code, _, err = cli("resume", "t", "--db", str(db), flag, *([value] if value else []))
+        assert code == 1 and "database is locked" in err
+    monkeypatch.setattr(LibraryEnvironment, "record_audit", record)
+    code, out, err = cli("resume", "t", "--db", str(db), "--reject", "not today")
+    assert code == 3, err
+    assert "A human rejected reserve_copy[W22]: not today. It was not run." in out
+    assert reservations(library) == []
+    assert decisions(library) == [{"type": "reject", "message": "not today"}]
