@@ -82,3 +82,28 @@ def test_a_decision_whose_recording_failed_is_not_carried_out_in_place_of_a_late
     assert "A human rejected reserve_copy[W22]: not today. It was not run." in out
     assert reservations(library) == []
     assert decisions(library) == [{"type": "reject", "message": "not today"}]
+
+
+def test_a_reject_reason_that_is_not_text_is_refused_and_the_next_decision_is_taken(
+    paused: tuple[Path, Path, str], cli: Run
+) -> None:
+    db, library, _ = paused
+    # a byte that is not UTF-8 on the command line arrives as a lone surrogate
+    code, _, err = cli("resume", "t", "--db", str(db), "--reject", "caf\udce9 non")
+    assert code == 2 and "not valid text" in err, err
+    one_line(err)
+    code, _, err = cli("resume", "t", "--db", str(db), "--approve")
+    assert code == 0, err
+    assert [r["copy_id"] for r in reservations(library)] == ["W22"]
+    assert decisions(library) == [{"type": "approve"}]
+
+
+def test_a_crash_log_is_written_when_the_command_line_holds_bytes_that_are_not_utf8(
+    tmp_path: Path,
+) -> None:
+    from graph.cli.boundary import write_crash_log
+
+    path = write_crash_log(
+        ValueError("caf\udce9"), ["resume", "t", "--reject", "caf\udce9"], tmp_path
+    )
+    assert "--reject caf\\udce9" in path.read_text(encoding="utf-8")
