@@ -19,6 +19,7 @@ import pytest
 from reliability_utils import RESERVE_QUESTION, RESERVE_SCRIPT, write_model
 
 from graph.cli import main
+from graph.store.leases import SqliteThreadLease
 from tools.library.db import audit_log, ensure_database, reservations
 from tools.library.environment import LibraryEnvironment
 
@@ -96,6 +97,58 @@ def test_a_reject_reason_that_is_not_text_is_refused_and_the_next_decision_is_ta
     assert code == 0, err
     assert [r["copy_id"] for r in reservations(library)] == ["W22"]
     assert decisions(library) == [{"type": "approve"}]
+
+
+def test_a_raw_decision_naming_another_request_is_refused_and_runs_nothing(
+    paused: tuple[Path, Path, str], cli: Run
+) -> None:
+    db, library, request = paused
+    stale = json.dumps({"decisions": [{"type": "approve"}], "request_id": "Rdeadbeef0000"})
+    code, _, err = cli("resume", "t", "--db", str(db), "--decision", stale)
+    assert code == 2, err
+    assert "request Rdeadbeef0000 is not pending on thread t" in err and request in err
+    one_line(err)
+    conflicting = json.dumps({"type": "approve", "request_id": request})
+    code, _, err = cli(
+        "resume", "t", "--db", str(db), "--decision", conflicting, "--request", "Rdeadbeef0000"
+    )
+    assert code == 2 and "--request" in err, err
+    assert reservations(library) == [] and decisions(library) == []
+    code, _, err = cli("resume", "t", "--db", str(db), "--decision", conflicting)
+    assert code == 0, err
+    assert [r["copy_id"] for r in reservations(library)] == ["W22"]
+
+
+def test_edit_action_without_edit_is_refused_not_ignored(
+    paused: tuple[Path, Path, str], cli: Run
+) -> None:
+    db, library, _ = paused
+    code, _, err = cli("resume", "t", "--db", str(db), "--approve", "--edit-action", "search")
+    assert code == 2 and "--edit-action" in err and "--edit" in err, err
+    one_line(err)
+    assert reservations(library) == [] and decisions(library) == []
+
+
+def test_a_malformed_decision_is_refused_before_the_lease_is_touched(
+    paused: tuple[Path, Path, str], cli: Run
+) -> None:
+    db, library, _ = paused
+    lease = SqliteThreadLease(db)
+    assert lease.acquire("t", "someone-deciding")
+    malformed = [
+        ("--reject", "x" * 4001),
+        ("--decision", '{"type": "maybe"}'),
+        ("--decision", "{not json"),
+        ("--edit", "[1]"),
+    ]
+    for flag, value in malformed:
+        code, _, err = cli("resume", "t", "--db", str(db), flag, value)
+        assert code == 2 and "being run by another process" not in err, err
+        one_line(err)
+        holder = lease.holder("t")
+        assert holder is not None and holder.owner == "someone-deciding"
+    lease.release("t", "someone-deciding")
+    assert reservations(library) == [] and decisions(library) == []
 
 
 def test_a_crash_log_is_written_when_the_command_line_holds_bytes_that_are_not_utf8(
