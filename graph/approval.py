@@ -92,6 +92,13 @@ def parse_decision(value: Any) -> Decision:
         message = value.get("message", "")
         if not isinstance(message, str):
             raise DecisionError("a reject decision's message must be text")
+        try:
+            message.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise DecisionError(
+                f"a reject decision's message is not valid text: character {error.start + 1} "
+                "is not Unicode (was it typed in another encoding?)"
+            ) from None
         if len(message) > MAX_REASON_CHARS:
             raise DecisionError(
                 f"a reject decision's message may be at most {MAX_REASON_CHARS:,} characters "

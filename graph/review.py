@@ -13,13 +13,17 @@ resume value stored with the task, to be replayed by every later resume).
 
 The interrupt is the first effectful thing here (an exact replay of an audit
 row is not written again), so re-running this node on resume repeats nothing.
+A decision whose recording fails is not taken: LangGraph stores the failed
+task's resume value, so `review_write` marks that value (`UNRECORDED`) before
+the error propagates, and a later run skips it and takes the decision it was
+sent (else the failed one would be replayed in place of it, under its actor).
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import replace
 from typing import Any
 
@@ -52,6 +56,8 @@ POLICIES: dict[str, dict[str, Any]] = {
 NOT_APPROVED = (
     "{action} was not run: the audit log holds no approval of request {request_id} ({found})."
 )
+UNRECORDED = "_not_recorded"
+NOT_RECORDED = "an earlier decision could not be recorded ({error}), so it was not taken"
 STALE_REQUEST = (
     "this decision answers request {named}, but thread {thread_id} waits on request "
     "{pending}: {named} was already answered or superseded, and nothing was run"
@@ -104,19 +110,29 @@ def review_write(deps: AgentDeps, state: AgentState, runtime: Runtime[Context]) 
         detail = POLICIES[ctx.approvals]
         env.record_audit("decision", detail, replace(exec_ctx, actor=f"policy:{ctx.approvals}"))
     else:
-        detail = ask_human(env, proposal, exec_ctx).as_dict()
-        env.record_audit("decision", detail, exec_ctx)
+        value, decision = ask_human(env, proposal, exec_ctx)
+        detail = decision.as_dict()
+        try:
+            env.record_audit("decision", detail, exec_ctx)
+        except Exception as error:
+            if isinstance(value, MutableMapping):  # the stored resume value is this object
+                value[UNRECORDED] = f"{type(error).__name__}: {error}"
+            raise
     return decided(env, state, proposal, detail)
 
 
-def ask_human(env: Environment, proposal: Proposal, exec_ctx: ExecContext) -> Decision:
-    """Interrupt until a valid decision for this request comes back; an invalid one, or one
-    naming another request, is answered by asking again with the reason in `error`."""
+def ask_human(env: Environment, proposal: Proposal, exec_ctx: ExecContext) -> tuple[Any, Decision]:
+    """Interrupt until a valid decision for this request comes back (the resume value and
+    the decision); an invalid one, one naming another request or one whose recording failed
+    is answered by asking again with the reason in `error`."""
     name, args = proposal["action"], proposal.get("args", {})
     description = f"{env.specs()[name].description} (proposed at step {exec_ctx.step_index})"
     error: str | None = None
     while True:
         value = interrupt(approval_request(name, args, description, error, exec_ctx.request_id))
+        if isinstance(value, Mapping) and value.get(UNRECORDED):
+            error = f"Refused decision: {NOT_RECORDED.format(error=value[UNRECORDED])}"
+            continue
         named = named_request(value)
         if named and named != exec_ctx.request_id:
             stale = STALE_REQUEST.format(
@@ -128,7 +144,7 @@ def ask_human(env: Environment, proposal: Proposal, exec_ctx: ExecContext) -> De
             decision = parse_decision(value)
             if decision.type == "edit":
                 edited_proposal(env, decision.name, decision.args)
-            return decision
+            return value, decision
         except (DecisionError, ArgumentError) as problem:
             error = f"Invalid decision: {problem}"
 

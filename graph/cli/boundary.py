@@ -110,7 +110,8 @@ def write_crash_log(error: BaseException, argv: Sequence[str], folder: Path) -> 
         "",
         *traceback.format_exception(error),
     ]
-    path.write_text("\n".join(line.rstrip("\n") for line in lines) + "\n", encoding="utf-8")
+    text = "\n".join(line.rstrip("\n") for line in lines) + "\n"
+    path.write_text(text, encoding="utf-8", errors="backslashreplace")  # argv may hold surrogates
     return path
 
 

@@ -83,16 +83,23 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return emit(result, args.json, args.db)
 
 
-def decision_of(
-    args: argparse.Namespace, pending_name: str, not_waiting: str = ""
-) -> dict[str, Any] | None:
-    """The HITL response the flags describe, validated; None when no flag was given.
+EDIT_ACTION_ALONE = "--edit-action names the action an --edit runs: give it with --edit ARGS"
+TWO_REQUESTS = "--decision answers request {named}, but --request names {request}"
 
-    `--edit` edits the pending action; with none pending (`not_waiting` says why: the
-    request was answered, maybe by someone else just now) that reason is the refusal.
+
+def read_decision(args: argparse.Namespace) -> tuple[Any, str | None]:
+    """The decision value the flags give (None for none) and the request it answers
+    (`--request`, or the `request_id` a raw `--decision` names).
+
+    Checked before anything is opened, so a malformed decision never takes the
+    thread's lease from someone deciding it; an `--edit`'s action name, when
+    `--edit-action` gives none, is the pending action's (`decision_of`).
     """
     from graph.approval import parse_decision
+    from graph.review import named_request
 
+    if args.edit_action is not None and args.edit is None:
+        raise AgentError(EDIT_ACTION_ALONE)
     value: Any = None
     if args.approve:
         value = {"type": "approve"}
@@ -105,19 +112,40 @@ def decision_of(
             raise AgentError(f"--edit takes a JSON object of arguments: {error}") from None
         if not isinstance(edited, dict):
             raise AgentError('--edit takes a JSON object, e.g. \'{"copy_id": "W22"}\'')
-        name = args.edit_action or pending_name
-        if not name and not_waiting:
-            raise RequestError(not_waiting)
-        value = {"type": "edit", "edited_action": {"name": name, "args": edited}}
+        return {"type": "edit", "edited_action": {"name": args.edit_action, "args": edited}}, (
+            args.request
+        )
     elif args.decision is not None:
         try:
             value = json.loads(args.decision)
         except json.JSONDecodeError as error:
             raise AgentError(f"--decision takes JSON: {error}") from None
     if value is None:
+        return None, args.request
+    parse_decision(value)
+    named = named_request(value) or None
+    if named and args.request and named != args.request:
+        raise AgentError(TWO_REQUESTS.format(named=named, request=args.request))
+    return value, args.request or named
+
+
+def decision_of(value: Any, pending_name: str, not_waiting: str = "") -> dict[str, Any] | None:
+    """The HITL response for a `read_decision` value, validated; None for none.
+
+    An `--edit` with no action named edits the pending action; with none pending
+    (`not_waiting` says why: the request was answered, maybe by someone else just
+    now) that reason is the refusal.
+    """
+    from graph.approval import parse_decision
+
+    if value is None:
         return None
-    parsed = parse_decision(value)
-    return {"decisions": [parsed.as_dict()]}
+    if value.get("type") == "edit" and "decisions" not in value:
+        name = value["edited_action"]["name"] or pending_name
+        if not name and not_waiting:
+            raise RequestError(not_waiting)
+        value = {"type": "edit", "edited_action": {**value["edited_action"], "name": name}}
+    return {"decisions": [parse_decision(value).as_dict()]}
 
 
 def not_waiting(state: StateSnapshot) -> str:
@@ -157,6 +185,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     from graph.agent import build_agent
     from graph.runner import resume_episode, snapshot, stored_settings
 
+    given, request_id = read_decision(args)
     agent, saver = open_agent(args.env, args.db, create=False)
     with holding_thread(saver, args.thread_id, args.db) as hold:
         state = snapshot(agent, args.thread_id, args.from_checkpoint)
@@ -171,7 +200,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
         validate_settings(ctx)
         pending = state.interrupts[0].value["action_requests"][0] if state.interrupts else {}
         waiting = state.interrupts or args.from_checkpoint
-        decision = decision_of(args, pending.get("name", ""), "" if waiting else not_waiting(state))
+        decision = decision_of(
+            given, pending.get("name", ""), "" if waiting else not_waiting(state)
+        )
         _check_edit(env_name, ctx, decision)
         checkpoint_id = args.from_checkpoint
         if args.edit_state is not None:
@@ -188,7 +219,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
             decision=decision,
             checkpoint_id=checkpoint_id,
             on_event=None if args.json else print_event,
-            request_id=args.request,
+            request_id=request_id,
             change_settings=args.change_settings,
             owner=hold.owner,
             actor=cli_actor(),

@@ -83,14 +83,15 @@ def cmd_ask_remote(args: argparse.Namespace) -> int:
 
 def cmd_resume_remote(args: argparse.Namespace) -> int:
     """Continue a thread on the server, answering its pending request if one waits."""
-    from graph.cli.episodes import decision_of, not_waiting
+    from graph.cli.episodes import decision_of, not_waiting, read_decision
     from graph.remote.client import connect
     from graph.remote.episodes import read_state, resume_episode
 
+    given, request_id = read_decision(args)
     client = connect(args.server)
     state = read_state(client, args.thread_id)
     pending = state.interrupts[0].value["action_requests"][0] if state.interrupts else {}
-    decision = decision_of(args, pending.get("name", ""), "" if pending else not_waiting(state))
+    decision = decision_of(given, pending.get("name", ""), "" if pending else not_waiting(state))
     env_name = str((state.values.get("settings") or {}).get("env") or "wikipedia")
     if args.env and args.env != env_name:
         raise AgentError(f"thread {args.thread_id} is a {env_name} episode, not {args.env}")
@@ -98,7 +99,7 @@ def cmd_resume_remote(args: argparse.Namespace) -> int:
     if changes:
         settings_of(env_name, changes)
     result = resume_episode(
-        client, args.thread_id, decision, _run(args), request_id=args.request, changes=changes
+        client, args.thread_id, decision, _run(args), request_id=request_id, changes=changes
     )
     return emit(result, args.json, server=args.server)
 
