@@ -4,7 +4,8 @@ The command takes the thread's lease before it reads the state it acts on
 and keeps it (with a heartbeat) until it ends. Ctrl-C leaves the thread
 resumable and marked `interrupted` in the registry, and says how to resume
 it; a checkpoint database deleted or replaced while the command ran is
-reported instead of a success. Before a new thread is created, what the
+reported instead of a success, and one locked by another writer for longer than the
+wait for it is named in one line. Before a new thread is created, what the
 episode needs (the snapshot index, the library database) is opened, so a
 file of the wrong kind or an unwritable directory stops the command with one
 line and no half-made thread.
@@ -38,6 +39,11 @@ UNREADABLE = (
     " ({path}-wal) deleted while it was open? The command stopped. What was committed only"
     " to that log is lost, and the file may be damaged: once no process has it open,"
     " `react-agent threads --db {path}` says whether it still reads (else the disk is failing)"
+)
+LOCKED = (
+    "the database {path} is locked by another process, which kept it longer than this "
+    "command waits for it; the command stopped at its last checkpoint: try again once "
+    "that process is done"
 )
 INTERRUPTED = (
     "react-agent: interrupted; thread {thread_id} stopped at its last checkpoint and is "
@@ -117,6 +123,22 @@ def damaged(path: Path) -> str:
     return found[0] if found else ""
 
 
+def locked(path: Path) -> bool:
+    """Whether another connection holds a write lock on the SQLite file `path` now."""
+    try:
+        conn = sqlite3.connect(path, timeout=0, isolation_level=None)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.rollback()
+        finally:
+            conn.close()
+    except sqlite3.OperationalError as error:
+        return "locked" in str(error)
+    except sqlite3.Error:
+        return False
+    return False
+
+
 @contextmanager
 def reporting_damage(*paths: Path | Callable[[], Path | None] | None) -> Iterator[None]:
     """Turn a failure caused by a damaged database among `paths` into one line naming it.
@@ -135,6 +157,8 @@ def reporting_damage(*paths: Path | Callable[[], Path | None] | None) -> Iterato
             path = found() if callable(found) else found
             if path is None:
                 continue
+            if str(error) == "database is locked" and path.exists() and locked(path):
+                raise DatabaseError(LOCKED.format(path=path)) from None
             problem = damaged(path) if path.exists() else ""
             if problem == IO_ERROR:
                 raise DatabaseError(UNREADABLE.format(path=path)) from None

@@ -69,8 +69,25 @@ def is_import_reference(spec: str) -> bool:
     return "/" in target or "\\" in target or target.endswith(".py") or "." in target
 
 
+def is_file_target(target: str) -> bool:
+    """Whether an import reference's target (before the colon) is a file, not a module."""
+    return target.endswith(".py") or "/" in target or "\\" in target
+
+
+def model_files_anchored(spec: str) -> str:
+    """`spec` with the file it names (`scripted:FILE`, `path/to/file.py:attr`) made
+    absolute, so that it names the same file from any working directory."""
+    text = spec.strip()
+    if text.startswith("scripted:") and text.removeprefix("scripted:").strip():
+        return "scripted:" + os.path.abspath(os.path.expanduser(text.removeprefix("scripted:")))
+    target, colon, attribute = text.rpartition(":")
+    if colon and target and is_file_target(target):
+        return f"{os.path.abspath(os.path.expanduser(target))}:{attribute}"
+    return spec
+
+
 def _import_target(target: str) -> Any:
-    if target.endswith(".py") or "/" in target or "\\" in target:
+    if is_file_target(target):
         path = Path(target).expanduser().resolve()
         if not path.is_file():
             raise ModelConfigError(f"The model file {target} does not exist.")

@@ -42,6 +42,7 @@ from graph.trajectory import (
 )
 from graph.validation import validate_run
 from tools.base import ToolOutcome
+from tools.interrupts import call_interruptibly
 
 __all__ = ["MODEL_BACKOFF_S", "AgentDeps", "Nodes"]
 
@@ -115,7 +116,7 @@ class Nodes:
         model = self.deps.chat_model(ctx)
         for attempt in range(MODEL_ATTEMPTS):
             try:
-                reply = model.invoke(messages, stop=STOP_SEQUENCES)
+                reply = call_interruptibly(lambda: model.invoke(messages, stop=STOP_SEQUENCES))
                 break
             except Exception as error:  # a provider's errors have no common base class
                 if attempt + 1 == MODEL_ATTEMPTS:

@@ -6,11 +6,13 @@ which waits for its node) busy until the request's whole retry budget was
 spent, well after Ctrl-C. `install` makes SIGINT also set `INTERRUPT`, and
 `call_interruptibly` runs blocking work in a daemon thread and raises
 `KeyboardInterrupt` in its caller as soon as `INTERRUPT` is set; the abandoned
-work ends by its own timeout, and a daemon thread does not hold the exit.
+work ends by its own timeout, and a daemon thread does not hold the exit. Model
+calls (`graph.nodes`) run the same way.
 """
 
 from __future__ import annotations
 
+import contextvars
 import signal
 import threading
 from collections.abc import Callable
@@ -50,15 +52,17 @@ def install() -> Callable[[], None]:
 
 def call_interruptibly(work: Callable[[], T]) -> T:
     """`work()`, run in a daemon thread unless this is the main thread; raises
-    `KeyboardInterrupt` here as soon as `INTERRUPT` is set."""
+    `KeyboardInterrupt` here as soon as `INTERRUPT` is set. The work sees this thread's
+    context variables (a node's run config: its callbacks and streaming)."""
     if threading.current_thread() is threading.main_thread():
         return work()
     outcome: dict[str, Any] = {}
     done = threading.Event()
+    context = contextvars.copy_context()
 
     def run() -> None:
         try:
-            outcome["value"] = work()
+            outcome["value"] = context.run(work)
         except BaseException as error:
             outcome["error"] = error
         finally:

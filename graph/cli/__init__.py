@@ -215,4 +215,6 @@ def load_dotenv_file(directory: Path | None = None) -> None:
 
 def entry() -> NoReturn:
     """The `react-agent` console script: read `.env`, run, exit with the status."""
-    sys.exit(main(read_env=True))
+    status = main(read_env=True)
+    _start.ending()
+    sys.exit(status)

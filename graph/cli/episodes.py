@@ -10,10 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import uuid
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from graph.cli.output import emit, print_event
-from graph.cli.settings import chosen_settings, read_question, settings_of
+from graph.cli.settings import anchored, chosen_settings, read_question, settings_of
 from graph.command_guard import (
     INTERRUPTED_EXIT,
     damage_reported,
@@ -64,6 +65,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from graph.runner import run_episode
 
     model = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
+    ctx = replace(ctx, **anchored(vars(ctx)))  # stored: a resume elsewhere opens the same files
     prepare_environment(env_name, ctx)
     agent, saver = open_agent(env_name, args.db, model)
     thread_id = args.thread_id or str(uuid.uuid4())
@@ -196,6 +198,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         if env_name != agent.name.removesuffix("-agent"):
             agent = build_agent(env_name, saver)  # type: ignore[arg-type]
         chosen = chosen_settings(args)
+        chosen |= anchored(chosen)
         ctx = settings_of(env_name, chosen, stored)
         validate_settings(ctx)
         pending = state.interrupts[0].value["action_requests"][0] if state.interrupts else {}

@@ -7,7 +7,9 @@ the server alike.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Mapping
 from dataclasses import MISSING, fields
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
@@ -68,6 +70,23 @@ def settings_of(
     known = {item.name for item in fields(context_type)}
     merged = {key: value for key, value in (stored or {}).items() if key in known} | changes
     return context_type(**merged)
+
+
+def anchored(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The file-naming settings among `settings` (`model`, `judge`, `library_db`) with
+    relative paths made absolute: a thread stores its settings, and a resume from
+    another working directory must use the same files, not ones of the same name there."""
+    from graph.models import model_files_anchored
+
+    found: dict[str, Any] = {}
+    for name in ("model", "judge"):
+        value = settings.get(name)
+        if isinstance(value, str) and value.strip():
+            found[name] = model_files_anchored(value)
+    value = settings.get("library_db")
+    if isinstance(value, str) and value.strip() and "://" not in value:
+        found["library_db"] = os.path.abspath(os.path.expanduser(value))
+    return found
 
 
 STDIN_NOT_TEXT = (
