@@ -23,6 +23,8 @@ T = TypeVar("T")
 POLL_S = 0.05
 
 INTERRUPT = threading.Event()
+# How many `install`s are in force: with none, nothing sets `INTERRUPT`.
+_WATCHING = [0]
 
 
 def install() -> Callable[[], None]:
@@ -43,18 +45,21 @@ def install() -> Callable[[], None]:
         return signal.default_int_handler(signum, frame)
 
     signal.signal(signal.SIGINT, on_sigint)
+    _WATCHING[0] += 1
 
     def restore() -> None:
         signal.signal(signal.SIGINT, previous)
+        _WATCHING[0] -= 1
 
     return restore
 
 
 def call_interruptibly(work: Callable[[], T]) -> T:
-    """`work()`, run in a daemon thread unless this is the main thread; raises
-    `KeyboardInterrupt` here as soon as `INTERRUPT` is set. The work sees this thread's
-    context variables (a node's run config: its callbacks and streaming)."""
-    if threading.current_thread() is threading.main_thread():
+    """`work()`, run in a daemon thread unless this is the main thread or no `install` is
+    in force (a server, a notebook: nothing could set `INTERRUPT`, so no thread is paid
+    for); raises `KeyboardInterrupt` here as soon as `INTERRUPT` is set. The work sees
+    this thread's context variables (a node's run config: its callbacks and streaming)."""
+    if not _WATCHING[0] or threading.current_thread() is threading.main_thread():
         return work()
     outcome: dict[str, Any] = {}
     done = threading.Event()
