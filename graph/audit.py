@@ -142,7 +142,8 @@ def untruths(
     Every reservation has exactly one `reserved` executed row, for a request
     whose first decision approves it; no executed row belongs to a request
     whose decision of record rejects or denies it, or that has none; a request
-    has one decision (its first) unless later ones only replay it.
+    has one decision (its first) unless later ones only replay it, and runs at
+    most once (one executed row per idempotency key, a refusal included).
     """
     problems = []
     decisions: dict[str, list[dict[str, Any]]] = {}
@@ -153,6 +154,15 @@ def untruths(
         if any(detail != made[0] for detail in made[1:]):
             problems.append(f"request {request_id} has different decisions: {made}")
     executed = [row for row in rows if row["event"] == "executed"]
+    runs: dict[str, list[Mapping[str, Any]]] = {}
+    for row in executed:
+        runs.setdefault(row["idempotency_key"] or row["request_id"], []).append(row)
+    for ran in runs.values():
+        if len(ran) > 1:
+            ids = ", ".join(str(r["audit_id"]) for r in ran)
+            problems.append(
+                f"request {ran[0]['request_id']} ran {len(ran)} times (executed rows {ids})"
+            )
     for row in executed:
         first = (decisions.get(row["request_id"]) or [{}])[0]
         if first.get("type") not in ("approve", "edit"):

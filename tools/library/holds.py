@@ -2,8 +2,10 @@
 
 `place_hold` runs inside the caller's write transaction: the reservation row
 and the audit row that says what ran (reserved, or refused and why) commit or
-roll back together. A request whose idempotency key already has a reservation
-is a replay: it returns that reservation and writes nothing.
+roll back together. A request whose idempotency key already ran is a replay:
+it returns that key's reservation, or the refusal its `executed` row records,
+and writes nothing (so a write killed before its step was stored is not run
+again on resume, whatever changed in between).
 
 Concurrent holds are decided one at a time per patron and per copy: the
 transaction locks the patron's row, then the copy's row (`FOR UPDATE` on
@@ -16,6 +18,7 @@ reservation per copy.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +28,9 @@ from sqlalchemy import Connection, RowMapping, func, select
 from tools.library.audit import AuditEntry, append, utc_now
 from tools.library.engines import insert_unless_taken
 from tools.library.records import CopyStatus, Reservation, ReserveResult
-from tools.library.schema import copies, patrons, reservations
+from tools.library.schema import audit_log, copies, patrons, reservations
+
+REFUSED_BEFORE = "this request already ran and was refused: {reason}"
 
 CopyLookup = Callable[[Connection, str, str], CopyStatus | None]
 """(connection, copy id, patron) -> the copy's live status, or None if there is no such copy."""
@@ -63,6 +68,9 @@ def place_hold(conn: Connection, request: HoldRequest, copy_status: CopyLookup) 
     if earlier is not None:
         return _existing(conn, earlier, patron, copy_status)
     refusal, copy = _refusal(conn, request.copy_id, patron, person, copy_status)
+    refused_before = _refused_before(conn, request)  # read last: `SETUP_LOCK_ORDER`
+    if refused_before:
+        return ReserveResult("refused", REFUSED_BEFORE.format(reason=refused_before), None, copy)
     if refusal or copy is None:
         result = ReserveResult("refused", refusal, None, copy)
     else:
@@ -101,6 +109,24 @@ def place_hold(conn: Connection, request: HoldRequest, copy_status: CopyLookup) 
 def _by_key(conn: Connection, key: str) -> RowMapping | None:
     query = select(reservations).where(reservations.c.idempotency_key == key)
     return conn.execute(query).mappings().first()
+
+
+def _refused_before(conn: Connection, request: HoldRequest) -> str:
+    """The reason this key's write was refused when it ran ('' if it has not run)."""
+    query = (
+        select(audit_log.c.detail)
+        .where(
+            audit_log.c.thread_id == request.thread_id,
+            audit_log.c.event == "executed",
+            audit_log.c.idempotency_key == request.key,
+        )
+        .order_by(audit_log.c.audit_id)
+    )
+    for detail in conn.execute(query).scalars():
+        recorded = json.loads(detail)
+        if recorded.get("outcome") == "refused":
+            return str(recorded.get("reason") or "refused")
+    return ""
 
 
 def _existing(
