@@ -23,10 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from graph import terminal
 from graph.context import Context
 from graph.errors import AgentError, DatabaseError
 from graph.store.heartbeats import holding
 from graph.store.leases import lease_of, new_owner
+from graph.store.locations import anywhere
 from graph.store.registry import registry_of
 from tools.dbfiles import DatabaseFileError
 
@@ -61,8 +63,10 @@ class Hold:
 
 
 def resume_command(thread_id: str, db: str | None) -> str:
-    """The exact command that resumes `thread_id`."""
-    return f"react-agent resume {thread_id}" + (f" --db {db}" if db else "")
+    """The exact command that resumes `thread_id`, from any directory (`--db` absolute),
+    shell-quoted and terminal-safe."""
+    where = ["--db", anywhere(db)] if db else []
+    return terminal.command("react-agent", "resume", thread_id, *where)
 
 
 @contextmanager

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from typing import Any
 
 # C0 controls, DEL, C1 controls (0x9b is a one-byte CSI), bidirectional
@@ -46,3 +47,9 @@ def dumps(value: Any, **options: Any) -> str:
     leave raw (DEL, C1, bidirectional controls) become `\\uXXXX` escapes, still valid JSON."""
     text = json.dumps(value, ensure_ascii=False, **options)
     return _UNSAFE_IN_BLOCK.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def command(*words: str) -> str:
+    """`words` as one shell command line, each quoted where the shell needs it, then made
+    safe as a single line (a control character in a word is shown, not sent)."""
+    return line(shlex.join(words))

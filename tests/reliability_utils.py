@@ -22,11 +22,12 @@ RESERVE_SCRIPT = [
 ]
 
 
-def start_cli(*args: str) -> subprocess.Popen[str]:
-    """`python -m graph.cli ARGS` started in the background, output captured as text."""
+def start_cli(*args: str, cwd: Path = ROOT) -> subprocess.Popen[str]:
+    """`python -m graph.cli ARGS` started in the background (from `cwd`), output captured
+    as text."""
     return subprocess.Popen(
         [sys.executable, "-m", "graph.cli", *args],
-        cwd=ROOT,
+        cwd=cwd,
         env=dict(os.environ),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from graph import terminal
+from graph.store.locations import anywhere
 
 STATUS_LABELS = {
     "verified": "verified",
@@ -48,12 +49,12 @@ def print_event(event: Mapping[str, Any]) -> None:
 def resume_hint(
     thread_id: str, request_id: str = "", db: str | None = None, server: str | None = None
 ) -> str:
-    """The command that answers a pending request (through the LangGraph `server`, if any)."""
-    where = f" --server {server}" if server else f" --db {db}" if db else ""
-    request = f" --request {request_id}" if request_id else ""
-    return (
-        f"react-agent resume {thread_id}{where}{request} --approve | --reject REASON | --edit ARGS"
-    )
+    """The command that answers a pending request (through the LangGraph `server`, if any),
+    from any directory (`--db` absolute), shell-quoted and terminal-safe."""
+    where = ["--server", server] if server else ["--db", anywhere(db)] if db else []
+    request = ["--request", request_id] if request_id else []
+    words = terminal.command("react-agent", "resume", thread_id, *where, *request)
+    return f"{words} --approve | --reject REASON | --edit ARGS"
 
 
 def _print_pending(result: Mapping[str, Any], db: str | None, server: str | None) -> None:

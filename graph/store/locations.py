@@ -87,6 +87,14 @@ def checkpoint_location(value: str | None = None) -> Location:
     return parse_location(value) if value else default_checkpoint_location()
 
 
+def anywhere(value: str) -> str:
+    """A `--db` value that names the same database from any working directory: a file
+    path made absolute (`~` expanded), a URL as given."""
+    if URL_MARKER in value:
+        return value
+    return os.path.abspath(os.path.expanduser(value))
+
+
 def hidden_password(text: str) -> str:
     """`text` with the password of a URL in it replaced by `***`."""
     return _PASSWORD.sub(r"\1***@", text)
