@@ -391,3 +391,31 @@ def test_injected_catalogue_text_cannot_reserve_without_a_human(
     )
     assert "approvals=deny" in denied["trajectory"][1]["observation"]
     assert reservations(library_db) == []
+
+
+def test_after_a_write_whose_outcome_is_unknown_the_status_check_it_advises_runs(
+    db_path: Path, library_db: Path, tmp_path: Path
+) -> None:
+    script = [
+        *RESERVE_SCRIPT[:3],
+        act("the hold's outcome is unknown: check the copy", "get_copy_status[W22]"),
+        act("done", "Finish[Whether W22 was reserved is not known.]"),
+    ]
+    path = tmp_path / "reserve.json"
+    path.write_text(json.dumps(script))
+    agent = build_agent("library", open_checkpointer(db_path))
+    ctx = LibraryContext(
+        model=f"scripted:{path}",
+        library_db=str(library_db),
+        faults="reserve_copy:W22:timeout-always",
+    )
+    paused = run_episode(agent, RESERVE_QUESTION, ctx)
+    assert paused["status"] == "awaiting_approval"
+    done = resume_episode(
+        agent, paused["thread_id"], ctx, decision={"decisions": [{"type": "approve"}]}
+    )
+    unknown, check = done["trajectory"][2], done["trajectory"][3]
+    assert unknown["kind"] == "failed" and "UNKNOWN" in unknown["observation"]
+    assert "get_copy_status[W22]" in unknown["observation"]
+    assert check["kind"] == "tool", check["observation"]
+    assert "AVAILABLE" in check["observation"]

@@ -11,9 +11,10 @@ idempotency key makes a later retry safe.
 The clock comes from the step (`clock.step_clock`). State kept in the
 environment's slice of the checkpointed state (returned in
 `ToolOutcome.env_update`, merged with `dict.update`) changes only when the
-world does: `faults_fired` (the `timeout-once` faults spent in this episode)
-and `reservations` (ids of the reservations this episode's writes made), so
-the graph's repeat detection sees a re-query after a write as new.
+world does or may have: `faults_fired` (the `timeout-once` faults spent in this
+episode), `reservations` (ids of the reservations this episode's writes made) and
+`unknown_writes` (the steps whose write got no answer: it may have run), so the
+graph's repeat detection sees a re-query after a write as new.
 """
 
 from __future__ import annotations
@@ -147,6 +148,8 @@ class LibraryEnvironment:
         writes = SPECS[action].writes
         if writes:
             failure = NOT_RETRIED_WRITE.format(failure=failure)
+            unsettled = list(ctx.env_state.get("unknown_writes", []))
+            env_update["unknown_writes"] = [*unsettled, ctx.step_index]
         elif attempts > 1:
             failure = ATTEMPTS.format(failure=failure, attempts=attempts)
         elif allowed < 2:
