@@ -3,12 +3,14 @@
 The nodes alone write the trajectory, the evidence, the counters, the
 proposal and the settings, so that evidence is what the tools returned and a
 verified answer rests on it. Through langgraph-api a client could write any
-channel: `threads.update_state` and a run's `Command(update=...)`. Those are
-refused here (`StateEditError`, passed on to the client), except the one edit
-the CLI's `resume --server` makes, restarting a failed episode (`status:
-"running"` and an empty `stop_reason`); a run's input is a question with, at
-most, a mapping of plain settings. Settings change through `react-agent
-resume --change-settings`, actions through `--edit-state`, both recorded.
+channel: `threads.update_state` and a run's `Command(update=...)`, and send
+any node any state with `Command(goto=...)` (a `Send` to `act` ran a write no
+human had approved). Those are refused here (`StateEditError`, passed on to
+the client), except the one edit the CLI's `resume --server` makes,
+restarting a failed episode (`status: "running"` and an empty `stop_reason`);
+a run's input is a question with, at most, a mapping of plain settings.
+Settings change through `react-agent resume --change-settings`, actions
+through `--edit-state`, both recorded.
 """
 
 from __future__ import annotations
@@ -40,6 +42,10 @@ OTHER_SETTINGS = (
 )
 UNKNOWN_ENV = "settings: env {env!r:.80} is not an environment of this agent; use one of: {known}"
 ENVIRONMENT_NAMES = get_args(EnvName)
+NO_GOTO = (
+    "Command(goto=...) may not choose the agent's next node: its own edges do, so that"
+    " every write goes through review (answer an approval with Command(resume=...))"
+)
 BAD_INPUT = "a run's input is an object with a question and, at most, settings; got {value!r:.80}"
 
 
@@ -72,10 +78,13 @@ def check_settings(settings: Any) -> None:
 
 
 def check_input(value: Any) -> None:
-    """Check a run's input: a resume command without state writes, or a question's input."""
+    """Check a run's input: a resume command without state writes or a chosen next node,
+    or a question's input."""
     if value is None:
         return
     if isinstance(value, Command):
+        if value.goto:
+            raise StateEditError(NO_GOTO)
         check_edit(value.update, "Command(update=...)")
         return
     if not isinstance(value, Mapping):

@@ -659,3 +659,18 @@ def test_only_a_write_changes_the_env_state(db: str) -> None:
     first = run.act("reserve_copy", "W22")
     assert first.env_update == {"reservations": [1]}
     assert run.act("get_copy_status", "W22").env_update == {}
+
+
+@pytest.mark.parametrize(
+    ("action", "argument"),
+    [
+        ("reserve_copy", '{"copy_id": "' + "X" * 100_000 + '"}'),
+        ("get_open_hours", "West, " + "9" * 100_000),
+    ],
+)
+def test_a_huge_bad_argument_is_not_echoed_whole(action: str, argument: str) -> None:
+    """An API client's edit with a 100,000-character copy id came back whole in the
+    approval request's `error` (and the checkpoint storing it)."""
+    with pytest.raises(ArgumentError) as error:
+        LibraryEnvironment().parse_args(action, argument)
+    assert len(str(error.value)) < 400, len(str(error.value))

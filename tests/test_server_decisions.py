@@ -103,3 +103,24 @@ def test_a_late_cli_edit_through_the_server_says_the_request_was_answered(
         f"request, {request_id}, was already answered: approve at step 3)\n"
     )
     assert _decisions(library_db, thread_id) == [{"type": "approve"}]
+
+
+def test_a_decision_naming_no_request_is_refused_when_nothing_waits(
+    server: tuple[SyncLangGraphClient, Path],
+) -> None:
+    """A decision without `request_id` (Studio's, an Agent Inbox's) queued behind an
+    approval, or sent after the episode ended, "succeeded" showing the approval's
+    outcome, the rejection silently dropped."""
+    library_db = server[1] / "unnamed.sqlite3"
+    client, (thread_id, _) = server[0], _paused(server[0], library_db)
+    approve = client.runs.create(thread_id, "library", command={"resume": APPROVE})
+    reject = client.runs.create(thread_id, "library", command={"resume": REJECT})
+    client.runs.join(thread_id, approve["run_id"])
+    client.runs.join(thread_id, reject["run_id"])
+    assert client.runs.get(thread_id, approve["run_id"])["status"] == "success"
+    assert client.runs.get(thread_id, reject["run_id"])["status"] == "error"
+    with pytest.raises(Exception, match=f"nothing waits for a decision on thread {thread_id}"):
+        client.runs.wait(thread_id, "library", command={"resume": REJECT})
+    assert [row["copy_id"] for row in reservations(str(library_db))] == ["E60"]
+    assert _decisions(library_db, thread_id) == [{"type": "approve"}]
+    assert state_values(client.threads.get_state(thread_id))["status"] == "verified"

@@ -10,6 +10,11 @@ resume as a write on the head checkpoint with the null task id, before any
 task runs; refusing it there fails the run with one line (a `RequestError`,
 which langgraph-api passes on to the client) and stores nothing.
 
+A decision that names no request (Studio's, an Agent Inbox's: the HITL shape
+has no request id) is refused the same way when nothing waits: it used to
+pass, and the second of two such clients saw the first one's outcome as its
+own run's success.
+
 A decision for another request while one *is* pending goes on to the `review`
 node, which asks again with the reason in the payload's `error`.
 """
@@ -30,26 +35,32 @@ NOT_PENDING = (
     "request {named} is not pending on thread {thread_id}: nothing waits for a decision "
     "(it was already answered or superseded), and nothing was run"
 )
+NOTHING_WAITS = (
+    "nothing waits for a decision on thread {thread_id} (its request was already answered"
+    " or superseded, or none was made), and nothing was run"
+)
 
 
-def named_decision(writes: Sequence[tuple[str, Any]], task_id: str) -> str:
-    """The request id a run's resume value names, if `writes` are one ('' otherwise)."""
+def named_decision(writes: Sequence[tuple[str, Any]], task_id: str) -> str | None:
+    """The request id a run's resume value names ('' for none), or None when `writes`
+    are not a run's resume value."""
     if task_id != NULL_TASK_ID:
-        return ""
+        return None
     for channel, value in writes:
-        if channel == RESUME and isinstance(value, Mapping) and "decisions" in value:
-            return str(value.get("request_id") or "")
-    return ""
+        if channel == RESUME:
+            named = value.get("request_id") if isinstance(value, Mapping) else None
+            return str(named or "")
+    return None
 
 
 def refused_decision(
     head: CheckpointTuple | None, thread_id: str, named: str
 ) -> RequestError | None:
-    """Why a decision naming `named` cannot be applied at `head` (None when an interrupt
-    waits there: the `review` node then checks the request itself)."""
-    if not named:
-        return None
+    """Why a decision naming `named` (or no request: '') cannot be applied at `head` (None
+    when an interrupt waits there: the `review` node then checks the request itself)."""
     pending = head.pending_writes or [] if head is not None else []
     if any(channel == INTERRUPT for _, channel, _ in pending):
         return None
+    if not named:
+        return RequestError(NOTHING_WAITS.format(thread_id=thread_id))
     return RequestError(NOT_PENDING.format(named=named, thread_id=thread_id))

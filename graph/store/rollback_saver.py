@@ -132,7 +132,7 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
         if self.run_log.dropped(config):
             return
         named = named_decision(writes, task_id)
-        if named:
+        if named is not None:
             thread_id = str((config.get("configurable") or {}).get("thread_id", ""))
             refused = refused_decision(await self.aget_tuple(config), thread_id, named)
             if refused is not None:

@@ -59,7 +59,7 @@ class CopyArgs(_Args):
     def _copy_id(cls, value: str) -> str:
         value = strip_quotes(value).upper()
         if not _COPY_ID.match(value):
-            raise ValueError(f"{value!r} is not a copy id (letters then digits, like W22)")
+            raise ValueError(f"{value!r:.60} is not a copy id (letters then digits, like W22)")
         return value
 
 
@@ -85,7 +85,7 @@ class OpenHoursArgs(_Args):
         try:
             return date.fromisoformat(value).isoformat()
         except ValueError:
-            raise ValueError(f"{value!r} is not a date in the form YYYY-MM-DD") from None
+            raise ValueError(f"{value!r:.60} is not a date in the form YYYY-MM-DD") from None
 
 
 class WalkArgs(_Args):
