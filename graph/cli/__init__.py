@@ -22,7 +22,7 @@ from graph import _start
 from graph.cli.boundary import USAGE_ERROR, guarded, package_version
 from graph.cli.episodes import cmd_ask, cmd_resume
 from graph.cli.remote import add_server_flag, cmd_ask_remote, cmd_resume_remote, cmd_show_remote
-from graph.cli.settings import STDIN, add_setting_flags, new_thread_id
+from graph.cli.settings import STDIN, add_setting_flags, new_thread_id, refuse_undecodable
 from graph.cli.threads import cmd_show, cmd_threads
 from graph.store.locations import DB_HELP
 from graph.validation import MAX_QUESTION_CHARS
@@ -200,6 +200,7 @@ def main(argv: Sequence[str] | None = None, *, read_env: bool = False) -> int:
     def command() -> int:
         if read_env:
             load_dotenv_file()
+        refuse_undecodable(arguments)
         args = build_parser(_command_named(arguments)).parse_args(arguments)
         return int(args.func(args))
 

@@ -110,7 +110,9 @@ def write_crash_log(error: BaseException, argv: Sequence[str], folder: Path) -> 
         "",
         *traceback.format_exception(error),
     ]
-    path.write_text("\n".join(line.rstrip("\n") for line in lines) + "\n", encoding="utf-8")
+    text = "\n".join(line.rstrip("\n") for line in lines) + "\n"
+    # A byte of the command line that is not UTF-8 reaches Python as a lone surrogate.
+    path.write_text(text, encoding="utf-8", errors="backslashreplace")
     return path
 
 
