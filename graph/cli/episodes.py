@@ -21,7 +21,7 @@ from graph.command_guard import (
     prepare_environment,
 )
 from graph.context import Context
-from graph.errors import AgentError, RequestError
+from graph.errors import AgentError, DecisionError, RequestError
 from graph.validation import validate_run, validate_settings
 
 if TYPE_CHECKING:
@@ -83,6 +83,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return emit(result, args.json, args.db)
 
 
+EDIT_ACTION_ALONE = (
+    "--edit-action goes with --edit (the arguments of the action to run instead); nothing was run"
+)
+
+
 def decision_of(
     args: argparse.Namespace, pending_name: str, not_waiting: str = ""
 ) -> dict[str, Any] | None:
@@ -90,9 +95,12 @@ def decision_of(
 
     `--edit` edits the pending action; with none pending (`not_waiting` says why: the
     request was answered, maybe by someone else just now) that reason is the refusal.
+    `--edit-action` without `--edit` is refused, not dropped (the proposal would run).
     """
     from graph.approval import parse_decision
 
+    if args.edit_action is not None and args.edit is None:
+        raise DecisionError(EDIT_ACTION_ALONE)
     value: Any = None
     if args.approve:
         value = {"type": "approve"}
