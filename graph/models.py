@@ -71,8 +71,12 @@ def is_import_reference(spec: str) -> bool:
 
 def _import_target(target: str) -> Any:
     if target.endswith(".py") or "/" in target or "\\" in target:
-        path = Path(target).expanduser().resolve()
-        if not path.is_file():
+        try:
+            path = Path(target).expanduser().resolve()
+            found = path.is_file()
+        except (RuntimeError, OSError) as error:  # `~nouser`, a name too long, a loop
+            raise ModelConfigError(f"Cannot use the model file {target}: {error}") from None
+        if not found:
             raise ModelConfigError(f"The model file {target} does not exist.")
         name = f"_react_agent_model_{abs(hash(str(path)))}"
         spec = importlib.util.spec_from_file_location(name, path)

@@ -108,8 +108,13 @@ class BenchConfig:
         repeated = sorted({method for method in self.methods if self.methods.count(method) > 1})
         if repeated:
             raise BenchError(f"--methods names {', '.join(repeated)} more than once")
-        if self.out.exists() and not self.out.is_dir():
-            raise BenchError(f"--out {self.out} is not a directory; give a directory for the run")
+        try:
+            if self.out.exists() and not self.out.is_dir():
+                raise BenchError(
+                    f"--out {self.out} is not a directory; give a directory for the run"
+                )
+        except OSError as error:  # a name too long
+            raise BenchError(f"--out: cannot use {self.out}: {error.strerror}") from None
         for name in ("seeds", "max_steps", "max_tokens", "concurrency", "retries"):
             if getattr(self, name) < 1:
                 raise BenchError(f"--{name.replace('_', '-')} must be at least 1")
