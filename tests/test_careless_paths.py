@@ -40,6 +40,14 @@ def _png(folder: Path) -> None:
     (folder / "img.png").write_bytes(b"\x89PNG\r\n\x1a\n")
 
 
+def _bad_env(folder: Path) -> None:
+    (folder / ".env").write_bytes(b"\xff\xfeK\x00E\x00Y\x00=\x00")
+
+
+def _empty_script(folder: Path) -> None:
+    (folder / "s.json").write_text("[]", encoding="utf-8")
+
+
 CASES: list[tuple[str, tuple[str, ...], str, Callable[[Path], object] | None]] = [
     ("db-too-long", ("threads", "--db", LONG), TOO_LONG, None),
     ("ask-db-too-long", ("ask", DEMO_QUESTION, *DEMO, "--db", LONG), TOO_LONG, None),
@@ -55,6 +63,8 @@ CASES: list[tuple[str, tuple[str, ...], str, Callable[[Path], object] | None]] =
     ("qa-out-under-a-file", (*QA, "--out", "img.png/run"), "img.png", _png),
     ("model-file-too-long", ("ask", "Who?", "--model", LONG + ".py:f"), TOO_LONG, None),
     ("model-file-no-user", ("ask", "Who?", "--model", NO_USER + "m.py:f"), NO_USER, None),
+    ("env-file-not-text", ("threads",), ".env", _bad_env),
+    ("script-no-replies", ("ask", "Who?", "--model", "scripted:s.json"), "no reply", _empty_script),
 ]  # fmt: skip
 
 

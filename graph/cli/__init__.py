@@ -24,6 +24,7 @@ from graph.cli.episodes import cmd_ask, cmd_resume
 from graph.cli.remote import add_server_flag, cmd_ask_remote, cmd_resume_remote, cmd_show_remote
 from graph.cli.settings import STDIN, add_setting_flags, new_thread_id, refuse_undecodable
 from graph.cli.threads import cmd_show, cmd_threads
+from graph.errors import AgentError
 from graph.store.locations import DB_HELP
 from graph.validation import MAX_QUESTION_CHARS
 
@@ -207,11 +208,20 @@ def main(argv: Sequence[str] | None = None, *, read_env: bool = False) -> int:
     return guarded(command, arguments)
 
 
+ENV_FILE_NOT_TEXT = "{path} is not UTF-8 text (byte {at}); fix or remove it (it sets variables)"
+
+
 def load_dotenv_file(directory: Path | None = None) -> None:
     """Read `.env` from the working directory (variables already set win)."""
     from dotenv import load_dotenv
 
-    load_dotenv((directory or Path.cwd()) / ".env", override=False)
+    path = (directory or Path.cwd()) / ".env"
+    try:
+        load_dotenv(path, override=False)
+    except UnicodeDecodeError as error:
+        raise AgentError(ENV_FILE_NOT_TEXT.format(path=path, at=error.start)) from None
+    except OSError as error:
+        raise AgentError(f"cannot read {path}: {error.strerror or error}") from None
 
 
 def entry() -> NoReturn:
