@@ -1,4 +1,4 @@
-"""Bytes that are not UTF-8 text, on the command line and from a model.
+"""Bytes that are not UTF-8 text (or no bytes at all), on the command line and from a model.
 
 A shell passes `$'\\xff'` through as a byte Python decodes to a lone surrogate
 (`\\udcff`); such a string cannot be stored in SQLite or written as UTF-8. A
@@ -9,10 +9,12 @@ written; a model's reply holding a lone surrogate must not end the episode.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from cli_utils import run_cli
+from cli_utils import ROOT, run_cli
 
 from graph.cli import main
 from graph.testing import DEMO_QUESTION
@@ -76,3 +78,14 @@ def test_a_model_reply_with_a_lone_surrogate_does_not_end_the_episode(tmp_path: 
     shown = run_cli("show", thread, "--db", str(db), "--json")
     assert shown.returncode in (0, 3), shown.stderr
     assert "\ufffd" in shown.stdout
+
+
+def test_a_question_from_a_closed_standard_input_is_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$0" -m graph.cli ask - <&-', sys.executable],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    _one_line(done, USAGE, "standard input is closed")

@@ -71,6 +71,7 @@ def settings_of(
     return context_type(**merged)
 
 
+STDIN_CLOSED = "the question is '-' (read it from standard input), but standard input is closed"
 STDIN_NOT_TEXT = (
     "the question on standard input is not UTF-8 text (byte {at}); give the question as text"
 )
@@ -86,6 +87,8 @@ def read_question(value: str) -> str:
     """
     if value != STDIN:
         return value
+    if sys.stdin is None:  # the shell closed it (`<&-`)
+        raise SettingsError(STDIN_CLOSED)
     limit = 4 * MAX_QUESTION_CHARS
     data = sys.stdin.buffer.read(limit + 1)
     if len(data) > limit:
