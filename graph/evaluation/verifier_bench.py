@@ -186,6 +186,16 @@ def run_verifier_bench(
     return summary
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number 0 or more, got {text!r}")
+    return value
+
+
 def _folds(text: str) -> tuple[int, list[int]]:
     kept, _, count = text.partition("/")
     try:
@@ -236,7 +246,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="Print the summary as one JSON object.")
     parser.add_argument(
-        "--sample-errors", type=int, default=10, help="How many wrong cases to show (default: 10)."
+        "--sample-errors",
+        type=_count,
+        default=10,
+        help="How many wrong cases to show (default: 10).",
     )
     parser.add_argument(
         "--with-type", action="store_true", help="Tell the verifier each question's HotpotQA type."
