@@ -10,6 +10,8 @@ the problem (exit 2, or 74 for output that cannot be written), never an
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -66,6 +68,17 @@ CASES: list[tuple[str, tuple[str, ...], str, Callable[[Path], object] | None]] =
     ("env-file-not-text", ("threads",), ".env", _bad_env),
     ("script-no-replies", ("ask", "Who?", "--model", "scripted:s.json"), "no reply", _empty_script),
 ]  # fmt: skip
+
+
+def test_a_state_directory_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
+    state = os.fsdecode(bytes(tmp_path) + b"/st\xff")
+    env = dict(os.environ, XDG_STATE_HOME=state)
+    done = subprocess.run(
+        [sys.executable, "-m", "graph.cli", "ask", DEMO_QUESTION, *DEMO],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == USAGE, done.stderr
+    assert done.stderr.count("\n") == 1 and "its path is not UTF-8 text" in done.stderr
 
 
 @pytest.mark.parametrize(

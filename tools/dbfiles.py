@@ -109,7 +109,14 @@ def expand(path: str | Path) -> Path:
 
 def _probe(target: Path, kind: DatabaseKind) -> None:
     """Refuse a path the system will not look up (a symlink loop, a name too long, a file
-    where a directory should be); a missing file is not refused here."""
+    where a directory should be) or SQLite cannot name (a byte that is not UTF-8, e.g.
+    from `$XDG_STATE_HOME`); a missing file is not refused here."""
+    try:
+        str(target).encode("utf-8")
+    except UnicodeEncodeError:
+        raise DatabaseFileError(
+            f"{target} cannot be used as a {kind.label}: its path is not UTF-8 text"
+        ) from None
     try:
         target.stat()
     except FileNotFoundError:
