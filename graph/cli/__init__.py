@@ -54,13 +54,15 @@ class Parser(argparse.ArgumentParser):
         self.exit(USAGE_ERROR, f"{self.prog}: {message} (see {self.prog} -h)\n")
 
 
-def _common(sub: argparse.ArgumentParser, env_default: str | None = None) -> None:
+def _common(
+    sub: argparse.ArgumentParser, env_default: str | None = None, env_help: str = ""
+) -> None:
     sub.add_argument("--db", help=DB_HELP)
     sub.add_argument(
         "--env",
         choices=["wikipedia", "library"],
         default=env_default,
-        help="environment (default: " + (env_default or "the thread's own") + ")",
+        help=env_help or "environment (default: " + (env_default or "the thread's own") + ")",
     )
     sub.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -137,7 +139,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     add_server_flag(show, cmd_show, cmd_show_remote)
 
     threads = commands.add_parser("threads", help="list episodes in the database")
-    _common(threads)
+    _common(threads, env_help="list only this environment's episodes (default: all)")
     threads.set_defaults(func=cmd_threads)
 
     from graph.cli import library
