@@ -76,16 +76,35 @@ def approval_request(
     return payload
 
 
-def parse_decision(value: Any) -> Decision:
-    """Validate a resume value; raise `DecisionError` naming what was expected."""
+DECISION_KEYS = {
+    "approve": {"type"},
+    "reject": {"type", "message"},
+    "edit": {"type", "edited_action"},
+}
+
+
+def parse_decision(value: Any, *, recorded: bool = False) -> Decision:
+    """Validate a resume value; raise `DecisionError` naming what was expected.
+
+    A person's decision holds only its type's keys (an approve holding an
+    `edited_action` would run the proposal as it was), and a bare one (not inside
+    `decisions`) the `request_id` it answers; a `recorded` one may also carry the
+    policy that made it.
+    """
+    named: set[str] = {"request_id"}
     if isinstance(value, Mapping) and "decisions" in value:
         decisions = value["decisions"]
         if not isinstance(decisions, list) or len(decisions) != 1:
             raise DecisionError(f"exactly one decision is needed: {DECISION_SHAPE}")
-        value = decisions[0]
+        value, named = decisions[0], set()
     if not isinstance(value, Mapping):
         raise DecisionError(f"a decision must be an object: {DECISION_SHAPE}")
     kind = value.get("type")
+    allowed = DECISION_KEYS.get(kind) if isinstance(kind, str) and not recorded else None
+    allowed = allowed | named if allowed else None
+    extra = sorted(str(key) for key in value if key not in allowed) if allowed else []
+    if extra:
+        raise DecisionError(f"{kind} decisions take no {', '.join(extra)}: {DECISION_SHAPE}")
     if kind == "approve":
         return Decision("approve")
     if kind == "reject":

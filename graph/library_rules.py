@@ -135,7 +135,7 @@ def check_library_db(value: Any) -> str | None:
     A file found good is not opened again while its inode, size and mtime stay the
     same (the reason node checks the settings on every turn).
     """
-    from tools.dbfiles import LIBRARY, DatabaseFileError, check_file
+    from tools.dbfiles import LIBRARY, DatabaseFileError, check_file, expand
     from tools.library.db import default_db_path
 
     problem = text_rule(4096)(value)
@@ -143,7 +143,10 @@ def check_library_db(value: Any) -> str | None:
         return problem
     if "://" in value:
         return _check_library_server(value)
-    path = Path(value).expanduser() if value.strip() else default_db_path()
+    try:
+        path = expand(value) if value.strip() else default_db_path()
+    except DatabaseFileError as error:
+        return str(error)
     signature = _file_signature(path)
     if signature is not None and _checked_files.get(path) == signature:
         return None

@@ -88,8 +88,12 @@ def model_files_anchored(spec: str) -> str:
 
 def _import_target(target: str) -> Any:
     if is_file_target(target):
-        path = Path(target).expanduser().resolve()
-        if not path.is_file():
+        try:
+            path = Path(target).expanduser().resolve()
+            found = path.is_file()
+        except (RuntimeError, OSError) as error:  # `~nouser`, a name too long, a loop
+            raise ModelConfigError(f"Cannot use the model file {target}: {error}") from None
+        if not found:
             raise ModelConfigError(f"The model file {target} does not exist.")
         name = f"_react_agent_model_{abs(hash(str(path)))}"
         spec = importlib.util.spec_from_file_location(name, path)

@@ -8,6 +8,7 @@ stored ones, see `graph.thread_guard`); everything else comes from state.
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,6 +27,15 @@ if TYPE_CHECKING:
 MODEL_BACKOFF_S = 2.0
 
 EnvironmentFactory = Callable[[Context], Environment]
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def reply_text(reply: Any) -> str:
+    """A model reply's text, every lone surrogate (a provider's JSON may decode to one)
+    replaced by U+FFFD: such a string cannot be hashed, stored or printed as UTF-8."""
+    return _LONE_SURROGATE.sub("\ufffd", str(reply.content))
 
 
 def _cache_key(ctx: Context, names: tuple[str, ...]) -> tuple[Any, ...]:

@@ -25,6 +25,7 @@ from graph.node_support import (
     counters_of,
     emit,
     exec_context,
+    reply_text,
 )
 from graph.outcomes import outcome_evidence, stored_outcome
 from graph.proposals import propose
@@ -131,7 +132,7 @@ class Nodes:
         usage = getattr(reply, "usage_metadata", None) or {}
         bump(counters, "input_tokens", usage.get("input_tokens", 0))
         bump(counters, "output_tokens", usage.get("output_tokens", 0))
-        proposal = propose(env, str(reply.content), steps, exec_ctx)
+        proposal = propose(env, reply_text(reply), steps, exec_ctx)
         wants_tool = (
             "action" in proposal and not proposal.get("finish") and not proposal.get("kind")
         )

@@ -199,7 +199,7 @@ def _decision_of_record(
         return dict(given)
     if recorded.get("type") != "deny" and given is not None:
         wanted = parse_decision(given).as_dict()
-        if parse_decision(recorded).as_dict() != wanted:
+        if parse_decision(recorded, recorded=True).as_dict() != wanted:
             raise RequestError(
                 DECIDED.format(
                     request_id=pending.request_id, thread_id=thread_id, decision=recorded["type"]

@@ -160,7 +160,7 @@ def decided(
     if detail.get("type") == "deny":
         observation = DENIED.format(action=proposal["action_text"])
         return {"proposal": proposal | Proposal(kind="rejected", observation=observation)}
-    decision = parse_decision(detail)
+    decision = parse_decision(detail, recorded=True)
     if decision.type == "reject":
         reason = decision.message.rstrip()
         reason = reason if reason.endswith((".", "!", "?", "。")) else reason + "."

@@ -17,8 +17,12 @@ import shlex
 from typing import Any
 
 # C0 controls, DEL, C1 controls (0x9b is a one-byte CSI), bidirectional
-# embeddings, overrides and isolates, and the line/paragraph separators.
-_UNSAFE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+# embeddings, overrides and isolates, the line/paragraph separators, and lone
+# surrogates (a byte of a file name or argument that is not UTF-8; not writable as UTF-8).
+_UNSAFE = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+    "\ud800-\udfff"
+)
 _UNSAFE_IN_BLOCK = re.compile(f"[{_UNSAFE}]")
 _UNSAFE_IN_LINE = re.compile(f"[\t\n{_UNSAFE}]")
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}

@@ -131,7 +131,13 @@ def load_script(path: str | Path) -> ScriptedReActModel:
         raise ValueError("not a regular file (a device, pipe or socket)")
     if file.exists() and file.stat().st_size > MAX_SCRIPT_BYTES:
         raise ValueError(f"larger than {MAX_SCRIPT_BYTES >> 20} MiB; a script is a few replies")
-    text = file.read_text(encoding="utf-8")
+    model = _parse_script(file, file.read_text(encoding="utf-8"))
+    if not model.responses and not any(model.by_question.values()):
+        raise ValueError('it holds no reply; give at least one, e.g. ["Action: Finish[42]"]')
+    return model
+
+
+def _parse_script(file: Path, text: str) -> ScriptedReActModel:
     if file.suffix == ".json":
         data = json.loads(text)
         if isinstance(data, list):
@@ -141,7 +147,7 @@ def load_script(path: str | Path) -> ScriptedReActModel:
             if unknown:
                 raise ValueError(f"unknown keys {unknown}; a script may hold {sorted(SCRIPT_KEYS)}")
             return ScriptedReActModel(**data)
-        raise ValueError(f"{path}: expected a JSON list or object of replies")
+        raise ValueError(f"{file}: expected a JSON list or object of replies")
     replies = [part.strip("\n") for part in re.split(r"^---\s*$", text, flags=re.MULTILINE)]
     return ScriptedReActModel(responses=[r for r in replies if r.strip()])
 

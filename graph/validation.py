@@ -34,6 +34,7 @@ QUESTION_EMPTY = 'the question is empty; ask something, e.g. "Who directed The P
 QUESTION_TOO_LONG = (
     "the question is longer than {limit:,} characters, the limit; ask about one thing at a time"
 )
+QUESTION_NOT_TEXT = "the question is not Unicode text (it holds a lone surrogate); send it as text"
 FOREIGN = "{flags}: not a setting of the {env} environment"
 
 
@@ -82,12 +83,16 @@ RULES: dict[str, Rule] = {
 
 
 def validate_question(question: Any) -> str:
-    """The question, stripped; raises `SettingsError` if it is empty or too long."""
+    """The question, stripped; raises `SettingsError` if it is empty, too long or not text."""
     text = question.strip() if isinstance(question, str) else ""
     if not text:
         raise SettingsError(QUESTION_EMPTY)
     if len(text) > MAX_QUESTION_CHARS:
         raise SettingsError(QUESTION_TOO_LONG.format(limit=MAX_QUESTION_CHARS))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: JSON's "\udcff", a byte that was not UTF-8
+        raise SettingsError(QUESTION_NOT_TEXT) from None
     return text
 
 

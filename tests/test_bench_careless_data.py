@@ -118,6 +118,8 @@ SAMPLE = ["--model", "graph.evaluation.sample:sample_model", "--n", "2", "--seed
         ),
         (["verifier", "--out", "{file}/cases.jsonl"], "--out: cannot create {file}"),
         (["verifier", "--out", "{dir}"], "--out {dir} is a directory"),
+        (["qa", *SAMPLE, "--seeds", "100000000", "--out", "{dir}/run"], "--seeds may be at most"),
+        (["qa", *SAMPLE, "--workers", "100000", "--out", "{dir}/run"], "--workers may be at most"),
     ],
 )
 def test_an_out_that_cannot_hold_the_results_is_refused_before_anything_runs(
@@ -133,6 +135,17 @@ def test_an_out_that_cannot_hold_the_results_is_refused_before_anything_runs(
     assert len(captured.err.strip().splitlines()) == 1
     assert file.read_text() == "mine\n"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_a_negative_sample_of_errors_is_refused_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["bench", "verifier", "--sample-errors", "-1", "--out", str(tmp_path / "c.jsonl")])
+    err = capsys.readouterr().err
+    assert stopped.value.code == USAGE and err.count("\n") == 1
+    assert "--sample-errors: expected a whole number 0 or more, got '-1'" in err
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(

@@ -89,9 +89,10 @@ def test_a_reject_reason_that_is_not_text_is_refused_and_the_next_decision_is_ta
     paused: tuple[Path, Path, str], cli: Run
 ) -> None:
     db, library, _ = paused
-    # a byte that is not UTF-8 on the command line arrives as a lone surrogate
+    # a byte that is not UTF-8 on the command line arrives as a lone surrogate; the CLI
+    # refuses such an argument before anything runs (`parse_decision` refuses it too)
     code, _, err = cli("resume", "t", "--db", str(db), "--reject", "caf\udce9 non")
-    assert code == 2 and "not valid text" in err, err
+    assert code == 2 and "is not UTF-8 text" in err, err
     one_line(err)
     code, _, err = cli("resume", "t", "--db", str(db), "--approve")
     assert code == 0, err
@@ -160,3 +161,12 @@ def test_a_crash_log_is_written_when_the_command_line_holds_bytes_that_are_not_u
         ValueError("caf\udce9"), ["resume", "t", "--reject", "caf\udce9"], tmp_path
     )
     assert "--reject caf\\udce9" in path.read_text(encoding="utf-8")
+
+
+def test_parse_decision_refuses_a_reject_reason_that_is_not_text() -> None:
+    """The API path: a resume value is parsed without the CLI's argument check."""
+    from graph.approval import parse_decision
+    from graph.errors import DecisionError
+
+    with pytest.raises(DecisionError, match="not valid text: character 4"):
+        parse_decision({"type": "reject", "message": "caf\udce9 non"})

@@ -1,11 +1,15 @@
 """A decision that comes after its request was answered (by someone else, a moment
-earlier) is refused with the line that says so, whichever decision it is."""
+earlier) is refused with the line that says so, whichever decision it is; decision
+flags that do not go together are refused before anything runs (`--edit-action`
+only means something with `--edit`: given with `--approve` it once was dropped
+without a word and the proposed write ran as it was)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import pytest
 from cli_utils import run_cli
 
 from tools.library.db import audit_log, reservations
@@ -14,8 +18,8 @@ MODEL = "graph.testing:library_demo_model"
 QUESTION = "Please reserve a paper copy of 《红楼梦》 for me."
 
 
-def _answered(db: Path, library: Path) -> tuple[str, str]:
-    """A thread whose reservation request was approved and ran: its id and request id."""
+def _waiting(db: Path, library: Path) -> tuple[str, str]:
+    """A thread awaiting approval of a reservation: its id and request id."""
     asked = run_cli(
         "ask", "--env", "library", QUESTION, "--model", MODEL,
         "--db", str(db), "--library-db", str(library),
@@ -24,9 +28,15 @@ def _answered(db: Path, library: Path) -> tuple[str, str]:
     thread_id = re.search(r"Thread: (\S+)", asked.stdout)
     request_id = re.search(r"request (R\w+)", asked.stdout)
     assert thread_id and request_id, asked.stdout
-    approved = run_cli("resume", thread_id[1], "--db", str(db), "--approve")
-    assert approved.returncode == 0, approved.stderr
     return thread_id[1], request_id[1]
+
+
+def _answered(db: Path, library: Path) -> tuple[str, str]:
+    """A thread whose reservation request was approved and ran: its id and request id."""
+    thread_id, request_id = _waiting(db, library)
+    approved = run_cli("resume", thread_id, "--db", str(db), "--approve")
+    assert approved.returncode == 0, approved.stderr
+    return thread_id, request_id
 
 
 def test_an_edit_of_an_answered_request_says_it_was_answered(tmp_path: Path) -> None:
@@ -45,3 +55,26 @@ def test_an_edit_of_an_answered_request_says_it_was_answered(tmp_path: Path) -> 
         row["detail"] for row in audit_log(library, thread_id) if row["event"] == "decision"
     ]
     assert decisions == [{"type": "approve"}]
+
+
+@pytest.mark.parametrize(
+    "decision",
+    [("--approve",), ("--reject", "no"), ("--decision", '{"type": "approve"}'), ()],
+    ids=["approve", "reject", "decision", "alone"],
+)
+def test_edit_action_without_edit_is_refused_and_nothing_runs(
+    tmp_path: Path, decision: tuple[str, ...]
+) -> None:
+    db, library = tmp_path / "episodes.sqlite3", tmp_path / "library.sqlite3"
+    thread_id, _ = _waiting(db, library)
+    done = run_cli(
+        "resume", thread_id, "--db", str(db), *decision, "--edit-action", "get_copy_status"
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr == (
+        "react-agent: --edit-action goes with --edit (the arguments of the action to run "
+        "instead); nothing was run\n"
+    )
+    assert reservations(library) == []
+    shown = run_cli("show", thread_id, "--db", str(db))
+    assert "Awaiting approval" in shown.stdout, shown.stdout

@@ -322,7 +322,11 @@ def test_malformed_decision_is_refused_and_leaves_the_episode_paused_unchanged(
     config = RunnableConfig(configurable={"thread_id": paused["thread_id"]})
     before = agent.get_state(config).config["configurable"]["checkpoint_id"]
     too_long = json.dumps({"type": "reject", "message": "x" * 4001})
-    for decision in ('{"type": "maybe"}', '{"type": "edit"}', "not json", too_long):
+    other_copy = {"name": "reserve_copy", "args": {"copy_id": "E05"}}
+    approve_edited = json.dumps({"type": "approve", "edited_action": other_copy})
+    reject_edited = json.dumps({"type": "reject", "message": "no", "edited_action": other_copy})
+    malformed = ('{"type": "maybe"}', '{"type": "edit"}', "not json", too_long)
+    for decision in (*malformed, approve_edited, reject_edited):
         done = run_cli("resume", paused["thread_id"], "--decision", decision, "--db", str(db_path))
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1

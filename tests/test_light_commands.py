@@ -123,6 +123,15 @@ def test_threads_lists_a_thread_written_before_the_registry(
     assert len(rows) == 2
 
 
+def test_threads_env_lists_only_that_environments_episodes(episode_db: Path) -> None:
+    every = run_cli("threads", "--db", str(episode_db), "--json")
+    wikipedia = run_cli("threads", "--db", str(episode_db), "--json", "--env", "wikipedia")
+    library = run_cli("threads", "--db", str(episode_db), "--json", "--env", "library")
+    assert (every.returncode, wikipedia.returncode, library.returncode) == (0, 0, 0)
+    assert len(json.loads(every.stdout)) == len(json.loads(wikipedia.stdout)) == 2
+    assert json.loads(library.stdout) == []
+
+
 def test_threads_on_a_file_of_another_kind_says_what_it_is(tmp_path: Path) -> None:
     other = tmp_path / "notes.json"
     other.write_text("[]")

@@ -134,6 +134,13 @@ def test_an_unreachable_server_and_local_only_flags_are_one_line() -> None:
     assert "--from works on a local database" in forked.stderr
 
 
+@pytest.mark.parametrize("url", ["http://[::1", "http://:2024", "http://127.0.0.1:99999"])
+def test_a_server_url_that_cannot_be_one_is_refused_before_any_request(url: str) -> None:
+    shown = run_cli("show", "x", "--server", url)
+    assert (shown.returncode, shown.stderr.count("\n")) == (2, 1), shown.stderr
+    assert f"--server {url!r} is not a server URL" in shown.stderr
+
+
 def _verdicts(out: Path) -> dict[str, tuple[str, str]]:
     lines = (out / "episodes.jsonl").read_text(encoding="utf-8").splitlines()
     records = [json.loads(line) for line in lines]

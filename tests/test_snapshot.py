@@ -12,6 +12,7 @@ import pytest
 from graph.context import WikipediaContext
 from graph.verifier import verify_answer
 from tools.base import ExecContext
+from tools.dbfiles import DatabaseFileError
 from tools.wikipedia.environment import WikipediaEnvironment
 from tools.wikipedia.snapshot import SnapshotSource, normalize_title, shared_snapshot
 
@@ -88,4 +89,13 @@ def test_the_index_is_rebuilt_when_the_data_changes(tmp_path: Path) -> None:
     rebuilt = SnapshotSource(data, index)
     assert rebuilt.page("Alpha") is None
     assert rebuilt.page("Beta") is not None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.sqlite3", "snapshot.jsonl.gz"]
+
+
+def test_an_index_path_that_is_a_directory_is_refused_before_building(tmp_path: Path) -> None:
+    data, index = tmp_path / "snapshot.jsonl.gz", tmp_path / "index.sqlite3"
+    write_snapshot(data, {"Alpha": ["Alpha is a letter."]})
+    index.mkdir()
+    with pytest.raises(DatabaseFileError, match=r"index\.sqlite3 is a directory, not a Wikipedia"):
+        SnapshotSource(data, index)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["index.sqlite3", "snapshot.jsonl.gz"]

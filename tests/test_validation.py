@@ -129,7 +129,7 @@ def test_the_library_database_must_be_one(tmp_path: Path) -> None:
 def test_the_question_is_stripped_and_capped() -> None:
     assert validate_question("  Who?  ") == "Who?"
     assert validate_question("x" * MAX_QUESTION_CHARS) == "x" * MAX_QUESTION_CHARS
-    for bad in ("", " \n\t ", None, "x" * (MAX_QUESTION_CHARS + 1)):
+    for bad in ("", " \n\t ", None, "x" * (MAX_QUESTION_CHARS + 1), "Who \udcff?"):
         with pytest.raises(SettingsError, match="the question is"):
             validate_question(bad)
 

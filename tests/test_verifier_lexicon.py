@@ -63,6 +63,25 @@ def test_it_is_built_once_per_snapshot_content(
     assert list(again.describe("Stanley Kubrick")) == [PAGES[2][1][0]]
 
 
+@pytest.mark.parametrize("damage", ["truncated", "garbage"])
+def test_a_damaged_cache_file_is_built_again(
+    snapshot_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    stored_lexicon.cache_clear()
+    path = stored_lexicon(snapshot_file).path
+    if damage == "truncated":  # the header says what it is; the tables are gone
+        with path.open("r+b") as handle:
+            handle.truncate(path.stat().st_size // 2)
+    else:
+        path.write_bytes(b"\x00garbage" * 1000)
+    stored_lexicon.cache_clear()
+    again = stored_lexicon(snapshot_file)
+    assert list(again.describe("Stanley Kubrick")) == [PAGES[2][1][0]]
+    assert read_app_id(again.path)[0] == NAME_LEXICON.app_id
+    stored_lexicon.cache_clear()
+
+
 def test_a_file_of_another_kind_is_refused(tmp_path: Path) -> None:
     other = tmp_path / "other.sqlite3"
     conn = sqlite3.connect(other)

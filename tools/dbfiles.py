@@ -98,13 +98,43 @@ def read_app_id(path: Path) -> tuple[int, set[str]]:
         conn.close()
 
 
+def expand(path: str | Path) -> Path:
+    """`path` with a leading `~` or `~user` expanded; `DatabaseFileError` when there is
+    no such user (or no home directory) to expand it for."""
+    try:
+        return Path(path).expanduser()
+    except RuntimeError:
+        raise DatabaseFileError(f"{path}: '~' names no user's home directory here") from None
+
+
+def _probe(target: Path, kind: DatabaseKind) -> None:
+    """Refuse a path the system will not look up (a symlink loop, a name too long, a file
+    where a directory should be) or SQLite cannot name (a byte that is not UTF-8, e.g.
+    from `$XDG_STATE_HOME`); a missing file is not refused here."""
+    try:
+        str(target).encode("utf-8")
+    except UnicodeEncodeError:
+        raise DatabaseFileError(
+            f"{target} cannot be used as a {kind.label}: its path is not UTF-8 text"
+        ) from None
+    try:
+        target.stat()
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise DatabaseFileError(
+            f"{target} cannot be used as a {kind.label}: {error.strerror or error}"
+        ) from None
+
+
 def check_file(path: str | Path, kind: DatabaseKind, *, create: bool) -> Path:
     """Make sure `path` is (or, with `create`, can become) a database of `kind`.
 
     Raises `DatabaseFileError` with one line naming the file otherwise.
     Returns the path, expanded.
     """
-    target = Path(path).expanduser()
+    target = expand(path)
+    _probe(target, kind)
     if target.is_dir():
         raise DatabaseFileError(f"{target} is a directory, not a {kind.label}")
     if target.exists() and not target.is_file():
@@ -155,8 +185,11 @@ def refuse_other_tables(name: str, kind: DatabaseKind, tables: set[str]) -> None
 def kind_of_file(path: str | Path) -> DatabaseKind | None:
     """The kind of database at `path` by its id or legacy tables; None when there is no
     file, it is not a readable SQLite database, or it is of no known kind."""
-    target = Path(path).expanduser()
-    if not target.is_file():
+    try:
+        target = expand(path)
+        if not target.is_file():
+            return None
+    except (DatabaseFileError, OSError):
         return None
     try:
         app_id, tables = read_app_id(target)

@@ -22,8 +22,9 @@ from graph import _start
 from graph.cli.boundary import USAGE_ERROR, guarded, package_version
 from graph.cli.episodes import cmd_ask, cmd_resume
 from graph.cli.remote import add_server_flag, cmd_ask_remote, cmd_resume_remote, cmd_show_remote
-from graph.cli.settings import STDIN, add_setting_flags, new_thread_id
+from graph.cli.settings import STDIN, add_setting_flags, new_thread_id, refuse_undecodable
 from graph.cli.threads import cmd_show, cmd_threads
+from graph.errors import AgentError
 from graph.store.locations import DB_HELP
 from graph.validation import MAX_QUESTION_CHARS
 
@@ -53,13 +54,15 @@ class Parser(argparse.ArgumentParser):
         self.exit(USAGE_ERROR, f"{self.prog}: {message} (see {self.prog} -h)\n")
 
 
-def _common(sub: argparse.ArgumentParser, env_default: str | None = None) -> None:
+def _common(
+    sub: argparse.ArgumentParser, env_default: str | None = None, env_help: str = ""
+) -> None:
     sub.add_argument("--db", help=DB_HELP)
     sub.add_argument(
         "--env",
         choices=["wikipedia", "library"],
         default=env_default,
-        help="environment (default: " + (env_default or "the thread's own") + ")",
+        help=env_help or "environment (default: " + (env_default or "the thread's own") + ")",
     )
     sub.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -136,7 +139,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     add_server_flag(show, cmd_show, cmd_show_remote)
 
     threads = commands.add_parser("threads", help="list episodes in the database")
-    _common(threads)
+    _common(threads, env_help="list only this environment's episodes (default: all)")
     threads.set_defaults(func=cmd_threads)
 
     from graph.cli import library
@@ -200,17 +203,27 @@ def main(argv: Sequence[str] | None = None, *, read_env: bool = False) -> int:
     def command() -> int:
         if read_env:
             load_dotenv_file()
+        refuse_undecodable(arguments)
         args = build_parser(_command_named(arguments)).parse_args(arguments)
         return int(args.func(args))
 
     return guarded(command, arguments)
 
 
+ENV_FILE_NOT_TEXT = "{path} is not UTF-8 text (byte {at}); fix or remove it (it sets variables)"
+
+
 def load_dotenv_file(directory: Path | None = None) -> None:
     """Read `.env` from the working directory (variables already set win)."""
     from dotenv import load_dotenv
 
-    load_dotenv((directory or Path.cwd()) / ".env", override=False)
+    path = (directory or Path.cwd()) / ".env"
+    try:
+        load_dotenv(path, override=False)
+    except UnicodeDecodeError as error:
+        raise AgentError(ENV_FILE_NOT_TEXT.format(path=path, at=error.start)) from None
+    except OSError as error:
+        raise AgentError(f"cannot read {path}: {error.strerror or error}") from None
 
 
 def entry() -> NoReturn:

@@ -111,7 +111,8 @@ def write_crash_log(error: BaseException, argv: Sequence[str], folder: Path) -> 
         *traceback.format_exception(error),
     ]
     text = "\n".join(line.rstrip("\n") for line in lines) + "\n"
-    path.write_text(text, encoding="utf-8", errors="backslashreplace")  # argv may hold surrogates
+    # A byte of the command line that is not UTF-8 reaches Python as a lone surrogate.
+    path.write_text(text, encoding="utf-8", errors="backslashreplace")
     return path
 
 

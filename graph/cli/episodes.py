@@ -22,7 +22,7 @@ from graph.command_guard import (
     prepare_environment,
 )
 from graph.context import Context
-from graph.errors import AgentError, RequestError
+from graph.errors import AgentError, DecisionError, RequestError
 from graph.validation import validate_run, validate_settings
 
 if TYPE_CHECKING:
@@ -85,7 +85,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return emit(result, args.json, args.db)
 
 
-EDIT_ACTION_ALONE = "--edit-action names the action an --edit runs: give it with --edit ARGS"
+EDIT_ACTION_ALONE = (
+    "--edit-action goes with --edit (the arguments of the action to run instead); nothing was run"
+)
 TWO_REQUESTS = "--decision answers request {named}, but --request names {request}"
 
 
@@ -101,7 +103,7 @@ def read_decision(args: argparse.Namespace) -> tuple[Any, str | None]:
     from graph.review import named_request
 
     if args.edit_action is not None and args.edit is None:
-        raise AgentError(EDIT_ACTION_ALONE)
+        raise DecisionError(EDIT_ACTION_ALONE)
     value: Any = None
     if args.approve:
         value = {"type": "approve"}

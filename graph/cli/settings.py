@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, fields
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
@@ -89,6 +89,7 @@ def anchored(settings: Mapping[str, Any]) -> dict[str, Any]:
     return found
 
 
+STDIN_CLOSED = "the question is '-' (read it from standard input), but standard input is closed"
 STDIN_NOT_TEXT = (
     "the question on standard input is not UTF-8 text (byte {at}); give the question as text"
 )
@@ -104,6 +105,8 @@ def read_question(value: str) -> str:
     """
     if value != STDIN:
         return value
+    if sys.stdin is None:  # the shell closed it (`<&-`)
+        raise SettingsError(STDIN_CLOSED)
     limit = 4 * MAX_QUESTION_CHARS
     data = sys.stdin.buffer.read(limit + 1)
     if len(data) > limit:
@@ -112,6 +115,26 @@ def read_question(value: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise SettingsError(STDIN_NOT_TEXT.format(at=error.start)) from None
+
+
+NOT_TEXT_ARGUMENT = (
+    "the argument '{shown}' is not UTF-8 text (\\udcXX marks a byte that is not); "
+    "type it as text, or rename a file whose name is not UTF-8"
+)
+SHOWN_CHARS = 80
+
+
+def refuse_undecodable(arguments: Sequence[str]) -> None:
+    """Refuse an argument holding a byte that is not UTF-8 (Python gives it to us as a
+    lone surrogate, which no database, log or terminal takes) before it is used."""
+    from graph.terminal import line
+
+    for argument in arguments:
+        try:
+            argument.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = line(argument[:SHOWN_CHARS]) + ("..." if len(argument) > SHOWN_CHARS else "")
+            raise SettingsError(NOT_TEXT_ARGUMENT.format(shown=shown)) from None
 
 
 MAX_THREAD_ID_CHARS = 200

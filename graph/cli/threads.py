@@ -43,6 +43,8 @@ def cmd_threads(args: argparse.Namespace) -> int:
         except DatabaseFileError as error:  # said as it is, not as damage (`damage_reported`)
             raise DatabaseError(str(error)) from None
         rows = thread_rows(path, lambda: open_agent(args.env, args.db, create=False)[0])
+    if args.env:
+        rows = [row for row in rows if row["env"] == args.env]
     if args.json:
         print(terminal.dumps(rows))
     else:

@@ -60,6 +60,10 @@ def default_model() -> str:
     return os.environ.get("REACT_AGENT_MODEL", DEFAULT_MODEL)
 
 
+MAX_SEEDS = 1_000
+MAX_WORKERS = 64  # forked at once, however few episodes there are
+
+
 @dataclass
 class BenchConfig:
     """One comparison: the fixed conditions, the methods, and where results go."""
@@ -108,13 +112,21 @@ class BenchConfig:
         repeated = sorted({method for method in self.methods if self.methods.count(method) > 1})
         if repeated:
             raise BenchError(f"--methods names {', '.join(repeated)} more than once")
-        if self.out.exists() and not self.out.is_dir():
-            raise BenchError(f"--out {self.out} is not a directory; give a directory for the run")
+        try:
+            if self.out.exists() and not self.out.is_dir():
+                raise BenchError(
+                    f"--out {self.out} is not a directory; give a directory for the run"
+                )
+        except OSError as error:  # a name too long
+            raise BenchError(f"--out: cannot use {self.out}: {error.strerror}") from None
         for name in ("seeds", "max_steps", "max_tokens", "concurrency", "retries"):
             if getattr(self, name) < 1:
                 raise BenchError(f"--{name.replace('_', '-')} must be at least 1")
         if self.workers < 0:
             raise BenchError("--workers must be at least 1 (or 0: episodes on threads)")
+        for name, most in (("seeds", MAX_SEEDS), ("workers", MAX_WORKERS)):
+            if getattr(self, name) > most:  # a typo: an endless task list, a fork bomb
+                raise BenchError(f"--{name} may be at most {most:,}")
         if self.workers and self.server:
             raise BenchError("--workers and --server exclude each other: the server has workers")
         if self.db and not self.workers:

@@ -12,7 +12,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -228,11 +228,12 @@ class QABench:
         try:
             yield
         except BaseException:
-            if not self.log.path.exists():
-                if fresh_record:
-                    (out / CONFIG_FILE).unlink(missing_ok=True)
-                if fresh_dir and out.is_dir() and not any(out.iterdir()):
-                    out.rmdir()
+            with suppress(OSError):  # `out` may be no directory (the error being raised)
+                if not self.log.path.exists():
+                    if fresh_record:
+                        (out / CONFIG_FILE).unlink(missing_ok=True)
+                    if fresh_dir and out.is_dir() and not any(out.iterdir()):
+                        out.rmdir()
             raise
 
     def run_pending(self) -> int:

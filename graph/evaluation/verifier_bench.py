@@ -11,6 +11,7 @@ The verifier gets the snapshot's type lexicon, as the agent does.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -53,8 +54,11 @@ def _progress(items: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
 
 def _check_out(out: Path) -> None:
     """Refuse, before any case runs, an `--out` that cannot be written as a file."""
-    if out.is_dir():
-        raise BenchError(f"--out {out} is a directory; give a file for the per-case results")
+    try:
+        if out.is_dir():
+            raise BenchError(f"--out {out} is a directory; give a file for the per-case results")
+    except OSError as error:  # a name too long
+        raise BenchError(f"--out: cannot use {out}: {error.strerror}") from None
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -68,8 +72,11 @@ def _write(out: Path, results: list[dict[str, Any]]) -> None:
     text = "".join(json.dumps(result, ensure_ascii=False) + "\n" for result in results)
     out.parent.mkdir(parents=True, exist_ok=True)
     if out.exists() and not out.is_file():
-        with out.open("w", encoding="utf-8") as handle:
-            handle.write(text)
+        try:
+            with out.open("w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as error:
+            raise BenchError(f"--out: cannot write {out}: {error.strerror}") from None
         return
     draft = out.with_name(f".{out.name}.partial")
     try:
@@ -78,7 +85,8 @@ def _write(out: Path, results: list[dict[str, Any]]) -> None:
     except OSError as error:
         raise BenchError(f"--out: cannot write {out}: {error.strerror}; it is unchanged") from None
     finally:
-        draft.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # a draft whose name is too long was never made
+            draft.unlink(missing_ok=True)
 
 
 def _judged(
@@ -178,6 +186,16 @@ def run_verifier_bench(
     return summary
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number 0 or more, got {text!r}")
+    return value
+
+
 def _folds(text: str) -> tuple[int, list[int]]:
     kept, _, count = text.partition("/")
     try:
@@ -228,7 +246,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="Print the summary as one JSON object.")
     parser.add_argument(
-        "--sample-errors", type=int, default=10, help="How many wrong cases to show (default: 10)."
+        "--sample-errors",
+        type=_count,
+        default=10,
+        help="How many wrong cases to show (default: 10).",
     )
     parser.add_argument(
         "--with-type", action="store_true", help="Tell the verifier each question's HotpotQA type."

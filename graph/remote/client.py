@@ -30,10 +30,21 @@ class RemoteError(AgentError):
     """The server could not be reached, or refused what was asked."""
 
 
+def _is_server_url(url: str) -> bool:
+    """Whether `url` is http(s) with a host and a port a socket can have."""
+    if not url.startswith(("http://", "https://")):
+        return False
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL:  # e.g. an unclosed IPv6 bracket
+        return False
+    return bool(parsed.host) and (parsed.port is None or 0 < parsed.port < 1 << 16)
+
+
 def connect(url: str) -> SyncLangGraphClient:
     """A client of the server at `url` (nothing is sent yet)."""
     url = url.strip().rstrip("/")
-    if not url.startswith(("http://", "https://")):
+    if not _is_server_url(url):
         raise RemoteError(NOT_A_URL.format(url=url))
     return get_sync_client(url=url, timeout=(TIMEOUT_S, None, TIMEOUT_S, TIMEOUT_S))
 

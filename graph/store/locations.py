@@ -18,6 +18,7 @@ from pathlib import Path
 from platformdirs import user_state_dir
 
 from graph.errors import DatabaseError
+from tools.dbfiles import DatabaseFileError, expand
 
 DB_ENV_VAR = "REACT_AGENT_DB"
 DB_HELP = (
@@ -63,7 +64,10 @@ def parse_location(value: str | os.PathLike[str], what: str = "--db") -> Locatio
         if not postgres_installed():
             raise DatabaseError(NO_POSTGRES_EXTRA.format(what=what, value=hidden_password(text)))
         return Location(url=text)
-    return Location(path=Path(text).expanduser())
+    try:
+        return Location(path=expand(text))
+    except DatabaseFileError as error:
+        raise DatabaseError(f"{what}: {error}") from None
 
 
 def postgres_installed() -> bool:

@@ -24,7 +24,7 @@ from platformdirs import user_cache_dir
 
 from graph.verifier import answer_types, categories, lexicon
 from graph.verifier.lexicon import Lexicon, guess_person, name_key
-from tools.dbfiles import NAME_LEXICON, check_file, claim
+from tools.dbfiles import NAME_LEXICON, DatabaseFileError, check_file, claim
 from tools.wikipedia.snapshot import SNAPSHOT_FILE, content_digest, iter_snapshot
 
 LEXICON_FORMAT = "1"
@@ -94,6 +94,11 @@ class StoredLexicon:
                 self._rows = rows
             return self._rows
 
+    def loaded(self) -> StoredLexicon:
+        """The lexicon with its rows read (`sqlite3.DatabaseError` if the file is damaged)."""
+        self._load()
+        return self
+
     def _lookup(self, key: str) -> tuple[str, ...]:
         found = self._load().get(key)
         return tuple(json.loads(found)) if found else ()
@@ -114,11 +119,20 @@ class StoredLexicon:
 
 @lru_cache(maxsize=2)
 def stored_lexicon(data_file: Path = SNAPSHOT_FILE) -> StoredLexicon:
-    """The snapshot's lexicon for this process, built into the cache on first use."""
+    """The snapshot's lexicon for this process, built into the cache on first use and
+    read at once; a cache file found damaged (cut short by a crash or a full disk, or
+    overwritten) is built again instead of failing every episode that verifies a name."""
     path = default_lexicon_path(lexicon_fingerprint(data_file))
     if not path.exists():
         build_lexicon_file(data_file, path)
-    return StoredLexicon(path)
+    try:
+        return StoredLexicon(path).loaded()
+    except (DatabaseFileError, sqlite3.DatabaseError):
+        if not path.is_file():
+            raise
+    path.unlink(missing_ok=True)
+    build_lexicon_file(data_file, path)
+    return StoredLexicon(path).loaded()
 
 
 def snapshot_lexicon(data_file: Path = SNAPSHOT_FILE) -> StoredLexicon:

@@ -31,7 +31,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 
-from tools.dbfiles import DatabaseFileError, DatabaseServerError
+from tools.dbfiles import DatabaseFileError, DatabaseServerError, expand
 
 Location = Path | URL
 """An SQLite file, or a PostgreSQL database."""
@@ -72,7 +72,7 @@ def parse_location(value: Path | str | URL) -> Location:
         return value
     text = os.fspath(value).strip()
     if URL_MARKER not in text:
-        return Path(text).expanduser()
+        return expand(text)
     shown = _PASSWORD.sub(r"\1***@", text)
     try:
         url = make_url(text)

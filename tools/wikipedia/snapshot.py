@@ -114,7 +114,7 @@ class SnapshotSource:
                 raise DatabaseFileError(
                     f"{self.index_file} is a {other.label}, not a {SNAPSHOT_INDEX.label}"
                 )
-            if not self.index_file.exists():
+            if not self.index_file.is_file():  # missing, or a directory or device
                 check_file(self.index_file, SNAPSHOT_INDEX, create=True)
             private = f"{os.getpid()}.{threading.get_ident()}.tmp"  # threads build at once too
             building = self.index_file.with_name(f"{self.index_file.name}.{private}")
@@ -124,6 +124,12 @@ class SnapshotSource:
             except sqlite3.Error as error:
                 building.unlink(missing_ok=True)
                 raise describe_error(self.index_file, SNAPSHOT_INDEX, error) from None
+            except OSError as error:  # e.g. a full disk while moving it into place
+                building.unlink(missing_ok=True)
+                raise DatabaseFileError(
+                    f"cannot build the {SNAPSHOT_INDEX.label} {self.index_file}: "
+                    f"{error.strerror or error}"
+                ) from None
         return sqlite3.connect(f"file:{self.index_file}?mode=ro", uri=True, check_same_thread=False)
 
     def _build(self, fingerprint: str, building: Path) -> None:
