@@ -21,6 +21,7 @@ from langgraph.checkpoint.base import (
 
 from graph.errors import DatabaseError
 from graph.server_runs import SERVER_RUNS
+from graph.store.copies import copy_thread
 from graph.store.resume_guard import named_decision, refused_decision
 from graph.store.rollback import (
     PROPOSAL,
@@ -151,6 +152,11 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
         registry = getattr(self, "thread_registry", None)
         if registry is not None:
             await asyncio.to_thread(registry.forget, str(thread_id))
+
+    async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        """Copy a thread (`threads.copy`) as a new one, registered, with its pending request
+        under its own id; writes are stored past this class's run guards (`graph.store.copies`)."""
+        await copy_thread(self, str(source_thread_id), str(target_thread_id), super().aput_writes)
 
     async def _note(self, rows: list[tuple[Any, ...]]) -> None:
         """Add rows to the `run_writes` table."""

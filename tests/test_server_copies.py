@@ -1,0 +1,96 @@
+"""`threads.copy` through the server makes a new thread of its own.
+
+A copy used to have no row in the thread registry (so a registry-only listing,
+PostgreSQL's, left it out) and its pending approval showed the original's request
+id, which the copy refused as another thread's request, asking again under a new id.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_utils import run_cli
+from langgraph_sdk import get_sync_client
+from langgraph_sdk.client import SyncLangGraphClient
+from server_utils import RESERVE_QUESTION as QUESTION
+from server_utils import Server, paused_library_thread, serving, state_values
+
+from tools.library.db import reservations
+
+pytestmark = pytest.mark.server
+
+MODEL = "graph.testing:library_demo_model"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Path]]:
+    root = tmp_path_factory.mktemp("copies")
+    with serving(root) as running:
+        yield running, root
+
+
+def _registry_row(db: Path, thread_id: str) -> tuple[str, str, str] | None:
+    with sqlite3.connect(db) as conn:
+        row = conn.execute(
+            "SELECT env, question, status FROM threads WHERE thread_id = ?", (thread_id,)
+        ).fetchone()
+    return (str(row[0]), str(row[1]), str(row[2])) if row else None
+
+
+def _copy(client: SyncLangGraphClient, thread_id: str) -> str:
+    """Copy a thread; the new thread's id (the SDK types `copy` as returning None)."""
+    threads: Any = client.threads
+    return str(threads.copy(thread_id)["thread_id"])
+
+
+def _pending_request(client: SyncLangGraphClient, thread_id: str) -> str:
+    (item,) = client.threads.get_state(thread_id)["interrupts"]
+    assert isinstance(item["value"], dict)
+    return str(item["value"]["request_id"])
+
+
+def _approve(client: SyncLangGraphClient, thread_id: str, request_id: str) -> None:
+    decision = {"decisions": [{"type": "approve"}], "request_id": request_id}
+    client.runs.wait(thread_id, "library", command={"resume": decision})
+
+
+def test_a_copied_paused_thread_is_listed_and_its_shown_request_is_decidable(
+    server: tuple[Server, Path],
+) -> None:
+    running, root = server
+    client = get_sync_client(url=running.url, api_key=None)
+    library_db = root / "paused.sqlite3"
+    source, source_request = paused_library_thread(client, library_db, QUESTION, MODEL)
+    copy, db = _copy(client, source), Path(running.db)
+    assert _registry_row(db, copy) == ("library", QUESTION, "awaiting_approval")
+    shown = _pending_request(client, copy)
+    assert shown != source_request  # a request of its own, shown the same everywhere
+    assert f"request {shown}" in run_cli("show", copy, "--db", str(db)).stdout
+    _approve(client, copy, shown)
+    state = client.threads.get_state(copy)
+    assert not state["interrupts"], state["interrupts"]
+    assert state_values(state)["status"] == "verified"
+    assert [row["copy_id"] for row in reservations(str(library_db))] == ["E60"]
+    assert _pending_request(client, source) == source_request  # the original still waits
+    assert _registry_row(db, copy) == ("library", QUESTION, "verified")
+
+
+def test_a_thread_copied_after_its_approval_is_the_same_episode(
+    server: tuple[Server, Path],
+) -> None:
+    running, root = server
+    client = get_sync_client(url=running.url, api_key=None)
+    source, request = paused_library_thread(client, root / "approved.sqlite3", QUESTION, MODEL)
+    _approve(client, source, request)
+    copy = _copy(client, source)
+    original, copied = (state_values(client.threads.get_state(t)) for t in (source, copy))
+    assert copied["status"] == original["status"] == "verified"
+    assert copied["steps"] == original["steps"]
+    assert len(client.threads.get_history(copy, limit=100)) == len(
+        client.threads.get_history(source, limit=100)
+    )
+    assert _registry_row(Path(running.db), copy) == ("library", QUESTION, "verified")
