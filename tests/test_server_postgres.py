@@ -20,7 +20,9 @@ from langgraph_sdk.client import SyncLangGraphClient
 from server_utils import (
     LIBRARY_QUESTION,
     LIBRARY_SCRIPT,
+    RESERVE_QUESTION,
     Server,
+    paused_library_thread,
     start_server,
     state_values,
     stop_server,
@@ -114,3 +116,28 @@ def test_the_cli_cannot_drive_a_thread_while_a_server_run_does_then_decides_it(
     audit = json.loads(run_cli("audit", thread_id, "--db", setup.url, "--json").stdout)
     assert [row["event"] for row in audit] == ["proposed", "decision", "executed"]
     assert audit[1]["actor"].startswith("cli:")
+
+
+def test_a_copied_paused_thread_on_postgresql_is_listed_and_takes_its_own_request(
+    setup: Setup,
+) -> None:
+    """`threads.copy` through the PostgreSQL saver (`graph.store.copies`): the copy is in the
+    registry `threads` lists from, and the request it shows is the one it takes."""
+    client = setup.client
+    library = setup.root / "copied-library.sqlite3"
+    model = "graph.testing:library_demo_model"
+    source, source_request = paused_library_thread(client, library, RESERVE_QUESTION, model)
+    threads: Any = client.threads
+    copy = str(threads.copy(source)["thread_id"])
+    listed = json.loads(run_cli("threads", "--db", setup.url, "--json").stdout)
+    statuses = {row["thread_id"]: row["status"] for row in listed}
+    assert statuses[copy] == statuses[source] == "awaiting_approval"
+    (item,) = client.threads.get_state(copy)["interrupts"]
+    assert isinstance(item["value"], dict)
+    shown = str(item["value"]["request_id"])
+    assert shown != source_request
+    decision = {"decisions": [{"type": "approve"}], "request_id": shown}
+    client.runs.wait(copy, "library", command={"resume": decision})
+    assert state_values(client.threads.get_state(copy))["status"] == "verified"
+    (still,) = client.threads.get_state(source)["interrupts"]
+    assert isinstance(still["value"], dict) and still["value"]["request_id"] == source_request
