@@ -14,7 +14,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from graph.cli.output import emit, print_event
-from graph.cli.settings import anchored, chosen_settings, read_question, settings_of
+from graph.cli.settings import (
+    anchored,
+    chosen_settings,
+    read_question,
+    settings_of,
+    thread_env,
+)
 from graph.command_guard import (
     INTERRUPTED_EXIT,
     damage_reported,
@@ -194,9 +200,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     with holding_thread(saver, args.thread_id, args.db) as hold:
         state = snapshot(agent, args.thread_id, args.from_checkpoint)
         stored = stored_settings(agent, state)
-        env_name = stored.get("env") or args.env or "wikipedia"
-        if args.env and args.env != env_name:
-            raise AgentError(f"thread {args.thread_id} is a {env_name} episode, not {args.env}")
+        env_name = thread_env(args.thread_id, stored.get("env"), args.env)
         if env_name != agent.name.removesuffix("-agent"):
             agent = build_agent(env_name, saver)  # type: ignore[arg-type]
         chosen = chosen_settings(args)
