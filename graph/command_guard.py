@@ -91,6 +91,30 @@ def holding_thread(saver: Any, thread_id: str, db: str | None) -> Iterator[Hold]
         lease.check_file(thread_id)
 
 
+SHARED_FILE = (
+    "the checkpoint database (--db) and the library database (--library-db) are the same "
+    "file, {path}: give each a file of its own; nothing was created"
+)
+
+
+def separate_databases(db: str | None, ctx: Context) -> None:
+    """Refuse a checkpoint database and a library database that are one file, before
+    either is created (opened one after the other, the second found the first's tables)."""
+    import os
+
+    from graph.store.locations import checkpoint_location, parse_location
+    from tools.library.db import default_db_path
+
+    if not hasattr(ctx, "library_db"):
+        return
+    checkpoints = checkpoint_location(db).path
+    library = parse_location(ctx.library_db or default_db_path(), "--library-db").path
+    if checkpoints is None or library is None:
+        return
+    if os.path.realpath(checkpoints) == os.path.realpath(library):
+        raise DatabaseError(SHARED_FILE.format(path=os.path.realpath(library)))
+
+
 def prepare_environment(env_name: str, ctx: Context) -> None:
     """Open what an episode of `env_name` needs before its thread is created.
 

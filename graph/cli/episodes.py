@@ -26,6 +26,7 @@ from graph.command_guard import (
     damage_reported,
     holding_thread,
     prepare_environment,
+    separate_databases,
 )
 from graph.context import Context
 from graph.errors import AgentError, DecisionError, RequestError
@@ -72,6 +73,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     model = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
     ctx = replace(ctx, **anchored(vars(ctx)))  # stored: a resume elsewhere opens the same files
+    separate_databases(args.db, ctx)
     prepare_environment(env_name, ctx)
     agent, saver = open_agent(env_name, args.db, model)
     thread_id = args.thread_id or str(uuid.uuid4())
