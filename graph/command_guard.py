@@ -23,12 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graph import terminal
 from graph.context import Context
 from graph.errors import AgentError, DatabaseError
 from graph.store.heartbeats import holding
 from graph.store.leases import lease_of, new_owner
-from graph.store.locations import anywhere
+from graph.store.locations import db_command
 from graph.store.registry import registry_of
 from tools.dbfiles import DatabaseFileError
 
@@ -40,7 +39,7 @@ UNREADABLE = (
     "the database {path} could not be read (disk I/O error): was its write-ahead log"
     " ({path}-wal) deleted while it was open? The command stopped. What was committed only"
     " to that log is lost, and the file may be damaged: once no process has it open,"
-    " `react-agent threads --db {path}` says whether it still reads (else the disk is failing)"
+    " `{command}` says whether it still reads (else the disk is failing)"
 )
 LOCKED = (
     "the database {path} is locked by another process, which kept it longer than this "
@@ -63,10 +62,9 @@ class Hold:
 
 
 def resume_command(thread_id: str, db: str | None) -> str:
-    """The exact command that resumes `thread_id`, from any directory (`--db` absolute),
+    """The exact command that resumes `thread_id`, from any directory (`db_words`),
     shell-quoted and terminal-safe."""
-    where = ["--db", anywhere(db)] if db else []
-    return terminal.command("react-agent", "resume", thread_id, *where)
+    return db_command("react-agent", "resume", thread_id, db=db)
 
 
 @contextmanager
@@ -189,7 +187,8 @@ def reporting_damage(*paths: Path | Callable[[], Path | None] | None) -> Iterato
                 raise DatabaseError(LOCKED.format(path=path)) from None
             problem = damaged(path) if path.exists() else ""
             if problem == IO_ERROR:
-                raise DatabaseError(UNREADABLE.format(path=path)) from None
+                command = db_command("react-agent", "threads", db=str(path))
+                raise DatabaseError(UNREADABLE.format(path=path, command=command)) from None
             if problem:
                 raise DatabaseError(DAMAGED.format(path=path, problem=problem)) from None
         raise
