@@ -106,9 +106,13 @@ def cmd_resume_remote(args: argparse.Namespace) -> int:
 def cmd_show_remote(args: argparse.Namespace) -> int:
     """Print a server thread's trajectory and state."""
     from graph.remote.client import connect
-    from graph.remote.episodes import outcome
+    from graph.remote.episodes import outcome, read_state
 
-    result = outcome(connect(args.server), args.thread_id)
+    client = connect(args.server)
+    if args.env:  # refused as `resume` refuses it
+        stored = (read_state(client, args.thread_id).values.get("settings") or {}).get("env")
+        thread_env(args.thread_id, str(stored or ""), args.env)
+    result = outcome(client, args.thread_id)
     if args.json:
         print(terminal.dumps(result, default=str))
     else:
