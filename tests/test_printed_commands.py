@@ -105,3 +105,15 @@ def test_a_password_in_a_postgres_url_is_hidden_in_errors_and_crash_logs(
     log = Path(err.split("the traceback is in ", 1)[1].split(" (", 1)[0])
     text = log.read_text(encoding="utf-8")
     assert "s3cret" not in text and f"--db {SHOWN}" in text
+
+
+def test_thread_exists_on_a_postgres_saver_hides_the_password_and_says_so() -> None:
+    from sqlalchemy.engine import make_url
+
+    from graph.store.locations import thread_exists_message
+    from graph.store.postgres import label
+
+    url = make_url(URL)  # what a PostgreSQL saver keeps as `.url`
+    message = thread_exists_message("t1", label(url), url)
+    assert "s3cret" not in message and f"--db '{SHOWN}'" in message
+    assert "give the real URL, or set REACT_AGENT_DB" in message

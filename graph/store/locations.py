@@ -143,7 +143,9 @@ def thread_exists_message(thread_id: str, label: str, url: object = None) -> str
     list it on the same database (the file `label` names, or the server's `url`)."""
     from graph import terminal
 
-    value: str | None = url if isinstance(url, str) and url else label
+    render = getattr(url, "render_as_string", None)  # a saver's SQLAlchemy URL
+    plain = render(hide_password=False) if callable(render) else url
+    value: str | None = plain if isinstance(plain, str) and plain else label
     default = default_checkpoint_location()
     if value == "this database" or (
         not _named(None) and default.path is not None and value == str(default.path)
