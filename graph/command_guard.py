@@ -23,12 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graph import terminal
 from graph.context import Context
 from graph.errors import AgentError, DatabaseError
 from graph.store.heartbeats import holding
 from graph.store.leases import lease_of, new_owner
-from graph.store.locations import anywhere
+from graph.store.locations import db_command
 from graph.store.registry import registry_of
 from tools.dbfiles import DatabaseFileError
 
@@ -40,7 +39,7 @@ UNREADABLE = (
     "the database {path} could not be read (disk I/O error): was its write-ahead log"
     " ({path}-wal) deleted while it was open? The command stopped. What was committed only"
     " to that log is lost, and the file may be damaged: once no process has it open,"
-    " `react-agent threads --db {path}` says whether it still reads (else the disk is failing)"
+    " `{command}` says whether it still reads (else the disk is failing)"
 )
 LOCKED = (
     "the database {path} is locked by another process, which kept it longer than this "
@@ -63,10 +62,9 @@ class Hold:
 
 
 def resume_command(thread_id: str, db: str | None) -> str:
-    """The exact command that resumes `thread_id`, from any directory (`--db` absolute),
+    """The exact command that resumes `thread_id`, from any directory (`db_words`),
     shell-quoted and terminal-safe."""
-    where = ["--db", anywhere(db)] if db else []
-    return terminal.command("react-agent", "resume", thread_id, *where)
+    return db_command("react-agent", "resume", thread_id, db=db)
 
 
 @contextmanager
@@ -89,6 +87,30 @@ def holding_thread(saver: Any, thread_id: str, db: str | None) -> Iterator[Hold]
         return
     if lease is not None:
         lease.check_file(thread_id)
+
+
+SHARED_FILE = (
+    "the checkpoint database (--db) and the library database (--library-db) are the same "
+    "file, {path}: give each a file of its own; nothing was created"
+)
+
+
+def separate_databases(db: str | None, ctx: Context) -> None:
+    """Refuse a checkpoint database and a library database that are one file, before
+    either is created (opened one after the other, the second found the first's tables)."""
+    import os
+
+    from graph.store.locations import checkpoint_location, parse_location
+    from tools.library.db import default_db_path
+
+    if not hasattr(ctx, "library_db"):
+        return
+    checkpoints = checkpoint_location(db).path
+    library = parse_location(ctx.library_db or default_db_path(), "--library-db").path
+    if checkpoints is None or library is None:
+        return
+    if os.path.realpath(checkpoints) == os.path.realpath(library):
+        raise DatabaseError(SHARED_FILE.format(path=os.path.realpath(library)))
 
 
 def prepare_environment(env_name: str, ctx: Context) -> None:
@@ -165,7 +187,8 @@ def reporting_damage(*paths: Path | Callable[[], Path | None] | None) -> Iterato
                 raise DatabaseError(LOCKED.format(path=path)) from None
             problem = damaged(path) if path.exists() else ""
             if problem == IO_ERROR:
-                raise DatabaseError(UNREADABLE.format(path=path)) from None
+                command = db_command("react-agent", "threads", db=str(path))
+                raise DatabaseError(UNREADABLE.format(path=path, command=command)) from None
             if problem:
                 raise DatabaseError(DAMAGED.format(path=path, problem=problem)) from None
         raise

@@ -24,13 +24,14 @@ from graph.errors import AgentError, ThreadNotFoundError
 from graph.proposals import propose
 from graph.runner import NO_THREAD, Agent, db_label, make_context, snapshot, thread_config
 from graph.state import Proposal
-from graph.store.locations import DB_HELP
+from graph.store.locations import DB_HELP, db_command
 from tools.base import ExecContext
 
 EDITED_ACTION_KEY = "edited_action"
 EDITED_FROM_KEY = "edited_from"
 EDITABLE_NODES = ("reason", "review", "act", "observe", "verify")
 SUMMARY_CHARS = 72
+FORK_TAIL = "--from CHECKPOINT_ID"
 
 NOT_EDITABLE = (
     "checkpoint {checkpoint} has nothing pending (next: {next}); choose one whose next node is "
@@ -246,7 +247,8 @@ def cmd_history(args: argparse.Namespace) -> int:
         print(terminal.dumps(rows, default=str))
     else:
         print(format_rows(rows))
-        print(f"Fork with: react-agent resume {args.thread_id} --from CHECKPOINT_ID")
+        fork = db_command("react-agent", "resume", args.thread_id, db=args.db, tail=FORK_TAIL)
+        print(f"Fork with: {fork}")
     return 0
 
 

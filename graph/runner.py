@@ -32,17 +32,17 @@ from graph.errors import AgentError, DatabaseError, ThreadNotFoundError
 from graph.results import outcome_of
 from graph.store.heartbeats import holding
 from graph.store.leases import lease_of, new_owner
-from graph.store.locations import Location, checkpoint_location, parse_location
+from graph.store.locations import (
+    Location,
+    checkpoint_location,
+    parse_location,
+    thread_exists_message,
+)
 from graph.store.registry import registry_of
 
 Agent = CompiledStateGraph[Any, Any, Any, Any]
 EventHandler = Callable[[dict[str, Any]], None]
 
-THREAD_EXISTS = (
-    "thread {thread_id} already exists in {db}: continue it with `react-agent resume "
-    "{thread_id}`, or fork it with `react-agent resume {thread_id} --from CHECKPOINT_ID` "
-    "(see `react-agent history {thread_id}`)"
-)
 NO_THREAD = "no episode with thread id {thread_id}{where} in {db}"
 
 
@@ -191,7 +191,8 @@ def run_episode(
     env_name = env_of(agent)
     with driving(agent, thread_id, owner) as token:
         if thread_exists(agent, thread_id):
-            raise AgentError(THREAD_EXISTS.format(thread_id=thread_id, db=db_label(agent)))
+            url = getattr(agent.checkpointer, "url", None)
+            raise AgentError(thread_exists_message(thread_id, db_label(agent), url))
         registry = registry_of(agent.checkpointer)
         if registry is not None:
             registry.register(thread_id, env_name, question)

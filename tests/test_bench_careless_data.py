@@ -120,6 +120,10 @@ SAMPLE = ["--model", "graph.evaluation.sample:sample_model", "--n", "2", "--seed
         (["verifier", "--out", "{dir}"], "--out {dir} is a directory"),
         (["qa", *SAMPLE, "--seeds", "100000000", "--out", "{dir}/run"], "--seeds may be at most"),
         (["qa", *SAMPLE, "--workers", "100000", "--out", "{dir}/run"], "--workers may be at most"),
+        (
+            ["qa", *SAMPLE, "--n", "-1", "--out", "{dir}/run"],
+            "--n must be at least 1 (or 0: all questions)",
+        ),
     ],
 )
 def test_an_out_that_cannot_hold_the_results_is_refused_before_anything_runs(

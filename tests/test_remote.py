@@ -101,7 +101,10 @@ def test_an_episode_started_from_the_cli_is_listed_paused_and_approved_through_t
     assert [row["event"] for row in rows] == ["proposed", "decision", "executed"]
     assert {row["request_id"] for row in rows} == {request_id}
     assert rows[1]["actor"].startswith("cli:") and rows[1]["detail"] == {"type": "approve"}
-    shown = run_cli("show", thread_id, *server, "--json")
+    other = run_cli("show", thread_id, *server, "--env", "wikipedia")
+    assert (other.returncode, other.stdout) == (2, "")
+    assert other.stderr == f"react-agent: thread {thread_id} is a library episode, not wikipedia\n"
+    shown = run_cli("show", thread_id, *server, "--json", "--env", "library")
     assert shown.returncode == 0, shown.stderr
     result = json.loads(shown.stdout)
     assert (result["status"], result["trajectory"][2]["decision"]) == (

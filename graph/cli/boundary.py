@@ -24,6 +24,7 @@ from typing import Any, TextIO
 from platformdirs import user_log_dir
 
 from graph.errors import AgentError
+from graph.store.locations import hidden_password
 from graph.terminal import line
 from tools import interrupts
 from tools.dbfiles import DatabaseFileError
@@ -88,8 +89,9 @@ def package_version() -> str:
 
 def one_line(text: str) -> str:
     """A message on one line (newlines and runs of spaces folded), its control and escape
-    characters made visible (a thread id or file name the user typed may hold them)."""
-    return line(" ".join(str(text).split()))
+    characters made visible (a thread id or file name the user typed may hold them), and
+    the password of a database URL in it hidden."""
+    return line(hidden_password(" ".join(str(text).split())))
 
 
 def log_dirs() -> list[Path]:
@@ -110,7 +112,7 @@ def write_crash_log(error: BaseException, argv: Sequence[str], folder: Path) -> 
         "",
         *traceback.format_exception(error),
     ]
-    text = "\n".join(line.rstrip("\n") for line in lines) + "\n"
+    text = hidden_password("\n".join(line.rstrip("\n") for line in lines) + "\n")
     # A byte of the command line that is not UTF-8 reaches Python as a lone surrogate.
     path.write_text(text, encoding="utf-8", errors="backslashreplace")
     return path

@@ -14,12 +14,19 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from graph.cli.output import emit, print_event
-from graph.cli.settings import anchored, chosen_settings, read_question, settings_of
+from graph.cli.settings import (
+    anchored,
+    chosen_settings,
+    read_question,
+    settings_of,
+    thread_env,
+)
 from graph.command_guard import (
     INTERRUPTED_EXIT,
     damage_reported,
     holding_thread,
     prepare_environment,
+    separate_databases,
 )
 from graph.context import Context
 from graph.errors import AgentError, DecisionError, RequestError
@@ -66,6 +73,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     model = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
     ctx = replace(ctx, **anchored(vars(ctx)))  # stored: a resume elsewhere opens the same files
+    separate_databases(args.db, ctx)
     prepare_environment(env_name, ctx)
     agent, saver = open_agent(env_name, args.db, model)
     thread_id = args.thread_id or str(uuid.uuid4())
@@ -194,9 +202,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     with holding_thread(saver, args.thread_id, args.db) as hold:
         state = snapshot(agent, args.thread_id, args.from_checkpoint)
         stored = stored_settings(agent, state)
-        env_name = stored.get("env") or args.env or "wikipedia"
-        if args.env and args.env != env_name:
-            raise AgentError(f"thread {args.thread_id} is a {env_name} episode, not {args.env}")
+        env_name = thread_env(args.thread_id, stored.get("env"), args.env)
         if env_name != agent.name.removesuffix("-agent"):
             agent = build_agent(env_name, saver)  # type: ignore[arg-type]
         chosen = chosen_settings(args)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from graph import terminal
-from graph.store.locations import anywhere
+from graph.store.locations import db_words, password_note
 
 STATUS_LABELS = {
     "verified": "verified",
@@ -50,11 +50,12 @@ def resume_hint(
     thread_id: str, request_id: str = "", db: str | None = None, server: str | None = None
 ) -> str:
     """The command that answers a pending request (through the LangGraph `server`, if any),
-    from any directory (`--db` absolute), shell-quoted and terminal-safe."""
-    where = ["--server", server] if server else ["--db", anywhere(db)] if db else []
+    from any directory (`db_words`), shell-quoted and terminal-safe."""
+    where = ["--server", server] if server else db_words(db)
     request = ["--request", request_id] if request_id else []
     words = terminal.command("react-agent", "resume", thread_id, *where, *request)
-    return f"{words} --approve | --reject REASON | --edit ARGS"
+    note = "" if server else password_note(db)
+    return f"{words} --approve | --reject REASON | --edit ARGS{note}"
 
 
 def _print_pending(result: Mapping[str, Any], db: str | None, server: str | None) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from graph import terminal
 from graph.cli.output import emit, print_episode, print_event
-from graph.cli.settings import chosen_settings, read_question, settings_of
+from graph.cli.settings import chosen_settings, read_question, settings_of, thread_env
 from graph.errors import AgentError
 from graph.validation import validate_run
 
@@ -92,9 +92,8 @@ def cmd_resume_remote(args: argparse.Namespace) -> int:
     state = read_state(client, args.thread_id)
     pending = state.interrupts[0].value["action_requests"][0] if state.interrupts else {}
     decision = decision_of(given, pending.get("name", ""), "" if pending else not_waiting(state))
-    env_name = str((state.values.get("settings") or {}).get("env") or "wikipedia")
-    if args.env and args.env != env_name:
-        raise AgentError(f"thread {args.thread_id} is a {env_name} episode, not {args.env}")
+    stored = (state.values.get("settings") or {}).get("env")
+    env_name = thread_env(args.thread_id, str(stored or ""), args.env)
     changes = chosen_settings(args)
     if changes:
         settings_of(env_name, changes)
@@ -107,9 +106,13 @@ def cmd_resume_remote(args: argparse.Namespace) -> int:
 def cmd_show_remote(args: argparse.Namespace) -> int:
     """Print a server thread's trajectory and state."""
     from graph.remote.client import connect
-    from graph.remote.episodes import outcome
+    from graph.remote.episodes import outcome, read_state
 
-    result = outcome(connect(args.server), args.thread_id)
+    client = connect(args.server)
+    if args.env:  # refused as `resume` refuses it
+        stored = (read_state(client, args.thread_id).values.get("settings") or {}).get("env")
+        thread_env(args.thread_id, str(stored or ""), args.env)
+    result = outcome(client, args.thread_id)
     if args.json:
         print(terminal.dumps(result, default=str))
     else:

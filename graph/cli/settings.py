@@ -72,6 +72,18 @@ def settings_of(
     return context_type(**merged)
 
 
+ENV_MISMATCH = "thread {thread_id} is a {env} episode, not {wanted}"
+
+
+def thread_env(thread_id: str, stored: str | None, wanted: str | None) -> str:
+    """A thread's environment: the one it stored, else `wanted` (`--env`), else
+    wikipedia; a `wanted` one it is not is refused, by every command alike."""
+    env_name = stored or wanted or "wikipedia"
+    if wanted and wanted != env_name:
+        raise SettingsError(ENV_MISMATCH.format(thread_id=thread_id, env=env_name, wanted=wanted))
+    return env_name
+
+
 def anchored(settings: Mapping[str, Any]) -> dict[str, Any]:
     """The file-naming settings among `settings` (`model`, `judge`, `library_db`) with
     relative paths made absolute: a thread stores its settings, and a resume from

@@ -10,15 +10,19 @@ from typing import Any
 from graph import terminal
 from graph.cli.episodes import open_agent
 from graph.cli.output import print_episode, print_threads
+from graph.cli.settings import thread_env
 from graph.command_guard import damage_reported
 
 
 @damage_reported
 def cmd_show(args: argparse.Namespace) -> int:
     """Print an episode's trajectory and state."""
-    from graph.runner import episode_result
+    from graph.runner import episode_result, snapshot, stored_settings
 
     agent, _ = open_agent(args.env, args.db, create=False)
+    if args.env:  # refused as `resume` refuses it
+        stored = stored_settings(agent, snapshot(agent, args.thread_id))
+        thread_env(args.thread_id, stored.get("env"), args.env)
     result = episode_result(agent, args.thread_id)
     if args.json:
         print(terminal.dumps(result, default=str))

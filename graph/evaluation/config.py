@@ -138,7 +138,7 @@ class BenchConfig:
                 f"run no agent: use --methods {','.join(SERVER_METHODS)}"
             )
         if self.n is not None and self.n < 1:
-            raise BenchError("--n must be at least 1")
+            raise BenchError("--n must be at least 1 (or 0: all questions)")
         if self.source not in ("snapshot", "live"):
             raise BenchError(f"--source must be 'snapshot' or 'live', not {self.source!r}")
         for option, setting in AGENT_SETTINGS.items():

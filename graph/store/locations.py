@@ -99,6 +99,69 @@ def anywhere(value: str) -> str:
     return os.path.abspath(os.path.expanduser(value))
 
 
+PASSWORD_NOTE = (
+    " (the password is shown as ***: give the real URL, or set {var} to it and leave out --db)"
+)
+
+
+def _named(value: str | None) -> str:
+    return (value or os.environ.get(DB_ENV_VAR, "")).strip()
+
+
+def db_words(value: str | None) -> list[str]:
+    """The `--db` words a printed command needs to open the same checkpoint database from
+    any directory: the `--db` `value`, else `$REACT_AGENT_DB` (which the copying shell may
+    not have, or have relative to another directory); none for the default file. A path
+    is made absolute, a URL's password hidden (see `password_note`)."""
+    named = _named(value)
+    return ["--db", hidden_password(anywhere(named))] if named else []
+
+
+def password_note(value: str | None) -> str:
+    """What a printed command whose `db_words` hid a password must add ('' if none)."""
+    named = _named(value)
+    return PASSWORD_NOTE.format(var=DB_ENV_VAR) if hidden_password(named) != named else ""
+
+
+def db_command(*words: str, db: str | None, tail: str = "") -> str:
+    """`words`, the `db_words` of `db` and the literal `tail` (alternatives, placeholders)
+    as one shell-quoted, terminal-safe command, with the `password_note` it needs."""
+    from graph import terminal
+
+    command = terminal.command(*words, *db_words(db))
+    return command + (f" {tail}" if tail else "") + password_note(db)
+
+
+THREAD_EXISTS = (
+    "thread {thread_id} already exists in {label}: continue it with `{resume}`, or fork it "
+    "with `{fork}` (see `{history}`){note}"
+)
+
+
+def thread_exists_message(thread_id: str, label: str, url: object = None) -> str:
+    """Why a new thread cannot take `thread_id`, with the commands that continue, fork and
+    list it on the same database (the file `label` names, or the server's `url`)."""
+    from graph import terminal
+
+    render = getattr(url, "render_as_string", None)  # a saver's SQLAlchemy URL
+    plain = render(hide_password=False) if callable(render) else url
+    value: str | None = plain if isinstance(plain, str) and plain else label
+    default = default_checkpoint_location()
+    if value == "this database" or (
+        not _named(None) and default.path is not None and value == str(default.path)
+    ):
+        value = None  # a checkpointer that names no file, or the default file
+    where = db_words(value)
+    return THREAD_EXISTS.format(
+        thread_id=terminal.line(thread_id),
+        label=label,
+        resume=terminal.command("react-agent", "resume", thread_id, *where),
+        fork=terminal.command("react-agent", "resume", thread_id, *where) + " --from CHECKPOINT_ID",
+        history=terminal.command("react-agent", "history", thread_id, *where),
+        note=password_note(value),
+    )
+
+
 def hidden_password(text: str) -> str:
     """`text` with the password of a URL in it replaced by `***`."""
     return _PASSWORD.sub(r"\1***@", text)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,6 +18,7 @@ from langchain_core.messages import HumanMessage
 from graph.prompts import render
 from graph.verifier.verdicts import GROUNDING_JUDGED, reject, verdict
 from tools.base import Evidence, Verdict
+from tools.interrupts import CallTimedOut, call_with_timeout
 
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
@@ -86,17 +85,14 @@ def judge(
     cited = [item for item in evidence if item["id"] in cited_ids]
     prompt = judge_prompt(question, answer, cited)
     missing: list[str] = []  # the reason says what the judge did not confirm
-    pool = ThreadPoolExecutor(max_workers=1)
-    try:
-        reply = pool.submit(model.invoke, [HumanMessage(prompt)]).result(timeout=timeout_s)
-    except FutureTimeout:
+    try:  # in a daemon thread: a call that hangs holds neither Ctrl-C nor the exit
+        reply = call_with_timeout(lambda: model.invoke([HumanMessage(prompt)]), timeout_s)
+    except CallTimedOut:
         error = f"no reply within {timeout_s:g} s"
         return Judgement(reject(REASON_NO_REPLY.format(answer=answer, error=error), missing))
     except Exception as error:  # a provider's errors have no common base class
         reason = REASON_NO_REPLY.format(answer=answer, error=f"{type(error).__name__}: {error}")
         return Judgement(reject(reason, missing))
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
     usage = getattr(reply, "usage_metadata", None) or {}
     tokens = (int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0)))
     text = str(reply.content)
