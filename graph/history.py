@@ -216,6 +216,16 @@ def edit_state(
     return dict(agent.update_state(config, update, as_node="reason"))
 
 
+def edited_fork(
+    agent: Agent, state: StateSnapshot, action_text: str, ctx: Context
+) -> StateSnapshot:
+    """The checkpoint `edit_state` writes at `state`'s with `action_text` as the next Action."""
+    thread_id = str(state.config["configurable"]["thread_id"])
+    chosen = str(state.config["configurable"]["checkpoint_id"])
+    fork = edit_state(agent, thread_id, chosen, action_text, ctx)
+    return snapshot(agent, thread_id, fork["configurable"]["checkpoint_id"])
+
+
 def format_rows(rows: list[dict[str, Any]]) -> str:
     """The history as a table, one checkpoint a line (`*` marks the current branch)."""
     lines = []

@@ -1,0 +1,62 @@
+"""Attacks on time travel from the CLI: forks, edits and what the audit log keeps of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_utils import LIBRARY_QUESTION, LIBRARY_SCRIPT, write_script
+
+from graph import cli
+from graph.agent import build_agent
+from graph.history import checkpoint_rows
+from graph.runner import open_checkpointer, snapshot
+from tools.library.db import audit_log
+
+
+@pytest.fixture
+def paused(db_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """A library episode paused at its approval request, started from the CLI."""
+    model = write_script(tmp_path / "library.json", LIBRARY_SCRIPT)
+    library = tmp_path / "library.sqlite3"
+    args = ["ask", "--env", "library", LIBRARY_QUESTION, "--model", model, "--db", str(db_path)]
+    status = cli.main([*args, "--library-db", str(library), "--thread-id", "t", "--json"])
+    assert status == 5
+    capsys.readouterr()
+    return {"db": str(db_path), "library": library}
+
+
+def head(db: str) -> str:
+    agent = build_agent("library", open_checkpointer(db))
+    return str(snapshot(agent, "t").config["configurable"]["checkpoint_id"])
+
+
+def approval_point(db: str) -> str:
+    agent = build_agent("library", open_checkpointer(db))
+    (row,) = [r for r in checkpoint_rows(agent, "t") if r["next"] == ["review"]]
+    return str(row["checkpoint_id"])
+
+
+def test_a_refused_edit_state_leaves_the_thread_as_it_was(
+    paused: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, before = paused["db"], head(paused["db"])
+    at = approval_point(db)
+    for extra in (["--max-model-turns", "20"], ["--request", "R1"]):
+        status = cli.main(
+            [
+                "resume",
+                "t",
+                "--db",
+                db,
+                "--from",
+                at,
+                "--edit-state",
+                "get_copy_status[E17]",
+                *extra,
+            ]
+        )
+        assert status == 2, capsys.readouterr()
+        assert head(db) == before
+    assert [r["event"] for r in audit_log(paused["library"], thread_id="t")] == ["proposed"]
