@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -60,3 +61,17 @@ def test_a_refused_edit_state_leaves_the_thread_as_it_was(
         assert status == 2, capsys.readouterr()
         assert head(db) == before
     assert [r["event"] for r in audit_log(paused["library"], thread_id="t")] == ["proposed"]
+
+
+def test_every_fork_and_settings_change_from_one_checkpoint_is_in_the_audit_log(
+    paused: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two forks from one checkpoint, each changing the same setting the same way, are
+    four events, not one fork and one change with their replays skipped."""
+    db, at = paused["db"], approval_point(paused["db"])
+    change = ["--max-model-turns", "9", "--change-settings"]
+    for _ in range(2):
+        assert cli.main(["resume", "t", "--db", db, "--from", at, *change, "--json"]) == 5
+        json.loads(capsys.readouterr().out)
+    events = [r["event"] for r in audit_log(paused["library"], thread_id="t")]
+    assert (events.count("fork"), events.count("settings_changed")) == (2, 2)
