@@ -75,3 +75,18 @@ def test_every_fork_and_settings_change_from_one_checkpoint_is_in_the_audit_log(
         json.loads(capsys.readouterr().out)
     events = [r["event"] for r in audit_log(paused["library"], thread_id="t")]
     assert (events.count("fork"), events.count("settings_changed")) == (2, 2)
+
+
+@pytest.mark.parametrize("flag", ["--from", "--request"])
+def test_a_blank_checkpoint_or_request_is_refused_not_taken_as_none(
+    paused: dict[str, Any], flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--from "$CHECKPOINT" --approve` with the variable unset must not approve the
+    original's pending request in place of a fork's."""
+    db, before = paused["db"], head(paused["db"])
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["resume", "t", "--db", db, flag, "", "--approve"])
+    assert stopped.value.code == 2
+    assert "must not be blank" in capsys.readouterr().err
+    assert head(db) == before
+    assert [r["event"] for r in audit_log(paused["library"], thread_id="t")] == ["proposed"]
