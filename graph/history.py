@@ -37,7 +37,7 @@ NOT_EDITABLE = (
     "checkpoint {checkpoint} has nothing pending (next: {next}); choose one whose next node is "
     "one of {nodes} (see `react-agent history {thread}`)"
 )
-BAD_EDIT = "cannot use {text!r} as the next action: {problem}"
+BAD_EDIT = "cannot use {text!r:.120} as the next action: {problem}"
 
 
 def _short(text: str, limit: int = SUMMARY_CHARS) -> str:

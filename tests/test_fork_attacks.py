@@ -90,3 +90,14 @@ def test_a_blank_checkpoint_or_request_is_refused_not_taken_as_none(
     assert "must not be blank" in capsys.readouterr().err
     assert head(db) == before
     assert [r["event"] for r in audit_log(paused["library"], thread_id="t")] == ["proposed"]
+
+
+def test_a_huge_unreadable_edit_is_refused_in_a_short_line(
+    paused: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, before = paused["db"], head(paused["db"])
+    edit = "search_catalog[" + "a" * 100_000 + "]"
+    assert cli.main(["resume", "t", "--db", db, "--edit-state", edit]) == 2
+    err = capsys.readouterr().err
+    assert "cannot use 'search_catalog[aaa" in err and len(err) < 1_000
+    assert head(db) == before
