@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,11 +43,14 @@ def record_thread_event(
 ) -> None:
     """Record a thread-level event (`fork`, `settings_changed`) in the env's audit log.
 
-    `step_index` is the step the thread is about to take where the event happens.
+    `step_index` is the step the thread is about to take where the event happens. Each
+    call is a new event (a second fork from one checkpoint too), so its detail carries
+    an `event_id` of its own: an exact replay of a row is written once.
     """
     env = ENVIRONMENTS[env_of(agent)][1](ctx)
+    unique = dict(detail) | {"event_id": uuid.uuid4().hex[:12]}
     env.record_audit(
-        event, detail, _thread_context(ctx, thread_id, actor=actor, step_index=step_index)
+        event, unique, _thread_context(ctx, thread_id, actor=actor, step_index=step_index)
     )
 
 

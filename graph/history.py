@@ -37,7 +37,7 @@ NOT_EDITABLE = (
     "checkpoint {checkpoint} has nothing pending (next: {next}); choose one whose next node is "
     "one of {nodes} (see `react-agent history {thread}`)"
 )
-BAD_EDIT = "cannot use {text!r} as the next action: {problem}"
+BAD_EDIT = "cannot use {text!r:.120} as the next action: {problem}"
 
 
 def _short(text: str, limit: int = SUMMARY_CHARS) -> str:
@@ -214,6 +214,16 @@ def edit_state(
     metadata = {EDITED_ACTION_KEY: proposal["action_text"], EDITED_FROM_KEY: chosen}
     config = RunnableConfig(configurable=configurable, metadata=metadata)
     return dict(agent.update_state(config, update, as_node="reason"))
+
+
+def edited_fork(
+    agent: Agent, state: StateSnapshot, action_text: str, ctx: Context
+) -> StateSnapshot:
+    """The checkpoint `edit_state` writes at `state`'s with `action_text` as the next Action."""
+    thread_id = str(state.config["configurable"]["thread_id"])
+    chosen = str(state.config["configurable"]["checkpoint_id"])
+    fork = edit_state(agent, thread_id, chosen, action_text, ctx)
+    return snapshot(agent, thread_id, fork["configurable"]["checkpoint_id"])
 
 
 def format_rows(rows: list[dict[str, Any]]) -> str:

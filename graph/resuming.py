@@ -87,6 +87,7 @@ class Resume:
     request_id: str | None = None
     change_settings: bool = False
     actor: str = ""
+    edit_action: str | None = None
 
 
 @dataclass(frozen=True)
@@ -235,7 +236,7 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
                 agent, ctx, thread_id, "settings_changed", detail, request.actor, next_step(state)
             )
 
-    if request.checkpoint_id:
+    if request.checkpoint_id or request.edit_action is not None:
         _fork(agent, request, state, update, run, record_change)
         return
     pending = pending_request(state)
@@ -268,7 +269,8 @@ def _fork(
     run: tuple[Context, str, str, EventHandler | None],
     record_change: Callable[[], None],
 ) -> None:
-    """Replay from the chosen checkpoint on a new branch; answer its new request if asked."""
+    """Replay from the chosen checkpoint on a new branch, its pending action first replaced
+    if asked (only once nothing refuses the fork); answer its new request if asked."""
     ctx, owner, actor, on_event = run
     thread_id = request.thread_id
     if request.request_id:
@@ -279,7 +281,11 @@ def _fork(
         )
     from graph.audit import record_thread_event
 
-    detail = {"from_checkpoint": request.checkpoint_id}
+    if request.edit_action is not None:
+        from graph.history import edited_fork
+
+        state = edited_fork(agent, state, request.edit_action, ctx)
+    detail = {"from_checkpoint": state.config["configurable"]["checkpoint_id"]}
     record_thread_event(agent, ctx, thread_id, "fork", detail, actor, next_step(state))
     record_change()
     value: Command[Any] | None = Command(update=update) if update else None

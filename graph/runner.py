@@ -249,13 +249,15 @@ def resume_episode(
     change_settings: bool = False,
     owner: str | None = None,
     actor: str | None = None,
+    edit_action: str | None = None,
 ) -> dict[str, Any]:
     """Continue a paused, interrupted or failed episode (see `graph.resuming.resume`).
 
     With `decision` it answers the pending approval request (`request_id`, if
     given, must name it); from `checkpoint_id` it forks the thread there (the
     old branch stays in the history). The thread's stored settings are used;
-    a `ctx` that differs from them is refused unless `change_settings`.
+    a `ctx` that differs from them is refused unless `change_settings`. `edit_action`
+    replaces the pending Action there first (`--edit-state`), once nothing refuses the fork.
     """
     from graph.resuming import Resume, resume
 
@@ -267,6 +269,7 @@ def resume_episode(
         request_id=request_id,
         change_settings=change_settings,
         actor=actor or local_actor(),
+        edit_action=edit_action,
     )
     with driving(agent, thread_id, owner) as token:
         resume(agent, request, token, on_event)

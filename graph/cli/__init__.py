@@ -22,7 +22,13 @@ from graph import _start
 from graph.cli.boundary import USAGE_ERROR, guarded, package_version
 from graph.cli.episodes import cmd_ask, cmd_resume
 from graph.cli.remote import add_server_flag, cmd_ask_remote, cmd_resume_remote, cmd_show_remote
-from graph.cli.settings import STDIN, add_setting_flags, new_thread_id, refuse_undecodable
+from graph.cli.settings import (
+    STDIN,
+    add_setting_flags,
+    new_thread_id,
+    not_blank,
+    refuse_undecodable,
+)
 from graph.cli.threads import cmd_show, cmd_threads
 from graph.errors import AgentError
 from graph.store.locations import DB_HELP
@@ -74,6 +80,7 @@ def _add_resume(commands: argparse._SubParsersAction) -> None:
         "--from",
         dest="from_checkpoint",
         metavar="CHECKPOINT_ID",
+        type=not_blank,
         help="fork from this checkpoint (see `history`)",
     )
     decision = resume.add_mutually_exclusive_group()
@@ -95,6 +102,7 @@ def _add_resume(commands: argparse._SubParsersAction) -> None:
     resume.add_argument(
         "--request",
         metavar="ID",
+        type=not_blank,
         help="the approval request the decision answers (printed with it); one already "
         "answered or superseded is refused",
     )

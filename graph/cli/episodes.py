@@ -215,20 +215,15 @@ def cmd_resume(args: argparse.Namespace) -> int:
             given, pending.get("name", ""), "" if waiting else not_waiting(state)
         )
         _check_edit(env_name, ctx, decision)
-        checkpoint_id = args.from_checkpoint
-        if args.edit_state is not None:
-            from graph.history import edit_state
-
-            if decision is not None:
-                raise AgentError("--edit-state replaces the pending action: give it no decision")
-            fork = edit_state(agent, args.thread_id, checkpoint_id, args.edit_state, ctx)
-            checkpoint_id = fork["configurable"]["checkpoint_id"]
+        if args.edit_state is not None and decision is not None:
+            raise AgentError("--edit-state replaces the pending action: give it no decision")
         result = resume_episode(
             agent,
             args.thread_id,
             ctx if chosen or not stored else None,
             decision=decision,
-            checkpoint_id=checkpoint_id,
+            checkpoint_id=args.from_checkpoint,
+            edit_action=args.edit_state,
             on_event=None if args.json else print_event,
             request_id=request_id,
             change_settings=args.change_settings,

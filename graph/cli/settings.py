@@ -150,6 +150,15 @@ def refuse_undecodable(arguments: Sequence[str]) -> None:
 
 
 MAX_THREAD_ID_CHARS = 200
+BLANK = "must not be blank (an unset shell variable?): leave the flag out to mean none"
+
+
+def not_blank(value: str) -> str:
+    """`--from` and `--request`: a blank value would silently mean none, so that
+    `--from "$CHECKPOINT" --approve` would approve the original's request, not a fork's."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(BLANK)
+    return value
 
 
 def new_thread_id(value: str) -> str:
