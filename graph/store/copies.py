@@ -11,6 +11,10 @@ generic replay of `aput` / `aput_writes`). A copy is a new episode:
   asks under a new id. The pending interrupt is stored with that id, so the
   id the copy shows is the one it takes (it used to show the original's, which
   the copy refused as another thread's request).
+- **The original's runs stay the original's.** Checkpoints keep their metadata,
+  which names the run and thread that made them: a rollback (or `runs.delete`)
+  of that run touches its own thread only, not the copy's checkpoints of it,
+  and a copy that has gone on from them does not block it.
 - **Stored, not run.** Writes are stored as they were, past the run guards of
   `graph.store.rollback_saver`: a copied decision answers its copied request
   (the guard refused it, failing the copy of any thread resumed once).
