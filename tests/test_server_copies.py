@@ -94,3 +94,27 @@ def test_a_thread_copied_after_its_approval_is_the_same_episode(
         client.threads.get_history(source, limit=100)
     )
     assert _registry_row(Path(running.db), copy) == ("library", QUESTION, "verified")
+
+
+def test_a_copied_refusal_names_the_copy_and_its_request(server: tuple[Server, Path]) -> None:
+    running, root = server
+    client = get_sync_client(url=running.url, api_key=None)
+    source, source_request = paused_library_thread(
+        client, root / "refused.sqlite3", QUESTION, MODEL
+    )
+    stale = {"decisions": [{"type": "approve"}], "request_id": "R000000000000"}
+    client.runs.wait(source, "library", command={"resume": stale})
+    (asked,) = client.threads.get_state(source)["interrupts"]
+    assert isinstance(asked["value"], dict)
+    assert f"thread {source} waits on request {source_request}" in asked["value"]["error"]
+
+    copy = _copy(client, source)
+    (item,) = client.threads.get_state(copy)["interrupts"]
+    assert isinstance(item["value"], dict)
+    shown, error = str(item["value"]["request_id"]), str(item["value"]["error"])
+    assert error.startswith("Refused decision: this decision answers request R000000000000")
+    assert f"thread {copy} waits on request {shown}" in error, error
+    assert source not in error and source_request not in error
+    _approve(client, copy, shown)  # the copied refused decision is refused again first
+    assert state_values(client.threads.get_state(copy))["status"] == "verified"
+    assert _pending_request(client, source) == source_request

@@ -34,6 +34,12 @@ READ_ONLY_SCRIPT = [
 ]
 FOLLOW_UP = "东馆那本呢？"
 DELAY_S = 1.0
+LONGER_FOLLOW_UP = [
+    *READ_ONLY_SCRIPT,
+    *READ_ONLY_SCRIPT[1:] * 2,
+    *(f"Thought: Look again.\nAction: search_catalog[{q}]" for q in ("数据库", "入门", "图解")),
+    READ_ONLY_SCRIPT[-1],
+]
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -124,16 +130,20 @@ def cli_views(setup: Setup, thread_id: str) -> tuple[str, str]:
     return shown.stdout, history.stdout
 
 
-def snapshot(setup: Setup, thread_id: str) -> dict[str, Any]:
-    """Everything a rollback must leave as it was."""
+def stored_view(setup: Setup, thread_id: str) -> dict[str, Any]:
+    """The thread's state, history and registry status (quick: no CLI)."""
     state = setup.client.threads.get_state(thread_id)
     history = setup.client.threads.get_history(thread_id, limit=200)
     return {
         "state": {k: state[k] for k in ("values", "next", "checkpoint", "interrupts")},
         "history": [(h["checkpoint"]["checkpoint_id"], h["values"], h["next"]) for h in history],
-        "cli": cli_views(setup, thread_id),
         "registry": registry_status(setup, thread_id),
     }
+
+
+def snapshot(setup: Setup, thread_id: str) -> dict[str, Any]:
+    """Everything a rollback must leave as it was."""
+    return stored_view(setup, thread_id) | {"cli": cli_views(setup, thread_id)}
 
 
 @pytest.mark.parametrize("how", HOW)
@@ -217,3 +227,60 @@ def test_rolling_back_a_run_past_an_approved_write_is_refused(setup: Setup, how:
     assert [row["copy_id"] for row in reservations(library_db)] == ["W22"]
     assert [row["event"] for row in audit_log(library_db)] == events
     wait_lease_free(setup, thread_id)
+
+
+def copy_of(setup: Setup, thread_id: str) -> str:
+    """Copy a thread (`threads.copy`); the copy's id (the SDK types it as returning None)."""
+    threads: Any = setup.client.threads
+    return str(threads.copy(thread_id)["thread_id"])
+
+
+def answered_thread(setup: Setup, name: str) -> tuple[str, dict[str, Any]]:
+    """A library thread with one episode ended (4 model turns), and the settings it ran
+    with: its next question takes 3 searches more."""
+    context = context_of(setup, f"{name}-{setup.backend}", LONGER_FOLLOW_UP)
+    thread_id = setup.client.threads.create()["thread_id"]
+    setup.client.runs.wait(
+        thread_id, "library", input={"question": LIBRARY_QUESTION}, context=context
+    )
+    return thread_id, context
+
+
+def test_rolling_back_a_run_leaves_a_copy_made_during_it_as_it_was(setup: Setup) -> None:
+    thread_id, context = answered_thread(setup, "copied-mid-run")
+    before = snapshot(setup, thread_id)
+    run = setup.client.runs.create(
+        thread_id, "library", input={"question": FOLLOW_UP}, context=context
+    )
+    run_id = str(run["run_id"])
+    in_model_call(setup, thread_id, run_id)
+    copy = copy_of(setup, thread_id)
+    copied = stored_view(setup, copy)
+    assert copied["state"]["values"]["question"] == FOLLOW_UP  # the run's first checkpoints
+    assert setup.holder(thread_id) == run_id, "the run is still going"
+
+    replacing = roll_back(setup, thread_id, run_id, "multitask", context)
+    assert "__error__" not in setup.client.runs.join(thread_id, replacing)
+    wait_lease_free(setup, thread_id)
+    assert snapshot(setup, thread_id) == before
+    assert stored_view(setup, copy) == copied, "the copy is a thread of its own"
+
+
+def test_deleting_a_run_of_a_copied_thread_leaves_the_copy_even_continued(
+    setup: Setup,
+) -> None:
+    thread_id, context = answered_thread(setup, "copied-after-run")
+    before = snapshot(setup, thread_id)
+    run = setup.client.runs.wait(
+        thread_id, "library", input={"question": FOLLOW_UP}, context=context
+    )
+    assert "__error__" not in run, run
+    (last,) = setup.client.runs.list(thread_id, limit=1)
+    copy = copy_of(setup, thread_id)
+    follow_up = {"question": "西馆几点关门？"}
+    setup.client.runs.wait(copy, "library", input=follow_up, context=context)
+    copied = snapshot(setup, copy)  # the copy built on the copied run's checkpoints
+
+    setup.client.runs.delete(thread_id, last["run_id"])  # rolled back as well
+    assert snapshot(setup, thread_id) == before
+    assert snapshot(setup, copy) == copied

@@ -45,7 +45,9 @@ from tools.dbfiles import CHECKPOINTS, check_file
 RUN_CHECKPOINTS_SQL = (
     "SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id FROM checkpoints"
     " WHERE json_extract(CAST(metadata AS TEXT), '$.run_id') = ?"
+    " AND coalesce(json_extract(CAST(metadata AS TEXT), '$.thread_id'), thread_id) = thread_id"
 )
+"""A run's checkpoints on its own thread (a copy's keep the original's metadata)."""
 NOTED_SQL = (
     "SELECT thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel"
     " FROM run_writes WHERE run_id = ?"

@@ -10,7 +10,13 @@ generic replay of `aput` / `aput_writes`). A copy is a new episode:
   `review` task (`graph.node_support.request_id_for`), so the copy's `review`
   asks under a new id. The pending interrupt is stored with that id, so the
   id the copy shows is the one it takes (it used to show the original's, which
-  the copy refused as another thread's request).
+  the copy refused as another thread's request). A refusal the original was
+  asked again with (`error`) names the copy and its request, as the copy's
+  `review` would when it runs again.
+- **The original's runs stay the original's.** Checkpoints keep their metadata,
+  which names the run and thread that made them: a rollback (or `runs.delete`)
+  of that run touches its own thread only, not the copy's checkpoints of it,
+  and a copy that has gone on from them does not block it.
 - **Stored, not run.** Writes are stored as they were, past the run guards of
   `graph.store.rollback_saver`: a copied decision answers its copied request
   (the guard refused it, failing the copy of any thread resumed once).
@@ -35,7 +41,8 @@ PutWrites = Callable[[RunnableConfig, Sequence[tuple[str, Any]], str], Awaitable
 
 def renamed_requests(value: Any, source: str, target: str, task_id: str) -> Any:
     """An `__interrupt__` write's value with the source's approval request id of `task_id`
-    replaced by the target's (other interrupts as they were)."""
+    replaced by the target's, in the request and in its `error` (a refusal names the thread
+    and the request it waits on); other interrupts as they were."""
     if not isinstance(value, (list, tuple)):
         return value
     old, new = request_id_for(source, task_id), request_id_for(target, task_id)
@@ -43,7 +50,10 @@ def renamed_requests(value: Any, source: str, target: str, task_id: str) -> Any:
     for item in value:
         payload = item.value if isinstance(item, Interrupt) else None
         if isinstance(payload, Mapping) and payload.get("request_id") == old:
-            item = Interrupt(value={**payload, "request_id": new}, id=item.id)
+            renamed = {**payload, "request_id": new}
+            if isinstance(payload.get("error"), str):
+                renamed["error"] = payload["error"].replace(source, target).replace(old, new)
+            item = Interrupt(value=renamed, id=item.id)
         items.append(item)
     return type(value)(items)
 

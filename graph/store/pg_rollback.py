@@ -29,8 +29,9 @@ NOTE_SQL = (
 )
 RUN_CHECKPOINTS_SQL = (
     "SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id FROM checkpoints"
-    " WHERE metadata->>'run_id' = %s"
+    " WHERE metadata->>'run_id' = %s AND coalesce(metadata->>'thread_id', thread_id) = thread_id"
 )
+"""A run's checkpoints on its own thread (a copy's keep the original's metadata)."""
 NOTED_SQL = (
     "SELECT thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel"
     " FROM run_writes WHERE run_id = %s"

@@ -2,11 +2,14 @@
 
 `multitask_strategy="rollback"` and `runs.cancel(..., action="rollback")` end
 a run and then call the checkpointer's `adelete_for_runs([run_id])`, which
-must leave the thread as it was before the run. A run's checkpoints carry its
-id in their metadata (`run_id`, added by the server), but not every write of
-the run is on one of them: a run that resumes a thread first writes on the
-checkpoint it starts from (the resume value, the results of the tasks that
-checkpoint had pending), which belongs to the run before. So the server's
+must leave the thread as it was before the run, and touch no other thread. A
+run's checkpoints carry its id and its thread's in their metadata (`run_id`,
+`thread_id`, added by the server); a copied thread's checkpoints keep the
+original's (`graph.store.copies`), so only those whose `thread_id` is the
+thread they are on are the run's. Not every write of the run is on one of
+them: a run that resumes a thread first writes on the checkpoint it starts
+from (the resume value, the results of the tasks that checkpoint had pending),
+which belongs to the run before. So the server's
 savers note, in a `run_writes` table, each write a run puts on a checkpoint
 it did not make (`RunLog` tells which), and a rollback deletes the run's
 checkpoints with all their writes, plus exactly those noted writes.
