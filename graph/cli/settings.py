@@ -7,7 +7,6 @@ the server alike.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, fields
@@ -89,6 +88,7 @@ def anchored(settings: Mapping[str, Any]) -> dict[str, Any]:
     relative paths made absolute: a thread stores its settings, and a resume from
     another working directory must use the same files, not ones of the same name there."""
     from graph.models import model_files_anchored
+    from graph.store.locations import anywhere
 
     found: dict[str, Any] = {}
     for name in ("model", "judge"):
@@ -96,8 +96,8 @@ def anchored(settings: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(value, str) and value.strip():
             found[name] = model_files_anchored(value)
     value = settings.get("library_db")
-    if isinstance(value, str) and value.strip() and "://" not in value:
-        found["library_db"] = os.path.abspath(os.path.expanduser(value))
+    if isinstance(value, str) and value.strip():
+        found["library_db"] = anywhere(value)
     return found
 
 
