@@ -284,7 +284,7 @@ def _fork(
     if request.edit_action is not None:
         from graph.history import edited_fork
 
-        state = edited_fork(agent, state, request.edit_action, ctx)
+        state = edited_fork(agent, state, request.edit_action, ctx, actor)
     detail = {"from_checkpoint": state.config["configurable"]["checkpoint_id"]}
     record_thread_event(agent, ctx, thread_id, "fork", detail, actor, next_step(state))
     record_change()

@@ -49,6 +49,7 @@ REJECTED = "A human rejected {action}: {message} It was not run."
 DENIED = "{action} was not run: write actions are turned off for this run (approvals=deny)."
 EDIT_NOT_ACTION = "edited_action must name one of: {names}"
 AGENT = "agent"
+EDIT_OF_STATE = "edit_state"
 POLICIES: dict[str, dict[str, Any]] = {
     "deny": {"type": "deny", "policy": "deny"},
     "auto": {"type": "approve", "policy": "auto"},
@@ -101,8 +102,7 @@ def review_write(deps: AgentDeps, state: AgentState, runtime: Runtime[Context]) 
     request_id = request_id_for(base.thread_id, info.task_id if info is not None else "")
     exec_ctx = exec_context(state, runtime, request_id=request_id)
     proposal = Proposal(**(state.get("proposal") or {})) | Proposal(request_id=request_id)
-    name, args = proposal["action"], proposal.get("args", {})
-    env.record_audit("proposed", {"action": name, "args": args}, replace(exec_ctx, actor=AGENT))
+    env.record_audit(*proposed_row(proposal, exec_ctx))
     earlier = recorded_decisions(env, exec_ctx)
     if earlier:
         detail = earlier[0]["detail"]
@@ -119,6 +119,18 @@ def review_write(deps: AgentDeps, state: AgentState, runtime: Runtime[Context]) 
                 value[UNRECORDED] = f"{type(error).__name__}: {error}"
             raise
     return decided(env, state, proposal, detail)
+
+
+def proposed_row(
+    proposal: Proposal, exec_ctx: ExecContext
+) -> tuple[str, dict[str, Any], ExecContext]:
+    """The `proposed` audit row of a proposal: the agent's, or (an `--edit-state` of the
+    pending action) the person's who edited the state, its detail saying so."""
+    detail: dict[str, Any] = {"action": proposal["action"], "args": proposal.get("args", {})}
+    by = proposal.get("proposed_by")
+    if by:
+        detail["source"] = EDIT_OF_STATE
+    return "proposed", detail, replace(exec_ctx, actor=by or AGENT)
 
 
 def ask_human(env: Environment, proposal: Proposal, exec_ctx: ExecContext) -> tuple[Any, Decision]:

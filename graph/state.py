@@ -82,6 +82,7 @@ class Proposal(TypedDict, total=False):
     observation: str
     decision: dict[str, Any]
     request_id: str
+    proposed_by: str
 
 
 class Counters(TypedDict, total=False):
