@@ -41,7 +41,7 @@ from graph.node_support import (
     recorded_decisions,
     request_id_for,
 )
-from graph.state import AgentState, Proposal
+from graph.state import AgentState, Proposal, Step
 from graph.trajectory import action_text
 from tools.base import ArgumentError, Environment, ExecContext
 
@@ -59,6 +59,11 @@ NOT_APPROVED = (
 )
 UNRECORDED = "_not_recorded"
 NOT_RECORDED = "an earlier decision could not be recorded ({error}), so it was not taken"
+GOVERNED = (
+    "{kind} by {actor} (request {request_id}) governed this action: it is the request's "
+    "decision of record, made before this run's approvals={approvals}, which applies only "
+    "to requests made after it"
+)
 STALE_REQUEST = (
     "this decision answers request {named}, but thread {thread_id} waits on request "
     "{pending}: {named} was already answered or superseded, and nothing was run"
@@ -105,20 +110,20 @@ def review_write(deps: AgentDeps, state: AgentState, runtime: Runtime[Context]) 
     env.record_audit(*proposed_row(proposal, exec_ctx))
     earlier = recorded_decisions(env, exec_ctx)
     if earlier:
-        detail = earlier[0]["detail"]
+        detail, by = earlier[0]["detail"], str(earlier[0].get("actor") or "")
     elif ctx.approvals in POLICIES:
-        detail = POLICIES[ctx.approvals]
-        env.record_audit("decision", detail, replace(exec_ctx, actor=f"policy:{ctx.approvals}"))
+        detail, by = POLICIES[ctx.approvals], f"policy:{ctx.approvals}"
+        env.record_audit("decision", detail, replace(exec_ctx, actor=by))
     else:
         value, decision = ask_human(env, proposal, exec_ctx)
-        detail = decision.as_dict()
+        detail, by = decision.as_dict(), exec_ctx.actor
         try:
             env.record_audit("decision", detail, exec_ctx)
         except Exception as error:
             if isinstance(value, MutableMapping):  # the stored resume value is this object
                 value[UNRECORDED] = f"{type(error).__name__}: {error}"
             raise
-    return decided(env, state, proposal, detail)
+    return decided(env, state, proposal | Proposal(decided_by=by), detail)
 
 
 def proposed_row(
@@ -204,3 +209,27 @@ def unapproved(env: Environment, proposal: Mapping[str, Any], exec_ctx: ExecCont
     found = f"its decision was {kind}" if kind else "no decision was recorded"
     action = proposal.get("action_text") or proposal.get("action", "")
     return NOT_APPROVED.format(action=action, request_id=exec_ctx.request_id or "-", found=found)
+
+
+def governing(
+    env: Environment, proposal: Mapping[str, Any], exec_ctx: ExecContext, approvals: str
+) -> Step:
+    """Who decided a reviewed proposal (`decided_by`, from the proposal, else the audit
+    log's decision of record) and, when that decision is not what this run's approvals
+    setting makes (a fork or settings change after it), a `decision_note` saying so."""
+    if not proposal.get("request_id"):
+        return Step()
+    by = str(proposal.get("decided_by") or "")
+    if not by:
+        found = recorded_decisions(env, exec_ctx)
+        by = str(found[0].get("actor") or "") if found else ""
+    if not by:
+        return Step()
+    own = f"policy:{approvals}" if approvals in POLICIES else ""
+    if by == own or not (own or by.startswith("policy:")):
+        return Step(decided_by=by)
+    kind = (proposal.get("decision") or {}).get("type") or by.removeprefix("policy:")
+    note = GOVERNED.format(
+        kind=kind, actor=by, request_id=proposal["request_id"], approvals=approvals
+    )
+    return Step(decided_by=by, decision_note=note)
