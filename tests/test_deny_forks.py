@@ -115,3 +115,32 @@ def test_an_approved_write_stopped_before_it_ran_runs_once_under_its_approval(
 
 def write_step_text(out: str) -> str:
     return next(line for line in out.splitlines() if line.startswith("Observation 3:"))
+
+
+@pytest.mark.parametrize("fork", [False, True])
+@pytest.mark.parametrize(
+    ("decision", "approvals"),
+    [(("--reject", "do not reserve"), "auto"), (("--approve",), "deny")],
+)
+def test_a_decision_given_with_a_policy_is_refused_not_overridden(
+    paused: tuple[str, Path, str],
+    cli: Run,
+    fork: bool,
+    decision: tuple[str, ...],
+    approvals: str,
+) -> None:
+    """`--reject ... --approvals auto --change-settings` used to record `policy:auto` and
+    reserve the copy the person had just rejected (a fork did so, then said the decision
+    was not used); now the command is refused in one line and nothing changes."""
+    db, library, _ = paused
+    where = ("--from", checkpoint_before(db, "review")) if fork else ()
+    change = ("--approvals", approvals, "--change-settings")
+    code, _, err = cli("resume", "t", "--db", db, *where, *decision, *change)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert f"a decision cannot be given with approvals={approvals}" in err
+    assert reservations(library) == []
+    assert [r["event"] for r in audit_log(library, thread_id="t")] == ["proposed"]
+    code, out, err = cli("resume", "t", "--db", db, "--reject", "do not reserve", "--json")
+    assert code in (3, 4), err
+    assert write_step(out)["observation"].startswith("A human rejected reserve_copy[W22]")
+    assert reservations(library) == []
