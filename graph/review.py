@@ -64,6 +64,11 @@ GOVERNED = (
     "decision of record, made before this run's approvals={approvals}, which applies only "
     "to requests made after it"
 )
+ELSEWHERE = (
+    "{action} was not run: request {request_id} was decided ({kind}) on thread {thread}, "
+    "which this thread was copied from, not on this one; a decision carries out its own "
+    "thread's write only (see `react-agent audit {thread}`)."
+)
 STALE_REQUEST = (
     "this decision answers request {named}, but thread {thread_id} waits on request "
     "{pending}: {named} was already answered or superseded, and nothing was run"
@@ -208,6 +213,12 @@ def unapproved(env: Environment, proposal: Mapping[str, Any], exec_ctx: ExecCont
         return ""
     found = f"its decision was {kind}" if kind else "no decision was recorded"
     action = proposal.get("action_text") or proposal.get("action", "")
+    elsewhere = [] if kind else decided_elsewhere(env, exec_ctx)
+    if elsewhere:
+        thread, kind = elsewhere[0]["thread_id"], elsewhere[0]["detail"].get("type")
+        return ELSEWHERE.format(
+            action=action, request_id=exec_ctx.request_id, kind=kind, thread=thread
+        )
     return NOT_APPROVED.format(action=action, request_id=exec_ctx.request_id or "-", found=found)
 
 
@@ -233,3 +244,13 @@ def governing(
         kind=kind, actor=by, request_id=proposal["request_id"], approvals=approvals
     )
     return Step(decided_by=by, decision_note=note)
+
+
+def decided_elsewhere(env: Environment, exec_ctx: ExecContext) -> list[dict[str, Any]]:
+    """The decision rows another thread holds for `exec_ctx`'s request (a copy's original
+    decided it), oldest first."""
+    backend = getattr(env, "backend", None)
+    if not callable(backend) or not exec_ctx.request_id:
+        return []
+    rows = backend(exec_ctx.settings).audit_events(request_ids=[exec_ctx.request_id])
+    return [r for r in rows if r["event"] == "decision" and r["thread_id"] != exec_ctx.thread_id]

@@ -151,3 +151,31 @@ def test_a_copy_s_audit_shows_the_decisions_it_inherited_and_where_they_are(
     original = json.loads(run_cli("audit", source, "--db", db, "--json").stdout)
     assert [r["event"] for r in original] == ["proposed", "decision", "executed"]
     assert not any("inherited_from" in r for r in original)
+
+
+def test_a_copy_replaying_its_original_s_approved_write_runs_nothing_and_says_why(
+    server: tuple[Server, Path],
+) -> None:
+    """A fork of a copy from before its copied write replays the original's approved
+    request: it is not run (the reservation was the original's, made once), and the
+    observation names the thread that decided it instead of saying none was recorded."""
+    running, root = server
+    client = get_sync_client(url=running.url, api_key=None)
+    library_db = root / "replayed.sqlite3"
+    source, request = paused_library_thread(client, library_db, QUESTION, MODEL)
+    _approve(client, source, request)
+    copy, db = _copy(client, source), str(running.db)
+    rows = json.loads(run_cli("history", copy, "--db", db, "--json").stdout)
+    (before_act,) = [
+        r for r in rows if r["next"] == ["act"] and r["summary"].startswith("Action 3")
+    ]
+    forked = run_cli("resume", copy, "--db", db, "--from", before_act["checkpoint_id"], "--json")
+    assert forked.returncode == 5, forked.stderr
+    step = json.loads(forked.stdout)["trajectory"][2]
+    assert step["request_id"] == request
+    assert step["observation"] == (
+        f"reserve_copy[E60] was not run: request {request} was decided (approve) on thread "
+        f"{source}, which this thread was copied from, not on this one; a decision carries "
+        f"out its own thread's write only (see `react-agent audit {source}`)."
+    )
+    assert [r["copy_id"] for r in reservations(str(library_db))] == ["E60"]
