@@ -288,11 +288,15 @@ def _fork(
         )
     from graph.audit import record_thread_event
 
+    detail: dict[str, Any] = {}
     if request.edit_action is not None:
         from graph.history import edited_fork
 
+        chosen = state.config["configurable"]["checkpoint_id"]
         state = edited_fork(agent, state, request.edit_action, ctx, actor)
-    detail = {"from_checkpoint": state.config["configurable"]["checkpoint_id"]}
+        edited = (state.values.get("proposal") or {}).get("action_text", "")
+        detail = {"edited_from": chosen, "edited_action": edited}
+    detail["from_checkpoint"] = state.config["configurable"]["checkpoint_id"]
     record_thread_event(agent, ctx, thread_id, "fork", detail, actor, next_step(state))
     record_change()
     value: Command[Any] | None = Command(update=update) if update else None

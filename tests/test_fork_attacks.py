@@ -123,3 +123,19 @@ def test_a_write_proposed_by_edit_state_is_credited_to_the_person_who_edited(
     capsys.readouterr()
     assert cli.main(["audit", "t", "--db", db]) == 0
     assert "edit_state" in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_an_edit_of_state_is_recorded_with_its_fork_even_for_a_read(
+    paused: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An `--edit-state` to a read-only action has no `proposed` row: its fork row says
+    what the person put in place of the model's action, and where."""
+    db, at = paused["db"], approval_point(paused["db"])
+    status = cli.main(
+        ["resume", "t", "--db", db, "--from", at, "--edit-state", "get_copy_status[E17]"]
+    )
+    assert status in (0, 3, 5), capsys.readouterr()
+    (fork,) = [r for r in audit_log(paused["library"], thread_id="t") if r["event"] == "fork"]
+    assert fork["actor"] == local_actor("cli")
+    assert fork["detail"]["edited_action"] == "get_copy_status[E17]"
+    assert fork["detail"]["edited_from"] == at != fork["detail"]["from_checkpoint"]
