@@ -12,6 +12,7 @@ import argparse
 import json
 import uuid
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,14 @@ NO_AUDIT = (
     "whose write actions need approval, keep one)"
 )
 NO_LIBRARY_DB = "no library database at {path} (the one thread {thread_id} used)"
+INHERITED = (
+    "Inherited from thread {source} ({thread_id} is a copy of it; these rows, of the "
+    "requests it copied, are that thread's: `react-agent audit {source}`):"
+)
+NONE_OF_ITS_OWN = (
+    "(no rows of its own yet: this thread is a copy of {sources}, whose decisions are in "
+    "that thread's audit log; a request pending here is recorded when it is decided)"
+)
 
 
 def record_thread_event(
@@ -95,7 +104,38 @@ def audit_rows(agent: Agent, thread_id: str) -> tuple[str, list[dict[str, Any]]]
     location = parse_location(settings.get("library_db") or default_db_path())
     if isinstance(location, Path) and not location.exists():
         raise DatabaseError(NO_LIBRARY_DB.format(path=location, thread_id=thread_id))
-    return describe(location), audit_log(location, thread_id=thread_id)
+    requests, _ = copied_from(agent, thread_id)
+    inherited = [
+        row | {"inherited_from": row["thread_id"]}
+        for row in audit_log(location, request_ids=requests)
+        if row["thread_id"] != thread_id
+    ]
+    return describe(location), inherited + audit_log(location, thread_id=thread_id)
+
+
+def copied_from(agent: Agent, thread_id: str) -> tuple[set[str], list[str]]:
+    """The approval requests a thread's checkpoints name (steps and proposals, every
+    branch), and the other threads whose runs wrote some of its checkpoints (a copy's
+    original, as the server's checkpoint metadata names it).
+
+    A copy (`threads.copy`) keeps its original's checkpoints, and with them requests
+    decided on the original, whose audit rows carry the original's thread id.
+    """
+    from graph.runner import thread_config
+
+    requests: set[str] = set()
+    others: list[str] = []
+    reading = getattr(agent.checkpointer, "reading_thread", None)
+    with reading(thread_id) if reading is not None else nullcontext():
+        for state in agent.get_state_history(thread_config(thread_id)):
+            values = state.values if isinstance(state.values, Mapping) else {}
+            for item in [*(values.get("steps") or []), values.get("proposal") or {}]:
+                if item.get("request_id"):
+                    requests.add(str(item["request_id"]))
+            writer = str((state.metadata or {}).get("thread_id") or thread_id)
+            if writer != thread_id and writer not in others:
+                others.append(writer)
+    return requests, others
 
 
 def format_row(row: Mapping[str, Any]) -> str:
@@ -122,10 +162,24 @@ def cmd_audit(args: argparse.Namespace) -> int:
         print(terminal.dumps(rows, default=str))
         return 0
     print(f"Audit log of thread {args.thread_id} (library database {path}):")
-    for row in rows:
+    inherited = [row for row in rows if row.get("inherited_from")]
+    for source in dict.fromkeys(str(row["inherited_from"]) for row in inherited):
+        print(INHERITED.format(source=source, thread_id=args.thread_id))
+        for row in inherited:
+            if row["inherited_from"] == source:
+                print(format_row(row))
+    own = [row for row in rows if not row.get("inherited_from")]
+    if inherited and own:
+        print(f"Rows of thread {args.thread_id} itself:")
+    for row in own:
         print(format_row(row))
-    if not rows:
-        print("(no rows: the episode proposed no write action)")
+    if not own:
+        _, others = copied_from(agent, args.thread_id)
+        sources = others or list(dict.fromkeys(str(row["inherited_from"]) for row in inherited))
+        if sources:
+            print(NONE_OF_ITS_OWN.format(sources=", ".join(sources)))
+        else:
+            print("(no rows: the episode proposed no write action)")
     return 0
 
 

@@ -22,7 +22,15 @@ from graph.command_guard import damage_reported
 from graph.context import Context
 from graph.errors import AgentError, ThreadNotFoundError
 from graph.proposals import propose
-from graph.runner import NO_THREAD, Agent, db_label, make_context, snapshot, thread_config
+from graph.runner import (
+    NO_THREAD,
+    Agent,
+    db_label,
+    local_actor,
+    make_context,
+    snapshot,
+    thread_config,
+)
 from graph.state import Proposal
 from graph.store.locations import DB_HELP, db_command
 from tools.base import ExecContext
@@ -154,13 +162,16 @@ def edit_state(
     checkpoint_id: str | None,
     action_text: str,
     ctx: Context | None = None,
+    actor: str | None = None,
 ) -> dict[str, Any]:
     """Fork at a checkpoint with `action_text` (e.g. `Search[Other title]`) as the next Action.
 
     The checkpoint must have a pending node (reason, review, act, observe or
     verify); the edit is written as if `reason` had proposed it, so the graph
     routes it as it would the model's (a write still goes to a human). It is
-    validated like the model's output, and marked as a human `edit` decision.
+    validated like the model's output, and marked as a human `edit` decision
+    proposed by `actor` (this process's user unless given): a write's `proposed`
+    audit row credits the edit to them, not to the agent.
     Returns the config of the new checkpoint: resume from it to replay.
     """
     state = snapshot(agent, thread_id, checkpoint_id)
@@ -199,6 +210,7 @@ def edit_state(
     previous = values.get("proposal") or {}
     proposal = proposal | Proposal(
         thought=previous.get("thought", ""),
+        proposed_by=actor or local_actor(),
         decision={
             "type": "edit",
             "edited_action": {
@@ -217,12 +229,13 @@ def edit_state(
 
 
 def edited_fork(
-    agent: Agent, state: StateSnapshot, action_text: str, ctx: Context
+    agent: Agent, state: StateSnapshot, action_text: str, ctx: Context, actor: str
 ) -> StateSnapshot:
-    """The checkpoint `edit_state` writes at `state`'s with `action_text` as the next Action."""
+    """The checkpoint `edit_state` writes at `state`'s with `action_text` as the next Action
+    (proposed by `actor`)."""
     thread_id = str(state.config["configurable"]["thread_id"])
     chosen = str(state.config["configurable"]["checkpoint_id"])
-    fork = edit_state(agent, thread_id, chosen, action_text, ctx)
+    fork = edit_state(agent, thread_id, chosen, action_text, ctx, actor)
     return snapshot(agent, thread_id, fork["configurable"]["checkpoint_id"])
 
 

@@ -29,7 +29,7 @@ from graph.node_support import (
 )
 from graph.outcomes import outcome_evidence, stored_outcome
 from graph.proposals import propose
-from graph.review import review_write, unapproved
+from graph.review import governing, review_write, unapproved
 from graph.state import AgentState, Step
 from graph.trajectory import (
     add_evidence,
@@ -200,6 +200,8 @@ class Nodes:
             step["decision"] = proposal["decision"]
         if proposal.get("request_id"):
             step["request_id"] = proposal["request_id"]
+            env, ctx = self.deps.environment(runtime.context), runtime.context
+            step.update(governing(env, proposal, exec_context(state, runtime), ctx.approvals))
         new_evidence: list[Any] = []
         if outcome:
             step["state_before"] = fingerprint(env_state)

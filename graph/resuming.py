@@ -74,6 +74,11 @@ FORK_NOT_AT_APPROVAL = (
     "history {thread_id}`), or fork without a decision"
 )
 FORK_DID_NOT_ASK = "the fork did not stop for approval, so the decision was not used"
+POLICY_DECIDES = (
+    "a decision cannot be given with approvals={approvals}: that policy decides every "
+    "request of the run, so the decision would be set aside (a rejection run under "
+    "approvals=auto); give it with approvals=ask, and change them afterwards if need be"
+)
 
 
 @dataclass(frozen=True)
@@ -224,6 +229,8 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
         raise SettingsChangeError(describe_changes(thread_id, changes))
     update = {"settings": wanted} if changes or not stored else None
     ctx = make_context(env_name, wanted)
+    if request.decision is not None and ctx.approvals != "ask":
+        raise AgentError(POLICY_DECIDES.format(approvals=ctx.approvals))
     run = (ctx, owner, request.actor, on_event)
 
     def record_change() -> None:
@@ -281,11 +288,15 @@ def _fork(
         )
     from graph.audit import record_thread_event
 
+    detail: dict[str, Any] = {}
     if request.edit_action is not None:
         from graph.history import edited_fork
 
-        state = edited_fork(agent, state, request.edit_action, ctx)
-    detail = {"from_checkpoint": state.config["configurable"]["checkpoint_id"]}
+        chosen = state.config["configurable"]["checkpoint_id"]
+        state = edited_fork(agent, state, request.edit_action, ctx, actor)
+        edited = (state.values.get("proposal") or {}).get("action_text", "")
+        detail = {"edited_from": chosen, "edited_action": edited}
+    detail["from_checkpoint"] = state.config["configurable"]["checkpoint_id"]
     record_thread_event(agent, ctx, thread_id, "fork", detail, actor, next_step(state))
     record_change()
     value: Command[Any] | None = Command(update=update) if update else None

@@ -41,7 +41,7 @@ from graph.node_support import (
     recorded_decisions,
     request_id_for,
 )
-from graph.state import AgentState, Proposal
+from graph.state import AgentState, Proposal, Step
 from graph.trajectory import action_text
 from tools.base import ArgumentError, Environment, ExecContext
 
@@ -49,6 +49,7 @@ REJECTED = "A human rejected {action}: {message} It was not run."
 DENIED = "{action} was not run: write actions are turned off for this run (approvals=deny)."
 EDIT_NOT_ACTION = "edited_action must name one of: {names}"
 AGENT = "agent"
+EDIT_OF_STATE = "edit_state"
 POLICIES: dict[str, dict[str, Any]] = {
     "deny": {"type": "deny", "policy": "deny"},
     "auto": {"type": "approve", "policy": "auto"},
@@ -58,6 +59,16 @@ NOT_APPROVED = (
 )
 UNRECORDED = "_not_recorded"
 NOT_RECORDED = "an earlier decision could not be recorded ({error}), so it was not taken"
+GOVERNED = (
+    "{kind} by {actor} (request {request_id}) governed this action: it is the request's "
+    "decision of record, made before this run's approvals={approvals}, which applies only "
+    "to requests made after it"
+)
+ELSEWHERE = (
+    "{action} was not run: request {request_id} was decided ({kind}) on thread {thread}, "
+    "which this thread was copied from, not on this one; a decision carries out its own "
+    "thread's write only (see `react-agent audit {thread}`)."
+)
 STALE_REQUEST = (
     "this decision answers request {named}, but thread {thread_id} waits on request "
     "{pending}: {named} was already answered or superseded, and nothing was run"
@@ -101,24 +112,35 @@ def review_write(deps: AgentDeps, state: AgentState, runtime: Runtime[Context]) 
     request_id = request_id_for(base.thread_id, info.task_id if info is not None else "")
     exec_ctx = exec_context(state, runtime, request_id=request_id)
     proposal = Proposal(**(state.get("proposal") or {})) | Proposal(request_id=request_id)
-    name, args = proposal["action"], proposal.get("args", {})
-    env.record_audit("proposed", {"action": name, "args": args}, replace(exec_ctx, actor=AGENT))
+    env.record_audit(*proposed_row(proposal, exec_ctx))
     earlier = recorded_decisions(env, exec_ctx)
     if earlier:
-        detail = earlier[0]["detail"]
+        detail, by = earlier[0]["detail"], str(earlier[0].get("actor") or "")
     elif ctx.approvals in POLICIES:
-        detail = POLICIES[ctx.approvals]
-        env.record_audit("decision", detail, replace(exec_ctx, actor=f"policy:{ctx.approvals}"))
+        detail, by = POLICIES[ctx.approvals], f"policy:{ctx.approvals}"
+        env.record_audit("decision", detail, replace(exec_ctx, actor=by))
     else:
         value, decision = ask_human(env, proposal, exec_ctx)
-        detail = decision.as_dict()
+        detail, by = decision.as_dict(), exec_ctx.actor
         try:
             env.record_audit("decision", detail, exec_ctx)
         except Exception as error:
             if isinstance(value, MutableMapping):  # the stored resume value is this object
                 value[UNRECORDED] = f"{type(error).__name__}: {error}"
             raise
-    return decided(env, state, proposal, detail)
+    return decided(env, state, proposal | Proposal(decided_by=by), detail)
+
+
+def proposed_row(
+    proposal: Proposal, exec_ctx: ExecContext
+) -> tuple[str, dict[str, Any], ExecContext]:
+    """The `proposed` audit row of a proposal: the agent's, or (an `--edit-state` of the
+    pending action) the person's who edited the state, its detail saying so."""
+    detail: dict[str, Any] = {"action": proposal["action"], "args": proposal.get("args", {})}
+    by = proposal.get("proposed_by")
+    if by:
+        detail["source"] = EDIT_OF_STATE
+    return "proposed", detail, replace(exec_ctx, actor=by or AGENT)
 
 
 def ask_human(env: Environment, proposal: Proposal, exec_ctx: ExecContext) -> tuple[Any, Decision]:
@@ -191,4 +213,44 @@ def unapproved(env: Environment, proposal: Mapping[str, Any], exec_ctx: ExecCont
         return ""
     found = f"its decision was {kind}" if kind else "no decision was recorded"
     action = proposal.get("action_text") or proposal.get("action", "")
+    elsewhere = [] if kind else decided_elsewhere(env, exec_ctx)
+    if elsewhere:
+        thread, kind = elsewhere[0]["thread_id"], elsewhere[0]["detail"].get("type")
+        return ELSEWHERE.format(
+            action=action, request_id=exec_ctx.request_id, kind=kind, thread=thread
+        )
     return NOT_APPROVED.format(action=action, request_id=exec_ctx.request_id or "-", found=found)
+
+
+def governing(
+    env: Environment, proposal: Mapping[str, Any], exec_ctx: ExecContext, approvals: str
+) -> Step:
+    """Who decided a reviewed proposal (`decided_by`, from the proposal, else the audit
+    log's decision of record) and, when that decision is not what this run's approvals
+    setting makes (a fork or settings change after it), a `decision_note` saying so."""
+    if not proposal.get("request_id"):
+        return Step()
+    by = str(proposal.get("decided_by") or "")
+    if not by:
+        found = recorded_decisions(env, exec_ctx)
+        by = str(found[0].get("actor") or "") if found else ""
+    if not by:
+        return Step()
+    own = f"policy:{approvals}" if approvals in POLICIES else ""
+    if by == own or not (own or by.startswith("policy:")):
+        return Step(decided_by=by)
+    kind = (proposal.get("decision") or {}).get("type") or by.removeprefix("policy:")
+    note = GOVERNED.format(
+        kind=kind, actor=by, request_id=proposal["request_id"], approvals=approvals
+    )
+    return Step(decided_by=by, decision_note=note)
+
+
+def decided_elsewhere(env: Environment, exec_ctx: ExecContext) -> list[dict[str, Any]]:
+    """The decision rows another thread holds for `exec_ctx`'s request (a copy's original
+    decided it), oldest first."""
+    backend = getattr(env, "backend", None)
+    if not callable(backend) or not exec_ctx.request_id:
+        return []
+    rows = backend(exec_ctx.settings).audit_events(request_ids=[exec_ctx.request_id])
+    return [r for r in rows if r["event"] == "decision" and r["thread_id"] != exec_ctx.thread_id]

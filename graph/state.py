@@ -62,6 +62,8 @@ class Step(TypedDict, total=False):
     evidence_ids: list[str]
     decision: dict[str, Any]
     request_id: str
+    decided_by: str
+    decision_note: str
     repeat_key: str
     state_before: str
     state_after: str
@@ -82,6 +84,8 @@ class Proposal(TypedDict, total=False):
     observation: str
     decision: dict[str, Any]
     request_id: str
+    proposed_by: str
+    decided_by: str
 
 
 class Counters(TypedDict, total=False):

@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RESERVE_QUESTION = "请帮我预约《数据库入门图解》纸质版。"
@@ -74,3 +75,35 @@ def checkpoint_count(db: Path, thread_id: str) -> int:
         return 0
     finally:
         conn.close()
+
+
+InProcess = Callable[..., tuple[int, str, str]]
+
+
+def in_process(capsys: Any) -> InProcess:
+    """`react-agent ARGS` run by `main` in this process: exit status, stdout, stderr
+    (`capsys` is pytest's fixture)."""
+    from graph.cli import main
+
+    def call(*args: str) -> tuple[int, str, str]:
+        capsys.readouterr()
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return call
+
+
+def paused_reservation(tmp_path: Path, cli: InProcess) -> tuple[Path, Path, str]:
+    """Thread `t`, a library episode waiting for approval of reserve_copy[W22]:
+    (checkpoint db, library db, request id)."""
+    from tools.library.db import ensure_database
+
+    db, library = tmp_path / "episodes.sqlite3", ensure_database(tmp_path / "library.sqlite3")
+    model = write_model(tmp_path / "reserve.json", RESERVE_SCRIPT)
+    code, out, err = cli(
+        "ask", "--env", "library", RESERVE_QUESTION, "--model", model, "--db", str(db),
+        "--library-db", str(library), "--thread-id", "t", "--json",
+    )  # fmt: skip
+    assert code == 5, err
+    return db, library, str(json.loads(out)["pending"][0]["value"]["request_id"])

@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from reliability_utils import RESERVE_QUESTION, RESERVE_SCRIPT, write_model
+from reliability_utils import in_process, paused_reservation
 
-from graph.cli import main
 from graph.store.leases import SqliteThreadLease
-from tools.library.db import audit_log, ensure_database, reservations
+from tools.library.db import audit_log, reservations
 from tools.library.environment import LibraryEnvironment
 
 Run = Callable[..., tuple[int, str, str]]
@@ -29,27 +28,13 @@ Run = Callable[..., tuple[int, str, str]]
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str]) -> Run:
     """`react-agent ARGS` in this process: exit status, stdout, stderr."""
-
-    def call(*args: str) -> tuple[int, str, str]:
-        capsys.readouterr()
-        code = main(list(args))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return call
+    return in_process(capsys)
 
 
 @pytest.fixture
 def paused(tmp_path: Path, cli: Run) -> tuple[Path, Path, str]:
     """A library episode waiting for approval of reserve_copy[W22]: (db, library, request)."""
-    db, library = tmp_path / "episodes.sqlite3", ensure_database(tmp_path / "library.sqlite3")
-    model = write_model(tmp_path / "reserve.json", RESERVE_SCRIPT)
-    code, out, err = cli(
-        "ask", "--env", "library", RESERVE_QUESTION, "--model", model, "--db", str(db),
-        "--library-db", str(library), "--thread-id", "t", "--json",
-    )  # fmt: skip
-    assert code == 5, err
-    return db, library, str(json.loads(out)["pending"][0]["value"]["request_id"])
+    return paused_reservation(tmp_path, cli)
 
 
 def decisions(library: Path) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from server_utils import LIBRARY_QUESTION, LIBRARY_SCRIPT, write_script
 from graph import cli
 from graph.agent import build_agent
 from graph.history import checkpoint_rows
-from graph.runner import open_checkpointer, snapshot
+from graph.runner import local_actor, open_checkpointer, snapshot
 from tools.library.db import audit_log
 
 
@@ -101,3 +101,41 @@ def test_a_huge_unreadable_edit_is_refused_in_a_short_line(
     err = capsys.readouterr().err
     assert "cannot use 'search_catalog[aaa" in err and len(err) < 1_000
     assert head(db) == before
+
+
+def test_a_write_proposed_by_edit_state_is_credited_to_the_person_who_edited(
+    paused: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--edit-state` puts a person's action where the model's was: its `proposed` row
+    names them and says it was an edit of state (it used to say `agent`)."""
+    db, at = paused["db"], approval_point(paused["db"])
+    edit = ["--edit-state", "reserve_copy[W22]"]
+    status = cli.main(["resume", "t", "--db", db, "--from", at, *edit])
+    assert status == 5, capsys.readouterr()
+    rows = [r for r in audit_log(paused["library"], thread_id="t") if r["event"] == "proposed"]
+    assert [(r["actor"], r["detail"]) for r in rows] == [
+        ("agent", {"action": "reserve_copy", "args": {"copy_id": "E17"}}),
+        (
+            local_actor("cli"),
+            {"action": "reserve_copy", "args": {"copy_id": "W22"}, "source": "edit_state"},
+        ),
+    ]
+    capsys.readouterr()
+    assert cli.main(["audit", "t", "--db", db]) == 0
+    assert "edit_state" in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_an_edit_of_state_is_recorded_with_its_fork_even_for_a_read(
+    paused: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An `--edit-state` to a read-only action has no `proposed` row: its fork row says
+    what the person put in place of the model's action, and where."""
+    db, at = paused["db"], approval_point(paused["db"])
+    status = cli.main(
+        ["resume", "t", "--db", db, "--from", at, "--edit-state", "get_copy_status[E17]"]
+    )
+    assert status in (0, 3, 5), capsys.readouterr()
+    (fork,) = [r for r in audit_log(paused["library"], thread_id="t") if r["event"] == "fork"]
+    assert fork["actor"] == local_actor("cli")
+    assert fork["detail"]["edited_action"] == "get_copy_status[E17]"
+    assert fork["detail"]["edited_from"] == at != fork["detail"]["from_checkpoint"]

@@ -102,6 +102,21 @@ def test_every_different_event_is_appended_and_only_an_exact_replay_is_skipped(
     assert audit_log(db, "thread-1") == rows and audit_log(db, "other") == []
 
 
+def test_rows_are_read_by_request_across_threads(db: str, backend: LibraryBackend) -> None:
+    """A copy's inherited requests are found on whichever thread decided them."""
+    record(backend, "decision", APPROVE, request_id="req-1", thread_id="original")
+    record(backend, "decision", REJECT, request_id="req-2", thread_id="copy")
+    record(backend, "decision", REJECT, request_id="req-3", thread_id="original")
+    wanted = {"req-1", "req-2"}
+    for rows in (audit_log(db, request_ids=wanted), backend.audit_events(request_ids=wanted)):
+        assert [(r["thread_id"], r["request_id"]) for r in rows] == [
+            ("original", "req-1"),
+            ("copy", "req-2"),
+        ]
+    assert audit_log(db, "copy", request_ids=wanted) == audit_log(db, "copy")
+    assert backend.audit_events(request_ids=[]) == []
+
+
 def test_an_unknown_event_is_a_bug(backend: LibraryBackend) -> None:
     with pytest.raises(ValueError, match="audit event must be one of"):
         record(backend, "proposal", {})

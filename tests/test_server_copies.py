@@ -7,6 +7,7 @@ id, which the copy refused as another thread's request, asking again under a new
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -118,3 +119,63 @@ def test_a_copied_refusal_names_the_copy_and_its_request(server: tuple[Server, P
     _approve(client, copy, shown)  # the copied refused decision is refused again first
     assert state_values(client.threads.get_state(copy))["status"] == "verified"
     assert _pending_request(client, source) == source_request
+
+
+def test_a_copy_s_audit_shows_the_decisions_it_inherited_and_where_they_are(
+    server: tuple[Server, Path],
+) -> None:
+    """A copy's audit log used to say "the episode proposed no write action" until its
+    own `review` ran: now it shows the original's rows of the requests it copied, marked
+    as inherited, and a paused copy says whose log holds them."""
+    running, root = server
+    client = get_sync_client(url=running.url, api_key=None)
+    source, request = paused_library_thread(client, root / "audited.sqlite3", QUESTION, MODEL)
+    paused_copy = _copy(client, source)
+    _approve(client, source, request)
+    copy, db = _copy(client, source), str(running.db)
+    audit = run_cli("audit", copy, "--db", db, "--json")
+    assert audit.returncode == 0, audit.stderr
+    rows = json.loads(audit.stdout)
+    assert [(r["event"], r["request_id"], r["inherited_from"]) for r in rows] == [
+        ("proposed", request, source),
+        ("decision", request, source),
+        ("executed", request, source),
+    ]
+    text = run_cli("audit", copy, "--db", db).stdout
+    assert f"Inherited from thread {source} ({copy} is a copy of it" in text
+    assert "proposed no write action" not in text and text.count(request) == 3
+    waiting = run_cli("audit", paused_copy, "--db", db)
+    assert waiting.returncode == 0, waiting.stderr
+    assert f"this thread is a copy of {source}" in waiting.stdout
+    assert "proposed no write action" not in waiting.stdout
+    original = json.loads(run_cli("audit", source, "--db", db, "--json").stdout)
+    assert [r["event"] for r in original] == ["proposed", "decision", "executed"]
+    assert not any("inherited_from" in r for r in original)
+
+
+def test_a_copy_replaying_its_original_s_approved_write_runs_nothing_and_says_why(
+    server: tuple[Server, Path],
+) -> None:
+    """A fork of a copy from before its copied write replays the original's approved
+    request: it is not run (the reservation was the original's, made once), and the
+    observation names the thread that decided it instead of saying none was recorded."""
+    running, root = server
+    client = get_sync_client(url=running.url, api_key=None)
+    library_db = root / "replayed.sqlite3"
+    source, request = paused_library_thread(client, library_db, QUESTION, MODEL)
+    _approve(client, source, request)
+    copy, db = _copy(client, source), str(running.db)
+    rows = json.loads(run_cli("history", copy, "--db", db, "--json").stdout)
+    (before_act,) = [
+        r for r in rows if r["next"] == ["act"] and r["summary"].startswith("Action 3")
+    ]
+    forked = run_cli("resume", copy, "--db", db, "--from", before_act["checkpoint_id"], "--json")
+    assert forked.returncode == 5, forked.stderr
+    step = json.loads(forked.stdout)["trajectory"][2]
+    assert step["request_id"] == request
+    assert step["observation"] == (
+        f"reserve_copy[E60] was not run: request {request} was decided (approve) on thread "
+        f"{source}, which this thread was copied from, not on this one; a decision carries "
+        f"out its own thread's write only (see `react-agent audit {source}`)."
+    )
+    assert [r["copy_id"] for r in reservations(str(library_db))] == ["E60"]

@@ -43,6 +43,8 @@ def print_event(event: Mapping[str, Any]) -> None:
     observation = terminal.block(step.get("observation", ""))
     for number, line in enumerate(observation.splitlines() or [""]):
         print(f"Observation {index}: {line}" if number == 0 else f"  {line}")
+    if step.get("decision_note"):
+        print(f"Decision {index}: {terminal.line(step['decision_note'])}")
     print(flush=True)
 
 

@@ -143,9 +143,13 @@ def ensure_audit_table(conn: Connection) -> None:
 
 
 def read_events(
-    conn: Connection, thread_id: str | None = None, present: Collection[str] | None = None
+    conn: Connection,
+    thread_id: str | None = None,
+    present: Collection[str] | None = None,
+    request_ids: Collection[str] | None = None,
 ) -> list[dict[str, Any]]:
-    """The rows (of one thread, or all) in id order, `detail` decoded.
+    """The rows (of one thread, or all; of the `request_ids` only, if given) in id order,
+    `detail` decoded.
 
     `present` names the table's columns when the caller knows them; a table of the
     old layout, not migrated yet, reads with request id and actor ''.
@@ -159,5 +163,9 @@ def read_events(
     ).order_by(source.c.audit_id)
     if thread_id is not None:
         query = query.where(source.c.thread_id == thread_id)
+    if request_ids is not None:
+        if "request_id" not in present:
+            return []
+        query = query.where(source.c.request_id.in_(sorted(request_ids)))
     rows = conn.execute(query).mappings()
     return [{**row, "detail": json.loads(row["detail"])} for row in rows]

@@ -9,7 +9,7 @@ Results are frozen dataclasses (`tools.library.records`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -235,10 +235,13 @@ class LibraryBackend:
         with writing(self.path) as conn:
             return append(conn, entry)
 
-    def audit_events(self, thread_id: str | None = None) -> list[dict[str, Any]]:
-        """The audit rows (of one thread, or all) in id order, `detail` decoded."""
+    def audit_events(
+        self, thread_id: str | None = None, request_ids: Collection[str] | None = None
+    ) -> list[dict[str, Any]]:
+        """The audit rows (of one thread, or all; of `request_ids` only, if given) in id
+        order, `detail` decoded."""
         with reading(self.path) as conn:
-            return read_events(conn, thread_id, CURRENT_COLUMNS)
+            return read_events(conn, thread_id, CURRENT_COLUMNS, request_ids)
 
 
 def _normal(moment: str) -> str:

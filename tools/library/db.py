@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -276,10 +276,14 @@ def _read(
         return query(conn, found.tables)
 
 
-def audit_log(path: Path | str | URL, thread_id: str | None = None) -> list[dict[str, Any]]:
-    """The audit rows (of one thread, or all) in id order, `detail` decoded; empty if the
-    database does not exist yet."""
-    return _read(path, lambda conn, _tables: read_events(conn, thread_id))
+def audit_log(
+    path: Path | str | URL,
+    thread_id: str | None = None,
+    request_ids: Collection[str] | None = None,
+) -> list[dict[str, Any]]:
+    """The audit rows (of one thread, or all; of the `request_ids` only, if given) in id
+    order, `detail` decoded; empty if the database does not exist yet."""
+    return _read(path, lambda conn, _tables: read_events(conn, thread_id, request_ids=request_ids))
 
 
 def reservations(path: Path | str | URL) -> list[dict[str, Any]]:
