@@ -9,6 +9,7 @@ import logging
 import threading
 from collections import Counter
 from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -80,6 +81,10 @@ def checkpoint_key(config: RunnableConfig) -> tuple[Any, Any, Any]:
     )
 
 
+COPYING: ContextVar[bool] = ContextVar("copying", default=False)
+"""Set while `acopy_thread` stores a copy: its checkpoints pass the run guards of `aput`."""
+
+
 class ThreadDeletedError(DatabaseError):
     """A run's thread was deleted while the run was on it."""
 
@@ -97,7 +102,10 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
-        """Store the checkpoint (a rolled-back run's is dropped)."""
+        """Store the checkpoint (a rolled-back run's is dropped, but not a copy of it: a
+        copy's checkpoints keep the metadata of the run that made them)."""
+        if COPYING.get():
+            return await super().aput(config, checkpoint, metadata, new_versions)
         if self.run_log.dropped(config, metadata):
             return config
         await self._refuse_if_deleted(config)
@@ -155,8 +163,15 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
 
     async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         """Copy a thread (`threads.copy`) as a new one, registered, with its pending request
-        under its own id; writes are stored past this class's run guards (`graph.store.copies`)."""
-        await copy_thread(self, str(source_thread_id), str(target_thread_id), super().aput_writes)
+        under its own id; checkpoints and writes are stored past this class's run guards
+        (`graph.store.copies`)."""
+        copying = COPYING.set(True)
+        try:
+            await copy_thread(
+                self, str(source_thread_id), str(target_thread_id), super().aput_writes
+            )
+        finally:
+            COPYING.reset(copying)
 
     async def _note(self, rows: list[tuple[Any, ...]]) -> None:
         """Add rows to the `run_writes` table."""
