@@ -20,7 +20,7 @@ from langgraph.checkpoint.base import (
     CheckpointMetadata,
 )
 
-from graph.errors import DatabaseError
+from graph.errors import ThreadDeletedError
 from graph.server_runs import SERVER_RUNS
 from graph.store.copies import copy_thread
 from graph.store.resume_guard import named_decision, refused_decision
@@ -83,10 +83,6 @@ def checkpoint_key(config: RunnableConfig) -> tuple[Any, Any, Any]:
 
 COPYING: ContextVar[bool] = ContextVar("copying", default=False)
 """Set while `acopy_thread` stores a copy: its checkpoints pass the run guards of `aput`."""
-
-
-class ThreadDeletedError(DatabaseError):
-    """A run's thread was deleted while the run was on it."""
 
 
 class RollsBackRuns(BaseCheckpointSaver[str]):
