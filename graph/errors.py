@@ -26,6 +26,10 @@ class DatabaseError(AgentError):
     """The checkpoint database cannot be opened, or vanished while in use."""
 
 
+class ThreadDeletedError(DatabaseError):
+    """A thread was deleted while a run (or a fork) was on it: nothing more of it is stored."""
+
+
 class LeaseHeldError(AgentError):
     """Another process drives this thread right now."""
 

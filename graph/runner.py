@@ -23,6 +23,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.errors import EmptyInputError
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import StateSnapshot
 
@@ -39,6 +40,7 @@ from graph.store.locations import (
     thread_exists_message,
 )
 from graph.store.registry import registry_of
+from graph.store.savers import refuse_if_gone
 
 Agent = CompiledStateGraph[Any, Any, Any, Any]
 EventHandler = Callable[[dict[str, Any]], None]
@@ -138,9 +140,15 @@ def _stream(
 ) -> None:
     config = RunnableConfig(**config)
     config["recursion_limit"] = recursion_limit(ctx)
-    for event in agent.stream(value, config, context=ctx, stream_mode="custom", durability="sync"):
-        if on_event is not None and isinstance(event, dict):
-            on_event(event)
+    try:
+        for event in agent.stream(
+            value, config, context=ctx, stream_mode="custom", durability="sync"
+        ):
+            if on_event is not None and isinstance(event, dict):
+                on_event(event)
+    except EmptyInputError:  # no checkpoint where the run was to start: deleted meanwhile?
+        refuse_if_gone(agent.checkpointer, config)
+        raise
 
 
 @contextmanager

@@ -19,11 +19,13 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, get_args
 
 from langchain_core.runnables import RunnableConfig
+from langgraph.errors import UnknownInterruptError
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, StateUpdate
 
 from graph.agent import EnvName
 from graph.errors import AgentError, SettingsChangeError
+from graph.store.resume_guard import refused_keyed, strict_resume
 
 RESTART = {"status": "running", "stop_reason": ""}
 SCALARS = (str, int, float, bool, type(None))
@@ -119,12 +121,18 @@ class GuardedGraph(CompiledStateGraph[Any, Any, Any, Any]):
     async def astream(
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
     ) -> AsyncIterator[Any]:
-        """`astream` (which every streaming method runs), its input checked first."""
+        """`astream` (which every streaming method runs), its input checked first and a
+        resume naming no pending interrupt refused (`graph.store.resume_guard`)."""
         check_input(input)
         if isinstance(input, Mapping) and input.get("settings") and config:
             await self._refuse_other_settings(input["settings"], config)
-        async for chunk in super().astream(input, config, **kwargs):
-            yield chunk
+        config = strict_resume(config)
+        try:
+            async for chunk in super().astream(input, config, **kwargs):
+                yield chunk
+        except UnknownInterruptError as error:
+            thread_id = str(config["configurable"].get("thread_id", ""))
+            raise refused_keyed(error, thread_id) from None
 
     async def _refuse_other_settings(
         self, given: Mapping[str, Any], config: RunnableConfig

@@ -17,9 +17,11 @@ generic replay of `aput` / `aput_writes`). A copy is a new episode:
   which names the run and thread that made them: a rollback (or `runs.delete`)
   of that run touches its own thread only, not the copy's checkpoints of it,
   and a copy that has gone on from them does not block it.
-- **Stored, not run.** Writes are stored as they were, past the run guards of
-  `graph.store.rollback_saver`: a copied decision answers its copied request
-  (the guard refused it, failing the copy of any thread resumed once).
+- **Stored, not run.** Checkpoints and writes are stored as they were, past the
+  run guards of `graph.store.rollback_saver`: a copied decision answers its
+  copied request (the guard refused it, failing the copy of any thread resumed
+  once), and a copied checkpoint of a run rolled back since is kept (the guard
+  dropped it, so a copy of a copy made during that run came out half made).
 """
 
 from __future__ import annotations

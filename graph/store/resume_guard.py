@@ -17,6 +17,14 @@ own run's success.
 
 A decision for another request while one *is* pending goes on to the `review`
 node, which asks again with the reason in the payload's `error`.
+
+A decision keyed by interrupt id (`Command(resume={interrupt_id: value})`, the
+form Studio and the SDK can send) never reaches the saver as a write: LangGraph
+hands it to the interrupt it names. Sent late, or naming an interrupt that is
+not pending, it used to be dropped silently (the run "succeeded", the thread
+unchanged). The server's graphs resume strictly (`strict_resume`), so LangGraph
+refuses it before anything is written, and `refused_keyed` turns that
+`UnknownInterruptError` into the same one-line `RequestError`.
 """
 
 from __future__ import annotations
@@ -24,7 +32,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
+from langgraph._internal._constants import CONFIG_KEY_STRICT_RESUME
 from langgraph.checkpoint.base import CheckpointTuple
+from langgraph.errors import UnknownInterruptError
 
 from graph.errors import RequestError
 
@@ -39,6 +50,41 @@ NOTHING_WAITS = (
     "nothing waits for a decision on thread {thread_id} (its request was already answered"
     " or superseded, or none was made), and nothing was run"
 )
+
+KEYED_NOT_PENDING = (
+    "interrupt {named} is not pending on thread {thread_id} (it was already answered or"
+    " superseded, or never asked): {waiting}, and nothing was run"
+)
+KEYED_EMPTY = (
+    "the decision names no interrupt (an empty resume map) on thread {thread_id}: {waiting},"
+    " and nothing was run"
+)
+KEYED_AMBIGUOUS = (
+    "several interrupts wait on thread {thread_id} ({pending}): name the one the decision"
+    " answers; nothing was run"
+)
+
+
+def strict_resume(config: RunnableConfig | None) -> RunnableConfig:
+    """`config` asking LangGraph to refuse a resume that names no pending interrupt."""
+    config = config or {}
+    return {
+        **config,
+        "configurable": {**(config.get("configurable") or {}), CONFIG_KEY_STRICT_RESUME: True},
+    }
+
+
+def refused_keyed(error: UnknownInterruptError, thread_id: str) -> RequestError:
+    """The one-line refusal of a decision keyed by interrupt ids that LangGraph's strict
+    resume did not accept (nothing was written)."""
+    pending = ", ".join(error.pending_ids)
+    waiting = f"it waits on interrupt {pending}" if pending else "nothing waits for a decision"
+    if error.reason == "empty_map":
+        return RequestError(KEYED_EMPTY.format(thread_id=thread_id, waiting=waiting))
+    if error.reason == "ambiguous":
+        return RequestError(KEYED_AMBIGUOUS.format(thread_id=thread_id, pending=pending))
+    named = ", ".join(error.interrupt_ids)
+    return RequestError(KEYED_NOT_PENDING.format(named=named, thread_id=thread_id, waiting=waiting))
 
 
 def named_decision(writes: Sequence[tuple[str, Any]], task_id: str) -> str | None:

@@ -9,6 +9,7 @@ import logging
 import threading
 from collections import Counter
 from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -19,7 +20,7 @@ from langgraph.checkpoint.base import (
     CheckpointMetadata,
 )
 
-from graph.errors import DatabaseError
+from graph.errors import ThreadDeletedError
 from graph.server_runs import SERVER_RUNS
 from graph.store.copies import copy_thread
 from graph.store.resume_guard import named_decision, refused_decision
@@ -80,8 +81,8 @@ def checkpoint_key(config: RunnableConfig) -> tuple[Any, Any, Any]:
     )
 
 
-class ThreadDeletedError(DatabaseError):
-    """A run's thread was deleted while the run was on it."""
+COPYING: ContextVar[bool] = ContextVar("copying", default=False)
+"""Set while `acopy_thread` stores a copy: its checkpoints pass the run guards of `aput`."""
 
 
 class RollsBackRuns(BaseCheckpointSaver[str]):
@@ -97,7 +98,10 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
-        """Store the checkpoint (a rolled-back run's is dropped)."""
+        """Store the checkpoint (a rolled-back run's is dropped, but not a copy of it: a
+        copy's checkpoints keep the metadata of the run that made them)."""
+        if COPYING.get():
+            return await super().aput(config, checkpoint, metadata, new_versions)
         if self.run_log.dropped(config, metadata):
             return config
         await self._refuse_if_deleted(config)
@@ -155,8 +159,15 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
 
     async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         """Copy a thread (`threads.copy`) as a new one, registered, with its pending request
-        under its own id; writes are stored past this class's run guards (`graph.store.copies`)."""
-        await copy_thread(self, str(source_thread_id), str(target_thread_id), super().aput_writes)
+        under its own id; checkpoints and writes are stored past this class's run guards
+        (`graph.store.copies`)."""
+        copying = COPYING.set(True)
+        try:
+            await copy_thread(
+                self, str(source_thread_id), str(target_thread_id), super().aput_writes
+            )
+        finally:
+            COPYING.reset(copying)
 
     async def _note(self, rows: list[tuple[Any, ...]]) -> None:
         """Add rows to the `run_writes` table."""

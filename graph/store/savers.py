@@ -24,6 +24,7 @@ can lose the last commits but not corrupt the file).
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -37,9 +38,11 @@ from langgraph.checkpoint.base import (
     CheckpointMetadata,
     DeltaChannelHistory,
     get_checkpoint_id,
+    get_checkpoint_metadata,
 )
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from graph.errors import ThreadDeletedError
 from graph.store.delta_walk import (
     STAGE1_SQL,
     DeltaWalk,
@@ -73,6 +76,36 @@ CREATE TABLE IF NOT EXISTS writes (
 ) WITHOUT ROWID
 """
 VERSION_DIGITS = 32
+
+
+PUT_IF_PARENT = (
+    "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id,"
+    " parent_checkpoint_id, type, checkpoint, metadata) SELECT ?, ?, ?, ?, ?, ?, ?"
+    " WHERE EXISTS (SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ?"
+    " AND checkpoint_id = ?)"
+)
+"""`SqliteSaver.put`'s statement, storing nothing when the checkpoint's parent is gone."""
+Writes = Sequence[tuple[str, Any]]
+ONE_CHECKPOINT = "thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"
+DELETED = (
+    "thread {thread_id} was deleted while this command ran on it: its checkpoint {parent}"
+    " is gone, so nothing more of it is stored"
+)
+
+
+def thread_config(thread_id: str) -> RunnableConfig:
+    """The config naming a thread's latest checkpoint."""
+    return RunnableConfig(configurable={"thread_id": thread_id, "checkpoint_ns": ""})
+
+
+def refuse_if_gone(saver: Any, config: RunnableConfig) -> None:
+    """Raise `ThreadDeletedError` when `config` names a checkpoint `saver` no longer holds
+    (its thread was deleted after a command read it, before the command's run began)."""
+    configurable = config.get("configurable") or {}
+    parent = configurable.get("checkpoint_id")
+    if parent and saver is not None and saver.get_tuple(config) is None:
+        thread_id = configurable.get("thread_id")
+        raise ThreadDeletedError(DELETED.format(thread_id=thread_id, parent=parent))
 
 
 def new_file_pragmas() -> tuple[str, ...]:
@@ -171,8 +204,61 @@ class CompactSqliteSaver(CarriesThreadStores, SqliteSaver):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
-        """Store the checkpoint, its metadata listing the channels it seeds."""
-        return super().put(config, checkpoint, with_seeds(checkpoint, metadata), new_versions)
+        """Store the checkpoint, its metadata listing the channels it seeds, only while its
+        parent is stored (checked in the same statement): a thread deleted while a command
+        ran on it (the server's `threads.delete`) does not come back half made, without its
+        question or first steps; `ThreadDeletedError` says so."""
+        metadata = with_seeds(checkpoint, metadata)
+        configurable = config["configurable"]
+        parent = configurable.get("checkpoint_id")
+        if not parent:
+            return super().put(config, checkpoint, metadata, new_versions)
+        thread_id, checkpoint_ns = str(configurable["thread_id"]), configurable["checkpoint_ns"]
+        type_, blob = self.serde.dumps_typed(checkpoint)
+        meta = json.dumps(get_checkpoint_metadata(config, metadata), ensure_ascii=False)
+        meta_blob = meta.encode("utf-8", "ignore")
+        row = (thread_id, checkpoint_ns, checkpoint["id"], parent, type_, blob, meta_blob)
+        with self.cursor() as cur:
+            cur.execute(PUT_IF_PARENT, (*row, thread_id, checkpoint_ns, parent))
+            stored = cur.rowcount > 0
+        if not stored:
+            raise self._deleted(thread_id, str(parent))
+        return {
+            "configurable": {
+                "thread_id": thread_id,
+                "checkpoint_ns": checkpoint_ns,
+                "checkpoint_id": checkpoint["id"],
+            }
+        }
+
+    def put_writes(
+        self,
+        config: RunnableConfig,
+        writes: Writes,
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        """Store the writes; if their checkpoint is gone once they are stored (its thread
+        deleted meanwhile), take them out again and raise `ThreadDeletedError`."""
+        super().put_writes(config, writes, task_id, task_path)
+        configurable = config["configurable"]
+        where = tuple(
+            str(configurable.get(key, ""))
+            for key in ("thread_id", "checkpoint_ns", "checkpoint_id")
+        )
+        with self.cursor() as cur:
+            if cur.execute(f"SELECT 1 FROM checkpoints WHERE {ONE_CHECKPOINT}", where).fetchone():
+                return
+            cur.execute(f"DELETE FROM writes WHERE {ONE_CHECKPOINT}", where)
+        raise self._deleted(where[0], where[2])
+
+    def _deleted(self, thread_id: str, checkpoint_id: str) -> ThreadDeletedError:
+        """The error for a write on a checkpoint that is gone; the thread's registry row
+        goes too when none of its checkpoints is left (a node may have written it again)."""
+        registry = registry_of(self)
+        if registry is not None and self.get_tuple(thread_config(thread_id)) is None:
+            registry.forget(thread_id)
+        return ThreadDeletedError(DELETED.format(thread_id=thread_id, parent=checkpoint_id))
 
     def get_delta_channel_history(
         self, *, config: RunnableConfig, channels: Sequence[str]
