@@ -104,6 +104,15 @@ PASSWORD_NOTE = (
 )
 
 
+SERVER_PASSWORD_NOTE = " (the password is shown as ***: give the real URL)"
+
+
+def server_words(url: str) -> tuple[list[str], str]:
+    """The `--server` words of a printed command (a password hidden) and the note it needs."""
+    shown = hidden_password(url)
+    return ["--server", shown], SERVER_PASSWORD_NOTE if shown != url else ""
+
+
 def _named(value: str | None) -> str:
     return (value or os.environ.get(DB_ENV_VAR, "")).strip()
 
