@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 from contextlib import nullcontext
-from dataclasses import asdict
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -22,7 +21,15 @@ from graph.command_guard import damage_reported
 from graph.context import Context
 from graph.errors import AgentError, ThreadNotFoundError
 from graph.proposals import propose
-from graph.runner import NO_THREAD, Agent, db_label, make_context, snapshot, thread_config
+from graph.runner import (
+    NO_THREAD,
+    Agent,
+    db_label,
+    make_context,
+    settings_of,
+    snapshot,
+    thread_config,
+)
 from graph.state import Proposal
 from graph.store.locations import DB_HELP, db_command
 from tools.base import ExecContext
@@ -209,7 +216,7 @@ def edit_state(
     )
     update: dict[str, Any] = {"proposal": proposal, "outcome": None, "status": "running"}
     if not settings:
-        update["settings"] = asdict(ctx) | {"env": env.name}
+        update["settings"] = settings_of(env.name, ctx)
     configurable = {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": chosen}
     metadata = {EDITED_ACTION_KEY: proposal["action_text"], EDITED_FROM_KEY: chosen}
     config = RunnableConfig(configurable=configurable, metadata=metadata)

@@ -24,6 +24,7 @@ from langgraph.types import Command, StateUpdate
 
 from graph.agent import EnvName
 from graph.errors import AgentError, SettingsChangeError
+from graph.passwords import recorded
 
 RESTART = {"status": "running", "stop_reason": ""}
 SCALARS = (str, int, float, bool, type(None))
@@ -121,8 +122,10 @@ class GuardedGraph(CompiledStateGraph[Any, Any, Any, Any]):
     ) -> AsyncIterator[Any]:
         """`astream` (which every streaming method runs), its input checked first."""
         check_input(input)
-        if isinstance(input, Mapping) and input.get("settings") and config:
-            await self._refuse_other_settings(input["settings"], config)
+        if isinstance(input, Mapping) and input.get("settings"):
+            input = dict(input) | {"settings": recorded(input["settings"])}  # no password
+            if config:
+                await self._refuse_other_settings(input["settings"], config)
         async for chunk in super().astream(input, config, **kwargs):
             yield chunk
 
@@ -136,7 +139,8 @@ class GuardedGraph(CompiledStateGraph[Any, Any, Any, Any]):
         stored = (state.values or {}).get("settings") if isinstance(state.values, dict) else None
         if not stored:
             return
-        differing = sorted(key for key, value in given.items() if stored.get(key) != value)
+        known = recorded(stored)
+        differing = sorted(key for key, value in given.items() if known.get(key) != value)
         if differing:
             thread_id = config["configurable"]["thread_id"]
             raise SettingsChangeError(

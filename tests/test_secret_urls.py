@@ -1,27 +1,156 @@
-"""No password of a database or server URL is stored in a thread or printed."""
+"""No password of a database or server URL is stored in a thread or printed.
+
+The library database here is a PostgreSQL role that must give its password
+(a `scram-sha-256` line in the test server's `pg_hba.conf`), so a resume
+that lost the password fails, and one that finds it again works.
+"""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
+import uuid
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from cli_utils import run_cli
+from reliability_utils import RESERVE_QUESTION, RESERVE_SCRIPT, write_model
 
+from graph.agent import build_agent
 from graph.cli.output import resume_hint
-from graph.context import WikipediaContext
+from graph.context import LibraryContext, WikipediaContext
 from graph.errors import AgentError
 from graph.remote.client import connect
 from graph.remote.episodes import RemoteRun, start_episode
+from graph.runner import open_checkpointer, run_episode
+from tools.library.db import audit_log, reservations
 
 SECRET = "s3cret-Pw-71"
 CLOSED_PORT_URL = f"http://watcher:{SECRET}@127.0.0.1:9"
 
 
+def with_secret(url: str) -> str:
+    """`postgresql://role@host/db` with the password in it."""
+    return url.replace("@", f":{SECRET}@", 1)
+
+
+@pytest.fixture
+def keeper(postgres_server: str) -> Iterator[str]:
+    """A fresh database owned by a new role that must give `SECRET` over TCP; its URL
+    without the password."""
+    name = f"keeper_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(postgres_server, autocommit=True) as admin:
+        hba = Path(str(admin.execute("SHOW hba_file").fetchone()[0]))  # type: ignore[index]
+        admin.execute(f"CREATE ROLE {name} LOGIN PASSWORD '{SECRET}'")
+        admin.execute(f'CREATE DATABASE "{name}" OWNER {name}')
+        before = hba.read_text()
+        hba.write_text(f"host all {name} 127.0.0.1/32 scram-sha-256\n{before}")
+        admin.execute("SELECT pg_reload_conf()")
+    host = postgres_server.split("@", 1)[1].rsplit("/", 1)[0]
+    try:
+        yield f"postgresql://{name}@{host}/{name}"
+    finally:
+        hba.write_text(before)
+        with psycopg.connect(postgres_server, autocommit=True) as admin:
+            admin.execute("SELECT pg_reload_conf()")
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            admin.execute(f"DROP ROLE IF EXISTS {name}")
+
+
+@pytest.fixture(autouse=True)
+def no_password_elsewhere(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """libpq finds no password but the one a URL gives."""
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    monkeypatch.setenv("PGPASSFILE", str(tmp_path / "no.pgpass"))
+
+
+def stored_text(db: Path) -> str:
+    """Everything the checkpoint file holds, as text: every checkpoint and write read back
+    through the saver (blobs are compressed) and a dump of every table."""
+    with open_checkpointer(db, create=False) as saver:
+        tuples = list(saver.list(None))
+    with sqlite3.connect(db) as conn:
+        dump = "\n".join(conn.iterdump())
+    return repr(tuples) + dump
+
+
 def outputs(*runs: Any) -> str:
     return "".join(run.stdout + run.stderr for run in runs)
+
+
+@pytest.mark.postgres
+def test_a_library_password_is_never_stored_nor_printed_and_resume_asks_for_it(
+    keeper: str, postgres_library_url: str, tmp_path: Path
+) -> None:
+    db, model = str(tmp_path / "episodes.sqlite3"), write_model(tmp_path / "r.json", RESERVE_SCRIPT)
+    given = with_secret(keeper)
+    common = ("--db", db)
+    paused = run_cli(
+        "ask", RESERVE_QUESTION, "--env", "library", "--patron", "P1003", "--model", model,
+        "--library-db", given, "--thread-id", "kept", *common,
+    )  # fmt: skip
+    assert paused.returncode == 5, paused.stderr
+    lost = run_cli("resume", "kept", "--approve", *common)
+    assert lost.returncode == 2 and len(lost.stderr.strip().splitlines()) == 1, lost.stderr
+    assert "password" in lost.stderr and "PGPASSWORD" in lost.stderr, lost.stderr
+    another = with_secret(postgres_library_url)
+    other = run_cli("resume", "kept", "--approve", "--library-db", another, *common)
+    assert other.returncode == 2 and "--library-db" in other.stderr, other.stderr
+    audit = run_cli("audit", "kept", "--library-db", given, "--json", *common)
+    assert [row["event"] for row in json.loads(audit.stdout)] == ["proposed"], audit.stderr
+    done = run_cli("resume", "kept", "--approve", "--library-db", given, "--json", *common)
+    assert done.returncode == 0, done.stderr
+    assert [row["copy_id"] for row in reservations(given)] == ["W22"]
+    fork_from = json.loads(run_cli("history", "kept", "--json", *common).stdout)[-2]
+    forked = run_cli(
+        "resume", "kept", "--from", fork_from["checkpoint_id"], "--library-db", given, *common
+    )
+    assert forked.returncode in (0, 3, 5), forked.stderr
+    reads = [
+        run_cli("show", "kept", *common),
+        run_cli("show", "kept", "--json", *common),
+        run_cli("history", "kept", *common),
+        run_cli("history", "kept", "--json", *common),
+        run_cli("threads", "--json", *common),
+        run_cli("audit", "kept", "--library-db", given, *common),
+        run_cli("ask", "again?", "--thread-id", "kept", "--env", "library", *common),
+    ]
+    printed = outputs(paused, lost, other, audit, done, forked, *reads)
+    assert keeper in printed and SECRET not in printed
+    assert keeper in stored_text(Path(db)) and SECRET not in stored_text(Path(db))
+    assert SECRET not in repr(audit_log(given))
+
+
+@pytest.mark.postgres
+def test_a_thread_stored_with_its_password_before_still_resumes_and_shows_none(
+    keeper: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "episodes.sqlite3"
+    script = write_model(tmp_path / "r.json", RESERVE_SCRIPT)
+    from graph import passwords
+
+    monkeypatch.setattr(passwords, "URL_SETTINGS", ())  # how threads were stored before
+    with open_checkpointer(db) as saver:
+        agent = build_agent("library", saver)
+        ctx = LibraryContext(model=script, library_db=with_secret(keeper), patron="P1003")
+        paused = run_episode(agent, RESERVE_QUESTION, ctx, thread_id="old")
+    assert paused["status"] == "awaiting_approval"
+    assert SECRET in stored_text(db)
+    monkeypatch.undo()
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    monkeypatch.setenv("PGPASSFILE", str(tmp_path / "no.pgpass"))
+    done = run_cli("resume", "old", "--approve", "--db", str(db), "--max-seconds", "30")
+    assert done.returncode == 2 and "--change-settings" in done.stderr, done.stderr
+    assert SECRET not in done.stderr
+    done = run_cli("resume", "old", "--approve", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    assert [row["copy_id"] for row in reservations(with_secret(keeper))] == ["W22"]
+    assert SECRET not in outputs(done)
 
 
 def test_printed_server_urls_hide_their_password() -> None:

@@ -14,6 +14,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from platformdirs import user_state_dir
 
@@ -37,6 +38,8 @@ NO_POSTGRES_EXTRA = (
     '(pip install -e ".[postgres]"), which is not installed here'
 )
 _PASSWORD = re.compile(r"(://[^:/@]*:)[^@/]*@")
+_QUERY_PASSWORD = re.compile(r"([?&]password=)[^&]*", re.IGNORECASE)
+_QUERY_KEY = re.compile(r"password=", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -172,5 +175,20 @@ def thread_exists_message(thread_id: str, label: str, url: object = None) -> str
 
 
 def hidden_password(text: str) -> str:
-    """`text` with the password of a URL in it replaced by `***`."""
-    return _PASSWORD.sub(r"\1***@", text)
+    """`text` with the password of a URL in it (`user:PASSWORD@`, `?password=`) replaced
+    by `***`."""
+    return _QUERY_PASSWORD.sub(r"\1***", _PASSWORD.sub(r"\1***@", text))
+
+
+def without_password(text: str) -> str:
+    """A URL with its password (`user:PASSWORD@`, `?password=`) left out, as a thread
+    stores it: libpq then takes it from PGPASSWORD or ~/.pgpass, unless a run gives it."""
+    if URL_MARKER not in text:
+        return text
+    parts = urlsplit(text)
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, host = netloc.rsplit("@", 1)
+        netloc = userinfo.split(":", 1)[0] + "@" + host
+    kept = [item for item in parts.query.split("&") if item and not _QUERY_KEY.match(item)]
+    return urlunsplit(parts._replace(netloc=netloc, query="&".join(kept)))

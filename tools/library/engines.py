@@ -56,7 +56,12 @@ NO_DRIVER = (
     '{value}: PostgreSQL needs the [postgres] extra (pip install -e ".[postgres]"), '
     "which is not installed here"
 )
-CANNOT_CONNECT = "cannot open the library database {location}: {reason}"
+CANNOT_CONNECT = "cannot open the library database {location}: {reason}{hint}"
+NO_PASSWORD = (
+    " (a thread stores the URL without its password: give it again with --library-db "
+    "postgresql://user:PASSWORD@host:port/db, or in PGPASSWORD or ~/.pgpass)"
+)
+PASSWORD_REFUSED = ("no password supplied", "password authentication failed")
 TRANSIENT_FAILURES = (sqlite3.OperationalError, sa_exc.OperationalError, DatabaseServerError)
 """Errors of a call that may succeed when tried again: a locked or unreachable database."""
 
@@ -170,9 +175,9 @@ def _connect(location: Location) -> Connection:
         if isinstance(location, Path):
             raise
         reason = failure_text(error)
-        raise DatabaseServerError(
-            CANNOT_CONNECT.format(location=describe(location), reason=reason), reason
-        ) from None
+        hint = NO_PASSWORD if any(words in reason for words in PASSWORD_REFUSED) else ""
+        message = CANNOT_CONNECT.format(location=describe(location), reason=reason, hint=hint)
+        raise DatabaseServerError(message, reason) from None
 
 
 @contextmanager
