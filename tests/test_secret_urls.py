@@ -197,3 +197,17 @@ def test_a_thread_that_exists_on_the_server_is_refused_without_the_password() ->
     assert taken.returncode == 2 and "already exists" in taken.stderr, taken.stderr
     assert "--server 'http://watcher:***@127.0.0.1:" in taken.stderr, taken.stderr
     assert SECRET not in outputs(taken)
+
+
+@pytest.mark.postgres
+def test_a_bench_record_keeps_no_store_password(postgres_url: str, tmp_path: Path) -> None:
+    out, given = tmp_path / "out", with_secret(postgres_url)  # the test server trusts any
+    done = run_cli(
+        "bench", "qa", "--model", "graph.testing:hotpot_oracle_model", "--methods", "react",
+        "--n", "1", "--seeds", "1", "--out", str(out), "--workers", "1", "--db", given,
+        "--no-progress",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads((out / "config.json").read_text(encoding="utf-8"))["db"] == postgres_url
+    written = "".join(path.read_text(errors="replace") for path in out.rglob("*") if path.is_file())
+    assert SECRET not in written + outputs(done)
