@@ -211,3 +211,60 @@ def test_a_bench_record_keeps_no_store_password(postgres_url: str, tmp_path: Pat
     assert json.loads((out / "config.json").read_text(encoding="utf-8"))["db"] == postgres_url
     written = "".join(path.read_text(errors="replace") for path in out.rglob("*") if path.is_file())
     assert SECRET not in written + outputs(done)
+
+
+@pytest.mark.postgres
+def test_the_server_stores_no_password_and_a_run_context_gives_it(
+    keeper: str, tmp_path: Path
+) -> None:
+    from langgraph_sdk import get_sync_client
+    from server_utils import EDIT_TO_W22, LIBRARY_QUESTION, LIBRARY_SCRIPT, serving, write_script
+
+    context = {"model": write_script(tmp_path / "l.json", LIBRARY_SCRIPT)}
+    context["library_db"] = with_secret(keeper)
+    with serving(tmp_path) as server:
+        client = get_sync_client(url=server.url, api_key=None)
+        studio = client.threads.create()["thread_id"]  # as Studio runs: settings as context
+        client.runs.wait(studio, "library", input={"question": LIBRARY_QUESTION}, context=context)
+        paused = client.threads.get_state(studio)
+        client.runs.wait(studio, "library", command={"resume": EDIT_TO_W22}, context=context)
+        done = client.threads.get_state(studio)
+        api = client.threads.create()["thread_id"]  # settings in the input
+        given: dict[str, Any] = {"question": LIBRARY_QUESTION}
+        given["settings"] = context | {"env": "library"}
+        client.runs.wait(api, "library", input=given, context=context)
+        states = [paused, done, client.threads.get_state(api)]
+        history = client.threads.get_history(api) + client.threads.get_history(studio)
+        threads = [client.threads.get(studio), client.threads.get(api)]
+    assert paused["next"] == ["review"] and state_settings(paused)["library_db"] == keeper
+    assert state_settings(done)["status"] == "verified"
+    assert [row["copy_id"] for row in reservations(context["library_db"])] == ["W22"]
+    assert state_settings(states[2])["library_db"] == keeper
+    assert SECRET not in repr(states) + repr(history) + repr(threads)
+    assert SECRET not in stored_text(tmp_path / "episodes.sqlite3")
+
+
+def state_settings(state: Any) -> dict[str, Any]:
+    """A server thread state's stored settings, with its status."""
+    values = state["values"]
+    return dict(values.get("settings") or {}) | {"status": values.get("status")}
+
+
+@pytest.mark.postgres
+def test_a_password_given_as_a_query_parameter_is_hidden_and_not_stored(
+    keeper: str, tmp_path: Path
+) -> None:
+    db, model = str(tmp_path / "episodes.sqlite3"), write_model(tmp_path / "r.json", RESERVE_SCRIPT)
+    given = f"{keeper}?password={SECRET}"
+    paused = run_cli(
+        "ask", RESERVE_QUESTION, "--env", "library", "--patron", "P1003", "--model", model,
+        "--library-db", given, "--thread-id", "q", "--db", db,
+    )  # fmt: skip
+    assert paused.returncode == 5, paused.stderr
+    wrong = f"{keeper}?password=not-{SECRET}"
+    refused = run_cli("resume", "q", "--approve", "--db", db, "--library-db", wrong)
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
+    assert "password=***: password authentication failed" in refused.stderr, refused.stderr
+    done = run_cli("resume", "q", "--approve", "--db", db, "--library-db", given)
+    assert done.returncode == 0, done.stderr
+    assert SECRET not in outputs(paused, refused, done) + stored_text(Path(db))

@@ -12,8 +12,10 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from platformdirs import user_state_dir
@@ -38,7 +40,7 @@ NO_POSTGRES_EXTRA = (
     '(pip install -e ".[postgres]"), which is not installed here'
 )
 _PASSWORD = re.compile(r"(://[^:/@]*:)[^@/]*@")
-_QUERY_PASSWORD = re.compile(r"([?&]password=)[^&]*", re.IGNORECASE)
+_QUERY_PASSWORD = re.compile(r"([?&]password=)[^&\s]*?(?=[&\s]|:\s|$)", re.IGNORECASE)
 _QUERY_KEY = re.compile(r"password=", re.IGNORECASE)
 
 
@@ -178,6 +180,20 @@ def hidden_password(text: str) -> str:
     """`text` with the password of a URL in it (`user:PASSWORD@`, `?password=`) replaced
     by `***`."""
     return _QUERY_PASSWORD.sub(r"\1***", _PASSWORD.sub(r"\1***@", text))
+
+
+_WHOLE_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S*")
+
+
+def metadata_without_passwords(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """Checkpoint metadata with the password of each URL value left out: the LangGraph
+    server copies a run's context (a `library_db` URL, say) into every checkpoint's."""
+    return {
+        key: without_password(value)
+        if isinstance(value, str) and _WHOLE_URL.fullmatch(value)
+        else value
+        for key, value in metadata.items()
+    }
 
 
 def without_password(text: str) -> str:

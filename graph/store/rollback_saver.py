@@ -9,7 +9,7 @@ import logging
 import threading
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
@@ -22,6 +22,7 @@ from langgraph.checkpoint.base import (
 from graph.errors import DatabaseError
 from graph.server_runs import SERVER_RUNS
 from graph.store.copies import copy_thread
+from graph.store.locations import metadata_without_passwords
 from graph.store.resume_guard import named_decision, refused_decision
 from graph.store.rollback import (
     PROPOSAL,
@@ -97,12 +98,14 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
-        """Store the checkpoint (a rolled-back run's is dropped)."""
+        """Store the checkpoint (a rolled-back run's is dropped), its metadata without the
+        password of a URL the run's context named."""
         if self.run_log.dropped(config, metadata):
             return config
         await self._refuse_if_deleted(config)
         self.run_log.seen(run_of(config))
-        return await super().aput(config, checkpoint, metadata, new_versions)
+        kept = cast(CheckpointMetadata, metadata_without_passwords(metadata))
+        return await super().aput(config, checkpoint, kept, new_versions)
 
     async def _refuse_if_deleted(self, config: RunnableConfig) -> None:
         """Refuse a checkpoint whose parent is gone: its thread was deleted (`threads.delete`)

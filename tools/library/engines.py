@@ -58,14 +58,15 @@ NO_DRIVER = (
 )
 CANNOT_CONNECT = "cannot open the library database {location}: {reason}{hint}"
 NO_PASSWORD = (
-    " (a thread stores the URL without its password: give it again with --library-db "
-    "postgresql://user:PASSWORD@host:port/db, or in PGPASSWORD or ~/.pgpass)"
+    " (a thread stores the URL without its password: give the URL with it again in "
+    "--library-db or a server run's context, or set PGPASSWORD or a ~/.pgpass line)"
 )
 PASSWORD_REFUSED = ("no password supplied", "password authentication failed")
 TRANSIENT_FAILURES = (sqlite3.OperationalError, sa_exc.OperationalError, DatabaseServerError)
 """Errors of a call that may succeed when tried again: a locked or unreachable database."""
 
 _PASSWORD = re.compile(r"(://[^:/@]*:)[^@/]*@")
+_QUERY_PASSWORD = re.compile(r"([?&]password=)[^&]*", re.IGNORECASE)
 _SERVER_PREFIX = re.compile(r"^(connection failed: )?(connection to server at .*? failed: )?")
 _engines: OrderedDict[str, Engine] = OrderedDict()
 _engines_lock = threading.Lock()
@@ -94,7 +95,7 @@ def describe(location: Location) -> str:
     """How messages name a location: the path, or the URL with its password hidden."""
     if isinstance(location, Path):
         return str(location)
-    return location.render_as_string(hide_password=True)
+    return _QUERY_PASSWORD.sub(r"\1***", location.render_as_string(hide_password=True))
 
 
 def location_key(location: Location) -> str:
