@@ -58,8 +58,9 @@ NO_DRIVER = (
 )
 CANNOT_CONNECT = "cannot open the library database {location}: {reason}{hint}"
 NO_PASSWORD = (
-    " (a thread stores the URL without its password: give the URL with it again in "
-    "--library-db or a server run's context, or set PGPASSWORD or a ~/.pgpass line)"
+    " (a thread stores the URL without its password: give the URL with it again where "
+    "the run starts, in --library-db or a server run's context, or set PGPASSWORD or a "
+    "~/.pgpass line where it runs: with --server, on the server)"
 )
 PASSWORD_REFUSED = ("no password supplied", "password authentication failed")
 TRANSIENT_FAILURES = (sqlite3.OperationalError, sa_exc.OperationalError, DatabaseServerError)
