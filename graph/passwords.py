@@ -34,12 +34,14 @@ def recorded(settings: Mapping[str, Any]) -> dict[str, Any]:
 
 def with_given_password(stored: C, given: object) -> C:
     """`stored` (a thread's settings) with the password of the database URL the run was
-    `given`, when both name the same database; else `stored` as it is."""
+    `given`, when both name the same database and `given` holds one; else `stored` as it
+    is (a thread stored with its password keeps it)."""
     changes: dict[str, Any] = {}
     for name in URL_SETTINGS:
         mine, theirs = getattr(stored, name, None), getattr(given, name, None)
         if not (isinstance(mine, str) and isinstance(theirs, str)) or mine == theirs:
             continue
-        if without_password(mine) == without_password(theirs):
+        bare = without_password(theirs)
+        if bare != theirs and without_password(mine) == bare:
             changes[name] = theirs
     return replace(stored, **changes) if changes else stored

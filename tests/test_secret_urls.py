@@ -268,3 +268,14 @@ def test_a_password_given_as_a_query_parameter_is_hidden_and_not_stored(
     done = run_cli("resume", "q", "--approve", "--db", db, "--library-db", given)
     assert done.returncode == 0, done.stderr
     assert SECRET not in outputs(paused, refused, done) + stored_text(Path(db))
+
+
+def test_a_run_gives_a_password_only_for_the_same_database_and_only_one_it_holds() -> None:
+    from graph.passwords import with_given_password
+
+    stored = LibraryContext(library_db=f"postgresql://k:{SECRET}@h/db")  # stored before
+    assert with_given_password(stored, LibraryContext(library_db="postgresql://k@h/db")) is stored
+    given = LibraryContext(library_db="postgresql://k:other@h/db")
+    assert with_given_password(stored, given).library_db == given.library_db
+    bare = LibraryContext(library_db="postgresql://k@h/db2")
+    assert with_given_password(bare, given) is bare
