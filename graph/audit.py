@@ -23,9 +23,13 @@ from graph.context import Context
 from graph.errors import AgentError, DatabaseError
 from graph.node_support import recorded_decisions
 from graph.runner import Agent, env_of
-from graph.store.locations import DB_HELP
+from graph.store.locations import DB_HELP, anywhere, hidden_password, without_password
 from tools.base import ExecContext
 
+OTHER_LIBRARY = (
+    "--library-db names another database than thread {thread_id} used ({used}); give "
+    "that one (a password may be added to its URL)"
+)
 NO_AUDIT = (
     "thread {thread_id} is a {env} episode: it has no audit log (only library episodes, "
     "whose write actions need approval, keep one)"
@@ -86,11 +90,15 @@ def recorded_decision(
     return dict(found[0]["detail"]) if found else None
 
 
-def audit_rows(agent: Agent, thread_id: str) -> tuple[str, list[dict[str, Any]]]:
+def audit_rows(
+    agent: Agent, thread_id: str, given: str | None = None
+) -> tuple[str, list[dict[str, Any]]]:
     """The library database a thread used and its audit rows, oldest first.
 
-    Raises `AgentError` for a thread with no audit log (a Wikipedia episode) and
-    `DatabaseError` when its library database is missing (nothing is created).
+    The thread stores a database URL without its password: `given` (`--library-db`)
+    may name the same database with it. Raises `AgentError` for a thread with no audit
+    log (a Wikipedia episode) or a `given` database it did not use, and `DatabaseError`
+    when its library database is missing (nothing is created).
     """
     from graph.runner import snapshot, stored_settings
     from tools.library.db import audit_log, default_db_path
@@ -101,7 +109,13 @@ def audit_rows(agent: Agent, thread_id: str) -> tuple[str, list[dict[str, Any]]]
     env_name = settings.get("env") or env_of(agent)
     if env_name != "library":
         raise AgentError(NO_AUDIT.format(thread_id=thread_id, env=env_name))
-    location = parse_location(settings.get("library_db") or default_db_path())
+    used = str(settings.get("library_db") or default_db_path())
+    if given is not None:
+        if without_password(anywhere(given)) != without_password(anywhere(used)):
+            shown = hidden_password(without_password(used))
+            raise AgentError(OTHER_LIBRARY.format(thread_id=thread_id, used=shown))
+        used = given
+    location = parse_location(used)
     if isinstance(location, Path) and not location.exists():
         raise DatabaseError(NO_LIBRARY_DB.format(path=location, thread_id=thread_id))
     requests, _ = copied_from(agent, thread_id)
@@ -157,7 +171,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from graph.store.locations import checkpoint_location
 
     agent = build_agent("library", open_checkpointer(checkpoint_location(args.db), create=False))
-    path, rows = audit_rows(agent, args.thread_id)
+    path, rows = audit_rows(agent, args.thread_id, args.library_db)
     if args.json:
         print(terminal.dumps(rows, default=str))
         return 0
@@ -184,10 +198,16 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def register(commands: Any) -> None:
-    """Add `react-agent audit THREAD_ID [--db] [--json]` to the CLI's subcommands."""
+    """Add `react-agent audit THREAD_ID [--db] [--library-db] [--json]` to the CLI's
+    subcommands."""
     audit = commands.add_parser("audit", help="print a library episode's audit log")
     audit.add_argument("thread_id")
     audit.add_argument("--db", help=DB_HELP)
+    audit.add_argument(
+        "--library-db",
+        help="the thread's library database with its password (the thread stores the "
+        "URL without it; else PGPASSWORD or ~/.pgpass give it)",
+    )
     audit.add_argument("--json", action="store_true", help="print one JSON list")
     audit.set_defaults(func=cmd_audit)
 

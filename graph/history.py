@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 from contextlib import nullcontext
-from dataclasses import asdict
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -28,6 +27,7 @@ from graph.runner import (
     db_label,
     local_actor,
     make_context,
+    settings_of,
     snapshot,
     thread_config,
 )
@@ -221,7 +221,7 @@ def edit_state(
     )
     update: dict[str, Any] = {"proposal": proposal, "outcome": None, "status": "running"}
     if not settings:
-        update["settings"] = asdict(ctx) | {"env": env.name}
+        update["settings"] = settings_of(env.name, ctx)
     configurable = {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": chosen}
     metadata = {EDITED_ACTION_KEY: proposal["action_text"], EDITED_FROM_KEY: chosen}
     config = RunnableConfig(configurable=configurable, metadata=metadata)

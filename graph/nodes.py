@@ -28,6 +28,7 @@ from graph.node_support import (
     reply_text,
 )
 from graph.outcomes import outcome_evidence, stored_outcome
+from graph.passwords import recorded
 from graph.proposals import propose
 from graph.review import governing, review_write, unapproved
 from graph.state import AgentState, Step
@@ -101,7 +102,7 @@ class Nodes:
         counters = counters_of(state)
         update: dict[str, Any] = {} if state.get("status") == "running" else {"status": "running"}
         if not state.get("settings"):
-            update["settings"] = asdict(ctx) | {"env": env.name}
+            update["settings"] = recorded(asdict(ctx) | {"env": env.name})
         exec_ctx = exec_context(state, runtime)
         unreachable = env.goal_unreachable(state["question"], exec_ctx)
         if unreachable:

@@ -27,6 +27,7 @@ from langgraph.types import Command, StateSnapshot
 from graph.approval import parse_decision
 from graph.context import Context
 from graph.errors import AgentError, RequestError, SettingsChangeError
+from graph.passwords import recorded
 from graph.runner import (
     Agent,
     EventHandler,
@@ -121,11 +122,12 @@ def settings_changes(
 
 
 def with_defaults(env_name: str, stored: Mapping[str, Any]) -> dict[str, Any]:
-    """`stored` completed with today's defaults for settings it lacks: a thread started
-    before a setting existed ran with that setting's default."""
+    """`stored` completed with today's defaults for settings it lacks (a thread started
+    before a setting existed ran with that setting's default), as `settings_of` gives them
+    (a database URL stored with its password before passwords were left out, without it)."""
     if not stored:
         return {}
-    return settings_of(env_name, make_context(env_name, {})) | dict(stored)
+    return settings_of(env_name, make_context(env_name, {})) | recorded(stored)
 
 
 def describe_changes(thread_id: str, changes: Mapping[str, tuple[Any, Any]]) -> str:
@@ -223,12 +225,12 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
     if stored.get("env", env_name) != env_name:
         other = OTHER_ENV.format(thread_id=thread_id, env=stored["env"], other=env_name)
         raise SettingsChangeError(other)
-    wanted = settings_of(env_name, request.ctx or make_context(env_name, stored))
+    ctx = request.ctx or make_context(env_name, stored)  # with a password the run was given
+    wanted = settings_of(env_name, ctx)
     changes = settings_changes(with_defaults(env_name, stored), wanted)
     if changes and not request.change_settings:
         raise SettingsChangeError(describe_changes(thread_id, changes))
     update = {"settings": wanted} if changes or not stored else None
-    ctx = make_context(env_name, wanted)
     if request.decision is not None and ctx.approvals != "ask":
         raise AgentError(POLICY_DECIDES.format(approvals=ctx.approvals))
     run = (ctx, owner, request.actor, on_event)

@@ -30,6 +30,7 @@ from langgraph.types import StateSnapshot
 from graph.agent import ENVIRONMENTS, recursion_limit
 from graph.context import Context
 from graph.errors import AgentError, DatabaseError, ThreadNotFoundError
+from graph.passwords import recorded
 from graph.results import outcome_of
 from graph.store.heartbeats import holding
 from graph.store.leases import lease_of, new_owner
@@ -88,8 +89,9 @@ def make_context(env_name: str, settings: Mapping[str, Any]) -> Context:
 
 
 def settings_of(env_name: str, ctx: Context) -> dict[str, Any]:
-    """A run's settings as the thread stores them: the Context's fields plus `env`."""
-    return asdict(ctx) | {"env": env_name}
+    """A run's settings as the thread stores them: the Context's fields plus `env`, a
+    database URL without its password (`graph.passwords`)."""
+    return recorded(asdict(ctx) | {"env": env_name})
 
 
 def env_of(agent: Agent) -> str:

@@ -25,6 +25,7 @@ from langgraph.types import Command, StateUpdate
 
 from graph.agent import EnvName
 from graph.errors import AgentError, SettingsChangeError
+from graph.passwords import recorded
 from graph.store.resume_guard import refused_keyed, strict_resume
 
 RESTART = {"status": "running", "stop_reason": ""}
@@ -124,8 +125,10 @@ class GuardedGraph(CompiledStateGraph[Any, Any, Any, Any]):
         """`astream` (which every streaming method runs), its input checked first and a
         resume naming no pending interrupt refused (`graph.store.resume_guard`)."""
         check_input(input)
-        if isinstance(input, Mapping) and input.get("settings") and config:
-            await self._refuse_other_settings(input["settings"], config)
+        if isinstance(input, Mapping) and input.get("settings"):
+            input = dict(input) | {"settings": recorded(input["settings"])}  # no password
+            if config:
+                await self._refuse_other_settings(input["settings"], config)
         config = strict_resume(config)
         try:
             async for chunk in super().astream(input, config, **kwargs):
@@ -144,7 +147,8 @@ class GuardedGraph(CompiledStateGraph[Any, Any, Any, Any]):
         stored = (state.values or {}).get("settings") if isinstance(state.values, dict) else None
         if not stored:
             return
-        differing = sorted(key for key, value in given.items() if stored.get(key) != value)
+        known = recorded(stored)
+        differing = sorted(key for key, value in given.items() if known.get(key) != value)
         if differing:
             thread_id = config["configurable"]["thread_id"]
             raise SettingsChangeError(

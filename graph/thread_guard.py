@@ -13,8 +13,9 @@
   the thread held by it waits for that node rather than being refused.
 - **The settings.** The run's `Context` comes from `state["settings"]`, stored
   with the thread from the input checkpoint on, not from whatever the resuming
-  run passed. A thread started with only a question stores its run's context
-  on its first node (`reason`).
+  run passed, but for the password of the database URL the run was given
+  (`graph.passwords`: the thread stores none). A thread started with only a
+  question stores its run's context on its first node (`reason`).
 - **The registry.** Status changes are written to the thread registry, so
   `react-agent threads` lists server-run threads too.
 """
@@ -36,6 +37,7 @@ from langgraph.runtime import Runtime
 
 from graph.context import Context
 from graph.errors import LeaseHeldError, SettingsChangeError
+from graph.passwords import with_given_password
 from graph.server_runs import SERVER_RUNS
 from graph.state import AgentState
 from graph.store.heartbeats import HEARTBEATS, ensure
@@ -149,7 +151,7 @@ class ThreadGuard:
             raise SettingsChangeError(
                 WRONG_GRAPH.format(thread_id=thread_id, env=env, graph=self.env_name)
             )
-        return stored_context(self.context_type, settings)
+        return with_given_password(stored_context(self.context_type, settings), runtime.context)
 
     def wrap(self, node: NodeFunction) -> NodeFunction:
         """`node` with the lease, settings and registry handled around it."""

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from graph import terminal
-from graph.store.locations import db_words, password_note
+from graph.store.locations import db_words, password_note, server_words
 
 STATUS_LABELS = {
     "verified": "verified",
@@ -53,10 +53,9 @@ def resume_hint(
 ) -> str:
     """The command that answers a pending request (through the LangGraph `server`, if any),
     from any directory (`db_words`), shell-quoted and terminal-safe."""
-    where = ["--server", server] if server else db_words(db)
+    where, note = server_words(server) if server else (db_words(db), password_note(db))
     request = ["--request", request_id] if request_id else []
     words = terminal.command("react-agent", "resume", thread_id, *where, *request)
-    note = "" if server else password_note(db)
     return f"{words} --approve | --reject REASON | --edit ARGS{note}"
 
 

@@ -35,6 +35,7 @@ from graph.evaluation.methods import MethodRunner, ModelFactory, RunSettings, co
 from graph.evaluation.questions import prompts_fingerprint, select_questions
 from graph.evaluation.report import markdown_report, steps_by_method, summarize
 from graph.evaluation.scheduler import Retry, run_all, with_retries
+from graph.store.locations import without_password
 
 NO_PLOTS = (
     "bench qa: matplotlib is not installed, so no plots were drawn; "
@@ -146,9 +147,11 @@ class QABench:
         )
 
     def run_config(self) -> dict[str, Any]:
-        """Everything needed to reproduce the run."""
+        """Everything needed to reproduce the run (a store's or server's password left out)."""
         config = asdict(self.config)
         config["out"] = str(self.config.out)
+        config["db"] = without_password(self.config.db) if self.config.db else None
+        config["server"] = without_password(self.config.server)
         config["data"] = (
             str(self.config.data) if self.config.data else f"built-in:{QUESTIONS_FILE.name}"
         )

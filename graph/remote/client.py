@@ -17,6 +17,7 @@ from langgraph_sdk.client import SyncLangGraphClient
 from langgraph_sdk.errors import APIConnectionError
 
 from graph.errors import AgentError
+from graph.store.locations import hidden_password
 
 TIMEOUT_S = 30.0  # connect, write and pool; a streamed run may read for long
 NOT_A_URL = "--server {url!r} is not a server URL; give one like http://127.0.0.1:2024"
@@ -45,12 +46,17 @@ def connect(url: str) -> SyncLangGraphClient:
     """A client of the server at `url` (nothing is sent yet)."""
     url = url.strip().rstrip("/")
     if not _is_server_url(url):
-        raise RemoteError(NOT_A_URL.format(url=url))
+        raise RemoteError(NOT_A_URL.format(url=hidden_password(url)))
     return get_sync_client(url=url, timeout=(TIMEOUT_S, None, TIMEOUT_S, TIMEOUT_S))
 
 
 def server_url(client: SyncLangGraphClient) -> str:
-    """The URL the client talks to."""
+    """The URL the client talks to, as messages name it (a password shown as `***`)."""
+    return hidden_password(plain_url(client))
+
+
+def plain_url(client: SyncLangGraphClient) -> str:
+    """The URL the client talks to, a password in it included (never to be printed)."""
     return str(client.http.client.base_url).rstrip("/")
 
 
@@ -74,7 +80,7 @@ def talking_to(client: SyncLangGraphClient, thread_id: str = "") -> Iterator[Non
     try:
         yield
     except (httpx.TransportError, APIConnectionError) as error:
-        problem = " ".join(str(error).split()) or type(error).__name__
+        problem = hidden_password(" ".join(str(error).split()) or type(error).__name__)
         raise RemoteError(UNREACHABLE.format(url=url, problem=problem)) from None
     except httpx.HTTPStatusError as error:
         status = error.response.status_code if error.response is not None else 0

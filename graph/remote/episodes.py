@@ -22,10 +22,11 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import Interrupt, StateSnapshot
 from langgraph_sdk.client import SyncLangGraphClient
 
+from graph import terminal
 from graph.agent import recursion_limit
 from graph.context import Context
 from graph.errors import AgentError, DecisionError, RequestError, ThreadNotFoundError
-from graph.remote.client import server_url, talking_to
+from graph.remote.client import plain_url, server_url, talking_to
 from graph.results import outcome_of
 from graph.resuming import (
     AWAITS_DECISION,
@@ -39,6 +40,7 @@ from graph.resuming import (
     with_defaults,
 )
 from graph.runner import EventHandler, make_context, settings_of
+from graph.store.locations import server_words
 from graph.store.resume_guard import NOT_PENDING
 
 QUESTION_IN_METADATA = 200
@@ -47,7 +49,7 @@ EMPTY_THREAD = "thread {thread_id} on the LangGraph server at {url} holds no epi
 REFUSED_BY_SERVER = ("Refused decision: ", "Invalid decision: ")
 THREAD_EXISTS = (
     "thread {thread_id} already exists on the LangGraph server at {url}: continue it with "
-    "`react-agent resume {thread_id} --server {url}`"
+    "`{resume}`{note}"
 )
 
 
@@ -147,8 +149,12 @@ def start_episode(
     """Answer `question` in a new thread on the server (a `thread_id` that exists there is
     refused); returns the outcome."""
     if thread_id and _exists(client, thread_id):
-        url = server_url(client)
-        raise AgentError(THREAD_EXISTS.format(thread_id=thread_id, url=url))
+        where, note = server_words(plain_url(client))
+        resume = terminal.command("react-agent", "resume", thread_id, *where)
+        message = THREAD_EXISTS.format(
+            thread_id=terminal.line(thread_id), url=server_url(client), resume=resume, note=note
+        )
+        raise AgentError(message)
     with talking_to(client):
         thread: Any = client.threads.create(
             thread_id=thread_id,

@@ -25,6 +25,8 @@ from langgraph.checkpoint.base import Checkpoint, CheckpointMetadata, DeltaChann
 from langgraph.checkpoint.serde.types import _DeltaSnapshot
 from langgraph.checkpoint.sqlite._delta import build_delta_channels_writes_history
 
+from graph.store.locations import metadata_without_passwords
+
 SEEDS_KEY = "delta_seeds"
 MAX_IDS_PER_QUERY = 900
 
@@ -55,13 +57,14 @@ def stage1_params(thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> tup
 
 
 def with_seeds(checkpoint: Checkpoint, metadata: CheckpointMetadata) -> CheckpointMetadata:
-    """`metadata` plus the list of channels this checkpoint seeds (snapshots)."""
+    """`metadata` plus the list of channels this checkpoint seeds (snapshots), a URL's
+    password left out (`metadata_without_passwords`)."""
     seeds = sorted(
         name
         for name, value in checkpoint["channel_values"].items()
         if isinstance(value, _DeltaSnapshot)
     )
-    return cast(CheckpointMetadata, {**metadata, SEEDS_KEY: seeds})
+    return cast(CheckpointMetadata, {**metadata_without_passwords(metadata), SEEDS_KEY: seeds})
 
 
 class DeltaWalk:

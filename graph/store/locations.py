@@ -12,8 +12,11 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from platformdirs import user_state_dir
 
@@ -37,6 +40,8 @@ NO_POSTGRES_EXTRA = (
     '(pip install -e ".[postgres]"), which is not installed here'
 )
 _PASSWORD = re.compile(r"(://[^:/@]*:)[^@/]*@")
+_QUERY_PASSWORD = re.compile(r"([?&]password=)[^&\s]*?(?=[&\s]|:\s|$)", re.IGNORECASE)
+_QUERY_KEY = re.compile(r"password=", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -104,6 +109,15 @@ PASSWORD_NOTE = (
 )
 
 
+SERVER_PASSWORD_NOTE = " (the password is shown as ***: give the real URL)"
+
+
+def server_words(url: str) -> tuple[list[str], str]:
+    """The `--server` words of a printed command (a password hidden) and the note it needs."""
+    shown = hidden_password(url)
+    return ["--server", shown], SERVER_PASSWORD_NOTE if shown != url else ""
+
+
 def _named(value: str | None) -> str:
     return (value or os.environ.get(DB_ENV_VAR, "")).strip()
 
@@ -163,5 +177,34 @@ def thread_exists_message(thread_id: str, label: str, url: object = None) -> str
 
 
 def hidden_password(text: str) -> str:
-    """`text` with the password of a URL in it replaced by `***`."""
-    return _PASSWORD.sub(r"\1***@", text)
+    """`text` with the password of a URL in it (`user:PASSWORD@`, `?password=`) replaced
+    by `***`."""
+    return _QUERY_PASSWORD.sub(r"\1***", _PASSWORD.sub(r"\1***@", text))
+
+
+_WHOLE_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S*")
+
+
+def metadata_without_passwords(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """Checkpoint metadata with the password of each URL value left out: the LangGraph
+    server copies a run's context (a `library_db` URL, say) into every checkpoint's."""
+    return {
+        key: without_password(value)
+        if isinstance(value, str) and _WHOLE_URL.fullmatch(value)
+        else value
+        for key, value in metadata.items()
+    }
+
+
+def without_password(text: str) -> str:
+    """A URL with its password (`user:PASSWORD@`, `?password=`) left out, as a thread
+    stores it: libpq then takes it from PGPASSWORD or ~/.pgpass, unless a run gives it."""
+    if URL_MARKER not in text:
+        return text
+    parts = urlsplit(text)
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, host = netloc.rsplit("@", 1)
+        netloc = userinfo.split(":", 1)[0] + "@" + host
+    kept = [item for item in parts.query.split("&") if item and not _QUERY_KEY.match(item)]
+    return urlunsplit(parts._replace(netloc=netloc, query="&".join(kept)))

@@ -10,7 +10,7 @@ import threading
 from collections import Counter
 from collections.abc import Sequence
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
@@ -23,6 +23,7 @@ from langgraph.checkpoint.base import (
 from graph.errors import ThreadDeletedError
 from graph.server_runs import SERVER_RUNS
 from graph.store.copies import copy_thread
+from graph.store.locations import metadata_without_passwords
 from graph.store.resume_guard import named_decision, refused_decision
 from graph.store.rollback import (
     PROPOSAL,
@@ -99,14 +100,16 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         """Store the checkpoint (a rolled-back run's is dropped, but not a copy of it: a
-        copy's checkpoints keep the metadata of the run that made them)."""
+        copy's checkpoints keep the metadata of the run that made them), its metadata
+        without the password of a URL the run's context named."""
+        kept = cast(CheckpointMetadata, metadata_without_passwords(metadata))
         if COPYING.get():
-            return await super().aput(config, checkpoint, metadata, new_versions)
+            return await super().aput(config, checkpoint, kept, new_versions)
         if self.run_log.dropped(config, metadata):
             return config
         await self._refuse_if_deleted(config)
         self.run_log.seen(run_of(config))
-        return await super().aput(config, checkpoint, metadata, new_versions)
+        return await super().aput(config, checkpoint, kept, new_versions)
 
     async def _refuse_if_deleted(self, config: RunnableConfig) -> None:
         """Refuse a checkpoint whose parent is gone: its thread was deleted (`threads.delete`)

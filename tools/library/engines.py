@@ -56,11 +56,18 @@ NO_DRIVER = (
     '{value}: PostgreSQL needs the [postgres] extra (pip install -e ".[postgres]"), '
     "which is not installed here"
 )
-CANNOT_CONNECT = "cannot open the library database {location}: {reason}"
+CANNOT_CONNECT = "cannot open the library database {location}: {reason}{hint}"
+NO_PASSWORD = (
+    " (a thread stores the URL without its password: give the URL with it again where "
+    "the run starts, in --library-db or a server run's context, or set PGPASSWORD or a "
+    "~/.pgpass line where it runs: with --server, on the server)"
+)
+PASSWORD_REFUSED = ("no password supplied", "password authentication failed")
 TRANSIENT_FAILURES = (sqlite3.OperationalError, sa_exc.OperationalError, DatabaseServerError)
 """Errors of a call that may succeed when tried again: a locked or unreachable database."""
 
 _PASSWORD = re.compile(r"(://[^:/@]*:)[^@/]*@")
+_QUERY_PASSWORD = re.compile(r"([?&]password=)[^&]*", re.IGNORECASE)
 _SERVER_PREFIX = re.compile(r"^(connection failed: )?(connection to server at .*? failed: )?")
 _engines: OrderedDict[str, Engine] = OrderedDict()
 _engines_lock = threading.Lock()
@@ -89,7 +96,7 @@ def describe(location: Location) -> str:
     """How messages name a location: the path, or the URL with its password hidden."""
     if isinstance(location, Path):
         return str(location)
-    return location.render_as_string(hide_password=True)
+    return _QUERY_PASSWORD.sub(r"\1***", location.render_as_string(hide_password=True))
 
 
 def location_key(location: Location) -> str:
@@ -170,9 +177,9 @@ def _connect(location: Location) -> Connection:
         if isinstance(location, Path):
             raise
         reason = failure_text(error)
-        raise DatabaseServerError(
-            CANNOT_CONNECT.format(location=describe(location), reason=reason), reason
-        ) from None
+        hint = NO_PASSWORD if any(words in reason for words in PASSWORD_REFUSED) else ""
+        message = CANNOT_CONNECT.format(location=describe(location), reason=reason, hint=hint)
+        raise DatabaseServerError(message, reason) from None
 
 
 @contextmanager
