@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langchain_core.runnables import RunnableConfig
 from server_utils import LIBRARY_QUESTION, LIBRARY_SCRIPT, write_script
 
 import graph.audit
@@ -105,3 +106,24 @@ def test_a_fork_whose_thread_is_deleted_before_its_run_fails_in_one_line(
     err = capsys.readouterr().err
     assert err == f"react-agent: {GONE.format(paused[3])}, so nothing more of it is stored\n"
     assert stored(db_path) == []
+
+
+def test_writes_may_reach_the_saver_before_their_checkpoint(db_path: Path) -> None:
+    """LangGraph saves a run's first checkpoint and its first task's writes on separate
+    background threads, so the writes can arrive first: they are kept, not refused as
+    if the thread had been deleted (which failed instant episodes at random)."""
+    from langgraph.checkpoint.base import empty_checkpoint
+
+    from graph.store.savers import open_sqlite_saver
+
+    saver = open_sqlite_saver(db_path)
+    first, second = empty_checkpoint(), empty_checkpoint()
+    thread = {"thread_id": "t", "checkpoint_ns": ""}
+    stored = saver.put({"configurable": thread}, first, {"step": -1}, {})
+    on_second = RunnableConfig(configurable=thread | {"checkpoint_id": second["id"]})
+    saver.put_writes(on_second, [("question", "Q?")], "task-1")
+    saver.put(stored, second, {"step": 0}, {})
+    kept = saver.get_tuple(on_second)
+    assert kept is not None and kept.pending_writes is not None
+    assert [(write[1], write[2]) for write in kept.pending_writes] == [("question", "Q?")]
+    saver.close()

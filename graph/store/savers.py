@@ -85,8 +85,11 @@ PUT_IF_PARENT = (
     " AND checkpoint_id = ?)"
 )
 """`SqliteSaver.put`'s statement, storing nothing when the checkpoint's parent is gone."""
-Writes = Sequence[tuple[str, Any]]
-ONE_CHECKPOINT = "thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"
+ORPHAN_WRITES = (
+    "DELETE FROM writes WHERE thread_id = ? AND checkpoint_id NOT IN"
+    " (SELECT checkpoint_id FROM checkpoints WHERE thread_id = ?)"
+)
+"""The writes of a thread whose checkpoint is gone (stored while it was being deleted)."""
 DELETED = (
     "thread {thread_id} was deleted while this command ran on it: its checkpoint {parent}"
     " is gone, so nothing more of it is stored"
@@ -231,30 +234,13 @@ class CompactSqliteSaver(CarriesThreadStores, SqliteSaver):
             }
         }
 
-    def put_writes(
-        self,
-        config: RunnableConfig,
-        writes: Writes,
-        task_id: str,
-        task_path: str = "",
-    ) -> None:
-        """Store the writes; if their checkpoint is gone once they are stored (its thread
-        deleted meanwhile), take them out again and raise `ThreadDeletedError`."""
-        super().put_writes(config, writes, task_id, task_path)
-        configurable = config["configurable"]
-        where = tuple(
-            str(configurable.get(key, ""))
-            for key in ("thread_id", "checkpoint_ns", "checkpoint_id")
-        )
-        with self.cursor() as cur:
-            if cur.execute(f"SELECT 1 FROM checkpoints WHERE {ONE_CHECKPOINT}", where).fetchone():
-                return
-            cur.execute(f"DELETE FROM writes WHERE {ONE_CHECKPOINT}", where)
-        raise self._deleted(where[0], where[2])
-
     def _deleted(self, thread_id: str, checkpoint_id: str) -> ThreadDeletedError:
-        """The error for a write on a checkpoint that is gone; the thread's registry row
-        goes too when none of its checkpoints is left (a node may have written it again)."""
+        """The error for a checkpoint whose parent is gone. The writes the run stored on
+        checkpoints that are gone are taken out (a write may reach the saver before its
+        checkpoint does, so they are not refused when stored), and the thread's registry
+        row goes too when none of its checkpoints is left (a node may have written it again)."""
+        with self.cursor() as cur:
+            cur.execute(ORPHAN_WRITES, (thread_id, thread_id))
         registry = registry_of(self)
         if registry is not None and self.get_tuple(thread_config(thread_id)) is None:
             registry.forget(thread_id)
