@@ -398,7 +398,8 @@ def test_read_only_commands_never_create_a_file_and_name_the_database(
 def test_ctrl_c_marks_the_thread_interrupted_and_says_how_to_resume(
     db_path: Path, tmp_path: Path
 ) -> None:
-    model = write_model(tmp_path / "slow.json", DEMO_REPLIES, delay_s=1.5)
+    # 3 s a turn: the episode outlasts the poll below by 9 s, even on a loaded machine
+    model = write_model(tmp_path / "slow.json", DEMO_REPLIES, delay_s=3.0)
     episode = start_cli(
         "ask", DEMO_QUESTION, "--model", model, "--db", str(db_path), "--thread-id", "int"
     )
