@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
 from typing_extensions import TypedDict
@@ -39,10 +39,21 @@ class Evidence(EvidenceDraft):
     retrieved_at: str
 
 
+Outcome = Literal["verified", "grounded", "rejected"]
+OUTCOMES: tuple[Outcome, ...] = ("verified", "grounded", "rejected")
+
+
 class Verdict(TypedDict):
-    """What a checker decided about a proposed final answer."""
+    """What a checker decided about a proposed final answer.
+
+    `outcome` is `verified` (the evidence states the answer and ties it to what the
+    question asks), `grounded` (the evidence states it and nothing contradicts it, but
+    the tie cannot be confirmed) or `rejected` (a definite failure, said in `reason`);
+    `supported` is true exactly when `outcome` is `verified`.
+    """
 
     supported: bool
+    outcome: Outcome
     evidence_ids: list[str]
     reason: str
     missing: list[str]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tools.base import Verdict
+from tools.base import Outcome, Verdict
 
 # How far the check went (the verdict's `grounding`).
 GROUNDING_COMPUTED = "computed"  # a comparison computed from the stored evidence
@@ -22,10 +22,17 @@ def unique(ids: Iterable[str]) -> list[str]:
 
 
 def verdict(
-    supported: bool, ids: Iterable[str], reason: str, missing: list[str], grounding: str
+    supported: bool,
+    ids: Iterable[str],
+    reason: str,
+    missing: list[str],
+    grounding: str,
+    outcome: Outcome | None = None,
 ) -> Verdict:
+    """A verdict; `outcome` defaults to `verified` when supported, else `rejected`."""
     return Verdict(
-        supported=supported,
+        supported=supported if outcome is None else outcome == "verified",
+        outcome=outcome or ("verified" if supported else "rejected"),
         evidence_ids=unique(ids),
         reason=reason,
         missing=missing,
@@ -34,7 +41,13 @@ def verdict(
 
 
 def reject(reason: str, missing: list[str]) -> Verdict:
+    """A definite failure."""
     return verdict(False, [], reason, missing, GROUNDING_NONE)
+
+
+def ground(ids: Iterable[str], reason: str, missing: list[str], grounding: str) -> Verdict:
+    """Stated by the evidence and contradicted by nothing, but not tied to the question."""
+    return verdict(False, ids, reason, missing, grounding, outcome="grounded")
 
 
 def citation(ids: Iterable[str]) -> str:

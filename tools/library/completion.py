@@ -120,6 +120,7 @@ def _verdict(
 ) -> Verdict:
     return Verdict(
         supported=supported,
+        outcome="verified" if supported else "rejected",
         evidence_ids=list(dict.fromkeys(evidence_ids)),
         reason=reason,
         missing=list(missing),
