@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from verifier_utils import Store, check, rejected, supported
+from verifier_utils import Store, check, grounded, rejected, stated, supported
 
 from graph.verifier import (
     GROUNDING_COMPUTED,
@@ -63,7 +63,7 @@ def test_a_different_date_is_rejected_with_the_stored_value(store: Store) -> Non
 def test_scaled_numbers_equal_their_digits(store: Store) -> None:
     ids = store.add("AdSense", 4)  # "Google earned US $3.4 billion"
     question = "How much did Google earn through AdSense in Q1 2014?"
-    supported(check(store, question, "$3,400,000,000"), GROUNDING_STATED, ids)
+    stated(check(store, question, "$3,400,000,000"), ids)
     penn = store.add("15 Penn Plaza", 1)  # "2,050,000 square feet"
     question = "How many square feet of floor space would 15 Penn Plaza have?"
     supported(check(store, question, "2.05 million square feet"), GROUNDING_STATED, penn)
@@ -81,21 +81,20 @@ def test_units_compare_by_their_abbreviations(store: Store) -> None:
 def test_a_span_of_a_longer_place_name_is_contained(store: Store) -> None:
     ids = store.add("Allister Brimble", 0)  # "born 1970 in Westminster, London"
     question = "Where was the video game composer Allister Brimble born?"
-    supported(check(store, question, "Westminster, London"), GROUNDING_STATED, ids)
+    stated(check(store, question, "Westminster, London"), ids)
 
 
 def test_reordered_words_of_a_close_span_are_a_paraphrase(store: Store) -> None:
     ids = store.add("Allister Brimble", 0)
     question = "Where was the video game composer Allister Brimble born?"
-    supported(check(store, question, "London, Westminster"), GROUNDING_STATED, ids)
+    stated(check(store, question, "London, Westminster"), ids)
 
 
 def test_each_part_of_an_answer_may_come_from_its_own_sentence(store: Store) -> None:
     ids = store.add("Crocodile Dundee", 0, 1, 2)
     question = "Which actor and actress star in the film Crocodile Dundee?"
     verdict = check(store, question, "Paul Hogan and Linda Kozlowski")
-    supported(verdict, GROUNDING_STATED, ids[1:])
-    assert "Every part" in verdict["reason"]
+    stated(verdict, ids[1:])
 
 
 def test_a_part_no_sentence_states_is_the_missing_part(store: Store) -> None:
@@ -135,7 +134,7 @@ def test_yes_no_is_computed_from_evidence_about_each_entity(
 def test_yes_no_without_evidence_about_one_entity_names_it(store: Store) -> None:
     store.add("King Vidor", 0, 1, 2)
     verdict = check(store, DIRECTORS, "no")
-    rejected(verdict, "geza von cziffra")
+    grounded(verdict, "geza von cziffra")
     assert verdict["missing"] == ["geza von cziffra"]
 
 
@@ -143,7 +142,7 @@ def test_a_mention_on_another_page_is_not_evidence_about_an_entity(store: Store)
     store.add("Antonín Dvořák", 1)  # names Bedřich Smetana, on Dvořák's page
     store.add("Giuseppe Verdi", 0)
     question = "Was Bedřich Smetana or Giuseppe Verdi born first?"
-    rejected(check(store, question, "Bedřich Smetana"), "bedrich smetana")
+    grounded(check(store, question, "Bedřich Smetana"), "bedrich smetana")
 
 
 def test_a_choice_between_named_alternatives_is_detected_without_a_type(store: Store) -> None:
@@ -197,7 +196,7 @@ def test_a_denied_or_ill_formed_answer_is_rejected_and_the_stated_one_accepted(
 ) -> None:
     ids = store.add(title, 0)
     rejected(check(store, question, wrong), reason_word)
-    supported(check(store, question, right), GROUNDING_STATED, ids)
+    stated(check(store, question, right), ids)
 
 
 def test_a_year_question_needs_a_year(store: Store) -> None:
@@ -217,7 +216,7 @@ def test_a_number_in_an_unrelated_sentence_does_not_support(store: Store) -> Non
     store.add("Christopher Nolan", 1)
     store.add("Allister Brimble", 0)  # "born 1970 in Westminster" - another man
     question = "In what year was Christopher Nolan born?"
-    rejected(check(store, question, "1970"), "unrelated")
+    grounded(check(store, question, "1970"), "unrelated")
     ids = store.add("Christopher Nolan", 0)
     verdict = check(store, question, "1970")
     supported(verdict, GROUNDING_STATED, ids)

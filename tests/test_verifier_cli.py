@@ -12,7 +12,7 @@ QUESTION = "Both Never Cry Wolf and Big Hero 6 films were released by what label
 REPLIES = [
     "Thought: I need the studio of Big Hero 6.\nAction: Search[Big Hero 6 (film)]",
     "Thought: And the studio of Never Cry Wolf.\nAction: Search[Never Cry Wolf (film)]",
-    "Thought: James Cromwell is named on the page.\nAction: Finish[James Cromwell]",
+    "Thought: Don Hall is named on the page.\nAction: Finish[Don Hall]",
 ]
 
 
@@ -36,7 +36,7 @@ def test_a_wrong_span_from_the_right_pages_ends_unverified(tmp_path: Path) -> No
     told = finishes[0]["observation"]
     assert "not supported" in told and "a label (an organisation)" in told
     assert not result["verdict"]["supported"] and result["verdict"]["grounding"] == "none"
-    assert "James Cromwell" in result["answer"] and result["answer"] != "James Cromwell"
+    assert "Don Hall" in result["answer"] and result["answer"] != "Don Hall"
     assert {row["title"] for row in result["evidence"]} == {
         "Big Hero 6 (film)",
         "Never Cry Wolf (film)",

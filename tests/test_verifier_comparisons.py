@@ -4,7 +4,7 @@ stored evidence agrees: dates, numbers, nationalities and attributes on real pag
 from __future__ import annotations
 
 import pytest
-from verifier_utils import Store, check, rejected, supported
+from verifier_utils import Store, check, grounded, rejected, supported
 
 from graph.verifier import GROUNDING_COMPUTED
 
@@ -58,7 +58,7 @@ def test_a_comparison_the_evidence_cannot_decide_accepts_no_answer(store: Store)
     question = "Who is from farther west, Christopher Nolan or Lisa Kudrow?"
     for answer in ("Christopher Nolan", "Lisa Kudrow"):
         verdict = check(store, question, answer)
-        rejected(verdict, "cannot be computed")
+        grounded(verdict, "cannot be computed")
         assert verdict["missing"]
 
 
@@ -155,7 +155,7 @@ def test_same_genre_is_yes_only_on_a_shared_genre_word(store: Store) -> None:
     rejected(check(store, shared, "no"), "contradicts")
     different = "Are The Wolfhounds and Good Charlotte of the same genre?"
     for answer in ("yes", "no"):
-        rejected(check(store, different, answer), "cannot be computed", "no genre of both")
+        grounded(check(store, different, answer), "cannot be computed", "no genre of both")
 
 
 def test_a_word_that_names_no_genre_decides_nothing(store: Store) -> None:
@@ -163,4 +163,4 @@ def test_a_word_that_names_no_genre_decides_nothing(store: Store) -> None:
     store.add("Karan Kapoor", 0)  # "is a former Indian film actor and model"
     question = "Are Eric Brown and Karan Kapoor of the same genre?"
     for answer in ("yes", "no"):
-        rejected(check(store, question, answer), "cannot be computed", "no genre of both")
+        grounded(check(store, question, answer), "cannot be computed", "no genre of both")

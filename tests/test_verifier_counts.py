@@ -5,7 +5,7 @@ measure ("Route 309") is neither an answer nor a rival. On real snapshot sentenc
 
 from __future__ import annotations
 
-from verifier_utils import Store, check, rejected, supported
+from verifier_utils import Store, check, grounded, supported
 
 from graph.verifier import GROUNDING_STATED, verify_answer
 from graph.verifier.combiner import load_combiner
@@ -17,7 +17,7 @@ def test_twice_counts_times() -> None:
     question = "How many times was John Downer Premier of South Australia?"
     supported(check(store, question, "twice"), GROUNDING_STATED, ids)
     supported(check(store, question, "2"), GROUNDING_STATED, ids)
-    rejected(check(store, question, "1843"))
+    grounded(check(store, question, "1843"))
 
 
 def test_tracks_count_songs() -> None:

@@ -5,7 +5,7 @@ names the asked work."""
 from __future__ import annotations
 
 import pytest
-from verifier_utils import Store, check, rejected, supported
+from verifier_utils import Store, check, grounded, supported
 
 from graph.verifier import GROUNDING_STATED
 from graph.verifier.namesakes import Described, in_question, is_namesake
@@ -34,7 +34,7 @@ def test_an_answer_only_a_namesake_states_is_refused(
     store: Store, title: str, question: str, answer: str
 ) -> None:
     store.search(title)
-    rejected(check(store, question, answer), "another work of the name")
+    grounded(check(store, question, answer), "another work of the name")
 
 
 def test_the_asked_work_beside_its_namesake_still_answers(store: Store) -> None:
@@ -42,7 +42,7 @@ def test_the_asked_work_beside_its_namesake_still_answers(store: Store) -> None:
     ids = store.add("Cat People (1982 film)", 0)
     question = "Who directed the 1982 film Cat People?"
     supported(check(store, question, "Paul Schrader"), GROUNDING_STATED, ids)
-    rejected(check(store, question, "Jacques Tourneur"), "another work of the name")
+    grounded(check(store, question, "Jacques Tourneur"), "another work of the name")
 
 
 def test_a_namesake_the_question_itself_mentions_may_be_a_hop(store: Store) -> None:
@@ -58,7 +58,7 @@ def test_a_namesake_sentence_that_names_the_asked_work_counts(store: Store) -> N
     question = "Who starred in the 1992 film This Is My Life?"
     assert check(store, question, "Julie Kavner")["supported"]
     asked = "What American film actress also starred in the 1992 film This Is My Life?"
-    rejected(check(store, asked, "Carly Simon"), "another work of the name")
+    grounded(check(store, asked, "Carly Simon"), "another work of the name")
 
 
 def test_a_year_describes_a_name_only_with_a_kind_of_work() -> None:

@@ -4,7 +4,7 @@ the value; a range of years is left alone."""
 from __future__ import annotations
 
 import pytest
-from verifier_utils import Store, check, rejected, supported
+from verifier_utils import Store, check, grounded, supported
 
 from graph.verifier import GROUNDING_STATED
 
@@ -20,7 +20,7 @@ def test_one_end_of_an_estimated_range_is_not_the_value(store: Store, answer: st
     # also one of the oldest Chinese ethnic enclaves."
     ids = store.add("Chinatown, Manhattan", 0, 2)
     question = "What is the estimated population of Manhattan's Chinatown?"
-    rejected(check(store, question, answer), "one end of a range")
+    grounded(check(store, question, answer), "one end of a range")
     supported(check(store, question, "90,000 to 100,000"), GROUNDING_STATED, ids[1:])
 
 
@@ -28,14 +28,14 @@ def test_one_end_of_a_dashed_range_is_not_the_value(store: Store) -> None:
     # "It serves approximately 2100-2700 students in grades 9-12 ..."
     store.search("Lincoln High School (San Diego)")
     question = "How many students does Lincoln High School in San Diego serve?"
-    rejected(check(store, question, "2100"), "one end of a range")
+    grounded(check(store, question, "2100"), "one end of a range")
 
 
 def test_where_a_change_started_is_not_the_value(store: Store) -> None:
     # "In August 2015 census, the population grew +0.33% from 1,163 to 1,183 inhabitants."
     ids = store.add("San Jose, Viga", 0, 3)
     question = "How many inhabitants did San Jose, Viga have in the August 2015 census?"
-    rejected(check(store, question, "1,163"), "one end of a range")
+    grounded(check(store, question, "1,163"), "one end of a range")
     supported(check(store, question, "1,183"), GROUNDING_STATED, ids[1:])
 
 

@@ -4,7 +4,7 @@ series") is not answered by a span its sentence ranks otherwise."""
 from __future__ import annotations
 
 import pytest
-from verifier_utils import Store, check, rejected, supported
+from verifier_utils import Store, check, grounded, supported
 
 from graph.verifier import GROUNDING_STATED
 from graph.verifier.ranks import question_rank
@@ -39,7 +39,7 @@ def test_an_answer_ranked_otherwise_is_refused(
     store: Store, title: str, question: str, answer: str
 ) -> None:
     store.search(title)
-    rejected(check(store, question, answer), "ranked there as number")
+    grounded(check(store, question, answer), "ranked there as number")
 
 
 def test_the_rank_asked_for_is_accepted(store: Store) -> None:
@@ -54,7 +54,7 @@ def test_each_answer_takes_the_rank_nearest_it(store: Store) -> None:
         "Her debut album, Frank (2003), was followed by her second album, Back to Black.",
     )
     question = "What was Amy Winehouse's debut album?"
-    rejected(check(store, question, "Back to Black"), "ranked there as number 2")
+    grounded(check(store, question, "Back to Black"), "ranked there as number 2")
     assert "ranked" not in check(store, question, "Frank")["reason"]
 
 

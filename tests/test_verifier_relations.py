@@ -4,7 +4,7 @@ question asks. Each trap is a wrong span from the right page, on real snapshot s
 from __future__ import annotations
 
 import pytest
-from verifier_utils import Store, check, rejected, supported
+from verifier_utils import Store, check, grounded, rejected, supported
 
 from graph.verifier import GROUNDING_STATED
 
@@ -21,11 +21,11 @@ def store() -> Store:
     return Store()
 
 
-def test_a_name_from_the_same_page_of_the_wrong_class_is_rejected(store: Store) -> None:
+def test_a_name_of_the_wrong_class_is_rejected_when_a_strong_source_says_so(store: Store) -> None:
     store.add("Big Hero 6 (film)", 0, 1, 2, 3)  # 3: "... Alan Tudyk, James Cromwell, ..."
     store.add("Never Cry Wolf (film)", 0, 1, 2, 3)
-    verdict = check(store, LABEL, "James Cromwell")
-    rejected(verdict, "a label (an organisation)", "a person")
+    verdict = check(store, LABEL, "James Cromwell")  # a person only by its given name: a guess
+    grounded(verdict, "a label (an organisation)", "a person (guess")
     assert verdict["missing"] == ["that 'James Cromwell' is a label (an organisation)"]
     rejected(check(store, LABEL, "Don Hall"), "lexicon")  # "... is an American film director"
     supported(check(store, LABEL, "Walt Disney Pictures"), GROUNDING_STATED, ["e1"])
@@ -34,7 +34,7 @@ def test_a_name_from_the_same_page_of_the_wrong_class_is_rejected(store: Store) 
 def test_the_words_around_a_name_say_what_it_is(store: Store) -> None:
     store.add("Lolita (1962 film)", 0, 1)  # "... film directed by Stanley Kubrick."
     store.add("Ray Stark", 0, 1)
-    rejected(check(store, SCREENPLAY, "Stanley Kubrick", lexicon=False), "directed by")
+    grounded(check(store, SCREENPLAY, "Stanley Kubrick", lexicon=False), "directed by")
     supported(check(store, SCREENPLAY, "Lolita"), GROUNDING_STATED, ["e1"])
 
 
@@ -45,7 +45,7 @@ def test_a_year_does_not_name_an_event(store: Store) -> None:
     assert check(store, EVENT, "2012 Summer Olympics")["supported"]
 
 
-def test_a_wrong_year_from_the_same_sentence_is_rejected(store: Store) -> None:
+def test_a_wrong_year_from_the_same_sentence_is_grounded(store: Store) -> None:
     ids = store.add("Fannie Lee Chaney", 0)  # "(September 4, 1921 – May 22, 2007) was ..."
     question = "When did Fannie Lee Chaney die?"
     verdict = check(store, question, "2007")
@@ -53,15 +53,15 @@ def test_a_wrong_year_from_the_same_sentence_is_rejected(store: Store) -> None:
     assert "nearest 'died'" in verdict["reason"]
     supported(check(store, question, "May 22, 2007"), GROUNDING_STATED, ids)
     wrong = check(store, question, "1921")
-    rejected(wrong, "another year there sits nearer to 'died'")
+    grounded(wrong, "another year there sits nearer to 'died'")
     assert wrong["missing"] == ["'1921' as what the question asks about ('die')"]
 
 
-def test_a_wrong_number_from_the_same_page_is_rejected(store: Store) -> None:
+def test_a_wrong_number_from_the_same_page_is_grounded(store: Store) -> None:
     ids = store.add("15 Penn Plaza", 0, 1)  # "68-story tower" ... "2,050,000 square feet"
     question = "How many stories would 15 Penn Plaza have?"
     supported(check(store, question, "68"), GROUNDING_STATED, ids[:1])
-    rejected(check(store, question, "2,050,000"), "does not say what the question counts")
+    grounded(check(store, question, "2,050,000"), "does not say what the question counts")
 
 
 def test_a_pronoun_linked_true_answer_still_verifies(store: Store) -> None:
@@ -114,8 +114,8 @@ def test_a_year_answers_a_question_that_also_asks_what_year(store: Store) -> Non
         " protopunk band The Velvet Underground, a rock band formed what year in New York City?"
     )
     supported(check(store, question, "1964"), GROUNDING_STATED, ["e3"])
-    rejected(check(store, question, "1965"), "another year there sits nearer to 'formed'")
-    rejected(check(store, question, "1944"), "does not say the event")
+    grounded(check(store, question, "1965"), "another year there sits nearer to 'formed'")
+    grounded(check(store, question, "1944"), "does not say the event")
 
 
 def test_a_date_answer_may_say_its_event(store: Store) -> None:

@@ -4,7 +4,7 @@ asks about does not answer it."""
 from __future__ import annotations
 
 import pytest
-from verifier_utils import Store, check, rejected
+from verifier_utils import Store, check, grounded
 
 from graph.verifier.normalise import analyse
 from graph.verifier.respectively import paired_elsewhere
@@ -40,7 +40,7 @@ def test_a_value_paired_with_another_key_is_refused(
     store: Store, title: str, question: str, wrong: str, right: str
 ) -> None:
     store.search(title)
-    rejected(check(store, question, wrong), "paired there by 'respectively'")
+    grounded(check(store, question, wrong), "paired there by 'respectively'")
     assert "respectively" not in check(store, question, right)["reason"]
 
 

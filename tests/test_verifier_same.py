@@ -8,7 +8,7 @@ undecided."""
 from __future__ import annotations
 
 import pytest
-from verifier_utils import Store, check, rejected, supported
+from verifier_utils import Store, check, grounded, rejected, supported
 
 from graph.verifier import GROUNDING_COMPUTED, GROUNDING_STATED
 
@@ -97,7 +97,7 @@ def test_a_page_without_the_value_leaves_the_same_year_undecided(store: Store) -
     store.add("Widdringtonia", 0)  # a genus: no year
     question = "Were The Panama Deception and Widdringtonia released in the same year?"
     for answer in ("yes", "no"):
-        rejected(check(store, question, answer), "no date is stored for 'widdringtonia'")
+        grounded(check(store, question, answer), "no date is stored for 'widdringtonia'")
 
 
 def test_heights_in_feet_and_in_metres_compare(store: Store) -> None:
@@ -126,7 +126,7 @@ def test_a_ranked_superlative_decides_nothing(store: Store) -> None:
     store.add("Tun Mustapha Tower", 1)  # "... it is the second tallest building in the island ..."
     question = "Which is the tallest building, Princess Tower or Tun Mustapha Tower?"
     for answer in ("Princess Tower", "Tun Mustapha Tower"):
-        rejected(check(store, question, answer), "cannot be computed")
+        grounded(check(store, question, answer), "cannot be computed")
 
 
 @pytest.mark.parametrize(
@@ -145,7 +145,7 @@ def test_a_superlative_ranked_or_denied_in_the_sentence_decides_nothing(
         " private hospital in Washington, D.C.?"
     )
     for answer in ("MedStar Washington Hospital Center", "Children's National Medical Center"):
-        rejected(check(store, question, answer), "cannot be computed")
+        grounded(check(store, question, answer), "cannot be computed")
 
 
 def test_a_superlative_stated_for_another_scope_decides_nothing(store: Store) -> None:
@@ -158,4 +158,4 @@ def test_a_superlative_stated_for_another_scope_decides_nothing(store: Store) ->
         " private hospital in Washington, D.C.?"
     )
     for answer in ("MedStar Washington Hospital Center", "Children's National Medical Center"):
-        rejected(check(store, question, answer), "cannot be computed")
+        grounded(check(store, question, answer), "cannot be computed")

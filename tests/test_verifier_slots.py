@@ -4,7 +4,7 @@ question asks about: each rule and trap on real snapshot sentences."""
 from __future__ import annotations
 
 import pytest
-from verifier_utils import Store, check, rejected, supported
+from verifier_utils import Store, check, grounded, supported
 
 from graph.verifier import GROUNDING_STATED
 
@@ -26,8 +26,8 @@ def test_a_date_is_tied_to_the_event_the_question_dates(store: Store) -> None:
     verdict = check(store, PODESTA, "1988")
     supported(verdict, GROUNDING_STATED, ["e2"])
     assert "nearest 'founded'" in verdict["reason"]
-    rejected(check(store, PODESTA, "2007"), "does not say the event", "'found'")
-    rejected(check(store, PODESTA, "1949"), "does not say the event")
+    grounded(check(store, PODESTA, "2007"), "does not say the event", "'found'")
+    grounded(check(store, PODESTA, "1949"), "does not say the event")
 
 
 def test_a_word_for_the_same_event_dates_it(store: Store) -> None:
@@ -36,8 +36,8 @@ def test_a_word_for_the_same_event_dates_it(store: Store) -> None:
     verdict = check(store, JUXTAPOZ, "1994")
     supported(verdict, GROUNDING_STATED, ["e5"])
     assert "nearest 'created'" in verdict["reason"]
-    rejected(check(store, JUXTAPOZ, "1955"), "does not say the event the question asks the date of")
-    rejected(check(store, JUXTAPOZ, "1984"), "another year there sits nearer to 'founded'")
+    grounded(check(store, JUXTAPOZ, "1955"), "does not say the event the question asks the date of")
+    grounded(check(store, JUXTAPOZ, "1984"), "another year there sits nearer to 'founded'")
 
 
 def test_the_year_of_a_work_dates_its_release(store: Store) -> None:
@@ -46,7 +46,7 @@ def test_the_year_of_a_work_dates_its_release(store: Store) -> None:
     verdict = check(store, question, "2006")
     supported(verdict, GROUNDING_STATED, ["e1"])
     assert "the year of what the sentence describes ('a 2006 american" in verdict["reason"]
-    rejected(check(store, question, "2002"), "does not say the event", "('released')")
+    grounded(check(store, question, "2002"), "does not say the event", "('released')")
 
 
 def test_a_life_span_written_without_its_dash_is_read(store: Store) -> None:
@@ -54,7 +54,7 @@ def test_a_life_span_written_without_its_dash_is_read(store: Store) -> None:
     question = "When did Tupac Shakur die?"
     supported(check(store, question, "September 13, 1996"), GROUNDING_STATED, ids)
     supported(check(store, question, "1996"), GROUNDING_STATED, ids)
-    rejected(check(store, question, "1971"), "another year there sits nearer to 'died'")
+    grounded(check(store, question, "1971"), "another year there sits nearer to 'died'")
 
 
 def test_a_count_stands_next_to_what_it_counts(store: Store) -> None:
@@ -65,11 +65,11 @@ def test_a_count_stands_next_to_what_it_counts(store: Store) -> None:
     supported(verdict, GROUNDING_STATED, ["e5"])
     assert "the number nearest 'population'" in verdict["reason"]  # "2,045" is not a year
     wrong = check(store, question, "40")
-    rejected(wrong, "does not say what the question counts ('population')")
+    grounded(wrong, "does not say what the question counts ('population')")
 
 
 def test_a_measure_stands_next_to_its_unit(store: Store) -> None:
     store.add("Empire State Building", 0, 1)  # "102-story ... West 33rd"; "a total of 1454 ft tall"
     question = "How tall is the Empire State Building with its antenna?"
     supported(check(store, question, "1454 ft"), GROUNDING_STATED, ["e2"])
-    rejected(check(store, question, "33"), "no unit of it stands next to '33'")
+    grounded(check(store, question, "33"), "no unit of it stands next to '33'")

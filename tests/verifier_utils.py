@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from graph.verifier import GROUNDING_NONE, verify_answer
+from graph.verifier.lexicon import Lexicon
 from graph.verifier.lexicon_store import snapshot_lexicon
 from tools.base import Evidence, Verdict
 from tools.wikipedia.snapshot import SnapshotSource, shared_snapshot
@@ -55,13 +56,14 @@ def check(
     *,
     lexicon: bool = True,
 ) -> Verdict:
-    """The verdict, with the snapshot's leads as the type lexicon unless `lexicon` is off."""
+    """The verdict as the agent gets it (no judge); `lexicon` off leaves out the snapshot's
+    leads (an empty lexicon)."""
     verdict = verify_answer(
         question,
         answer,
         store.evidence,
         question_type=question_type,
-        lexicon=snapshot_lexicon() if lexicon else None,
+        lexicon=snapshot_lexicon() if lexicon else Lexicon([]),
     )
     assert set(verdict) == set(Verdict.__annotations__)
     assert verdict["reason"].strip()
@@ -76,8 +78,32 @@ def supported(verdict: Verdict, grounding: str, ids: Iterable[str]) -> None:
 
 
 def rejected(verdict: Verdict, *reason_words: str) -> None:
-    assert not verdict["supported"], verdict["reason"]
+    """A definite failure: rejected, citing nothing."""
+    assert verdict["outcome"] == "rejected", (verdict["outcome"], verdict["reason"])
+    assert not verdict["supported"]
     assert verdict["grounding"] == GROUNDING_NONE
     assert verdict["evidence_ids"] == []
     for word in reason_words:
         assert word in verdict["reason"], verdict["reason"]
+
+
+def grounded(verdict: Verdict, *reason_words: str) -> None:
+    """Stated (or undecided), not contradicted, but not tied: grounded, saying why."""
+    assert verdict["outcome"] == "grounded", (verdict["outcome"], verdict["reason"])
+    assert not verdict["supported"]
+    for word in reason_words:
+        assert word in verdict["reason"], verdict["reason"]
+
+
+def not_verified(verdict: Verdict, *reason_words: str) -> None:
+    """Grounded or rejected, never verified."""
+    assert verdict["outcome"] != "verified", verdict["reason"]
+    assert not verdict["supported"]
+    for word in reason_words:
+        assert word in verdict["reason"], verdict["reason"]
+
+
+def stated(verdict: Verdict, ids: Iterable[str]) -> None:
+    """Found where the evidence states it, and not turned away (verified or grounded)."""
+    assert verdict["outcome"] in ("verified", "grounded"), verdict["reason"]
+    assert set(ids) <= set(verdict["evidence_ids"]), verdict["evidence_ids"]

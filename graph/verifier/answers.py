@@ -15,6 +15,7 @@ from graph.verifier.verdicts import (
     GROUNDING_STATED,
     MATCH_PARAPHRASE,
     citation,
+    ground,
     reject,
     unique,
     verdict,
@@ -131,15 +132,13 @@ def explain_missing(check: Check, missing: list[str]) -> Verdict:
         return reject(REASON_CONTRADICTED.format(answer=answer, cite=citation(denied)), missing)
     if stating and all(item.page in check.namesakes for item in stating):
         pages = ", ".join(repr(page) for page in unique(item.page for item in stating))
-        return reject(
-            REASON_NAMESAKE.format(
-                answer=answer, cite=citation(i.id for i in stating), pages=pages
-            ),
-            missing,
-        )
+        ids = [item.id for item in stating]
+        reason = REASON_NAMESAKE.format(answer=answer, cite=citation(ids), pages=pages)
+        return ground(ids, reason, missing, GROUNDING_STATED)
     if stating:
-        unrelated = citation(item.id for item in stating)
-        return reject(REASON_UNRELATED.format(answer=answer, cite=unrelated), missing)
+        ids = [item.id for item in stating]
+        reason = REASON_UNRELATED.format(answer=answer, cite=citation(ids))
+        return ground(ids, reason, missing, GROUNDING_STATED)
     values = _other_values(check, {len(token) for token in folded.tokens if is_number(token)})
     if values:
         return reject(

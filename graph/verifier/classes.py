@@ -97,6 +97,13 @@ class Classified:
             return False
         return not self.known.isdisjoint(expected.classes)
 
+    def strong_mismatch(self, expected: Expected) -> bool:
+        """It does not fit, and every class found for it comes from a strong source (its
+        own page or lead, the lexicon, its form)."""
+        return self.fits(expected) is False and all(
+            source in STRONG_SOURCES for source, _ in self.classes.values()
+        )
+
     def why(self) -> str:
         """The answer's classes and the words behind them: "a person (lexicon: '...')"."""
         kinds = sorted(self.known)

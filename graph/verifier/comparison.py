@@ -4,6 +4,7 @@ it; a value answer ("what profession do they share?") must be stated."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from graph.verifier.answers import explain_missing
@@ -36,7 +37,9 @@ from graph.verifier.shared_values import DATE_NOUNS, KIND_OF, SAME, stated_super
 from graph.verifier.verdicts import (
     GROUNDING_COMPUTED,
     GROUNDING_STATED,
+    GROUNDING_UNDECIDED,
     citation,
+    ground,
     reject,
     unique,
     verdict,
@@ -257,15 +260,18 @@ def _facts(check: Check) -> tuple[list[list[Item]], list[str]]:
 def computed(check: Check, *, yes_no: bool, chosen: int | None) -> Verdict:
     """Accept a yes/no or either/or answer only if the computed comparison agrees."""
     if len(check.entities) < 2:
-        return reject(REASON_ENTITY_MISSING.format(missing="a second entity"), ["a second entity"])
+        return undecided(
+            REASON_ENTITY_MISSING.format(missing="a second entity"), ["a second entity"]
+        )
     facts, missing = _facts(check)
     if missing:
-        return reject(
+        return undecided(
             REASON_ENTITY_MISSING.format(missing=" and ".join(repr(m) for m in missing)), missing
         )
     outcome = _outcome(check, facts, yes_no)
     if outcome.why_undecided:
-        return reject(REASON_UNDECIDED.format(why=outcome.why_undecided), [outcome.why_undecided])
+        reason = REASON_UNDECIDED.format(why=outcome.why_undecided)
+        return undecided(reason, [outcome.why_undecided], outcome.ids)
     if yes_no:
         expected = "yes" if outcome.holds else "no"
         agrees = check.folded.tokens == (expected,)
@@ -287,15 +293,18 @@ def stated_comparison(check: Check) -> Verdict:
     """A value answer to a comparison question: stated, with evidence about each entity."""
     ids, uncovered = check.coverage(mentions=True)
     names = ", ".join(_name(entity) for entity in check.entities)
-    if uncovered and (check.q.pair or len(check.entities) - len(uncovered) < 2):
-        return reject(
-            REASON_ENTITY_MISSING.format(missing=" and ".join(repr(m) for m in uncovered)),
-            uncovered,
-        )
     found, missing = check.locate()
     if found is None:
         return explain_missing(check, missing)
+    if uncovered and (check.q.pair or len(check.entities) - len(uncovered) < 2):
+        reason = REASON_ENTITY_MISSING.format(missing=" and ".join(repr(m) for m in uncovered))
+        return ground([*found.ids, *ids], reason, uncovered, GROUNDING_STATED)
     reason = REASON_COMPARISON_STATED.format(
         cite=citation(found.ids), answer=check.answer, entities=names
     )
     return verdict(True, [*found.ids, *ids], reason, [], GROUNDING_STATED)
+
+
+def undecided(reason: str, missing: list[str], ids: Iterable[str] = ()) -> Verdict:
+    """A comparison the stored evidence cannot decide: grounded, never rejected."""
+    return ground(ids, reason, missing, GROUNDING_UNDECIDED)

@@ -1,6 +1,10 @@
 """Denials: a sentence that writes a span only to deny it, call it false, report it as a
-claim, or (when the question asks what was won) name it as a nomination, does not state
-it."""
+claim, doubt it, or (when the question asks what was won) name it as a nomination, does
+not state it.
+
+Two reaches: a cue denies the few words after it ("not", "rumoured"); a frame denies a
+whole clause ("It is often wrongly said that ...", "It is not true that ...", "... was
+later shown to be false")."""
 
 from __future__ import annotations
 
@@ -25,9 +29,30 @@ _HEDGE_PAIRS = frozenset(
     analyse(pair.replace("_", " ")).tokens  # folded as sentences are ("once" is "1")
     for pair in split_words(
         "some_sources other_sources once_believed once_thought long_believed long_thought"
-        " originally_thought previously_thought previously_believed"
+        " originally_thought previously_thought previously_believed early_reports"
+        " initial_reports first_reports"
     )
 )
+# Frames that deny everything after them in the sentence: a falsity adverb next to a
+# word of saying ("wrongly said that"), a statement of untruth ("not true that"), doubt
+# about a clause ("doubt that", "unclear whether"); a word that calls the sentence's
+# claim a myth denies all of it.
+_SAYING = frozenset(
+    split_words(
+        "said says claimed claims believed thought reported stated attributed credited"
+        " described listed assumed asserted cited named identified"
+    )
+)
+_UNTRUE = frozenset(split_words("false untrue wrong incorrect inaccurate unfounded baseless"))
+_DOUBT = frozenset(
+    split_words("doubt doubts doubted doubtful disputed disputes unclear uncertain questioned")
+)
+_CLAUSE_OPENERS = frozenset(split_words("that whether"))
+_DENYING_WORDS = frozenset(split_words("myth misconception untrue"))
+# Frames that deny everything before them: "... was later shown to be false".
+_SHOWN = frozenset(split_words("shown proven proved found revealed turned"))
+_WITHDRAWN = frozenset(split_words("debunked retracted refuted disproved disproven"))
+FRAME_WORDS = _FALSE_AFTER | _DOUBT | _DENYING_WORDS | _UNTRUE | _WITHDRAWN | {"true"}
 _NOMINATIONS = frozenset(
     split_words("nominated nomination nominations nominee nominees shortlisted longlisted")
 )
@@ -105,9 +130,40 @@ def _denied_at(tokens: tuple[str, ...], start: int, end: int, denials: Denials) 
 def negated(hay: Text, needle: Text, denials: Denials = PLAIN) -> bool:
     """The needle occurs, and every occurrence is denied (see `_denied_at`)."""
     size = len(needle.tokens)
-    if not size or needle.padded not in hay.padded or denials.words.isdisjoint(hay.tokens):
+    if not size or needle.padded not in hay.padded:
+        return False
+    if denials.words.isdisjoint(hay.tokens) and FRAME_WORDS.isdisjoint(hay.tokens):
         return False
     starts = [
         i for i in range(len(hay.tokens) - size + 1) if hay.tokens[i : i + size] == needle.tokens
     ]
-    return all(_denied_at(hay.tokens, i, i + size, denials) for i in starts)
+    after, before = _frames(hay.tokens)
+    return all(
+        i >= after or i + size <= before or _denied_at(hay.tokens, i, i + size, denials)
+        for i in starts
+    )
+
+
+def _frames(tokens: tuple[str, ...]) -> tuple[int, int]:
+    """Where denying frames reach: spans starting at or after the first index are denied
+    (`len(tokens)` when no frame opens), and spans ending at or before the second (0)."""
+    after, before = len(tokens), 0
+    if FRAME_WORDS.isdisjoint(tokens):
+        return after, before
+    for i, token in enumerate(tokens):
+        window = tokens[i + 1 : i + 4]
+        if token in _DENYING_WORDS:  # "X is a myth", "a misconception is that X"
+            return 0, len(tokens)
+        opens = (
+            (token in _FALSE_AFTER and not _SAYING.isdisjoint(window))
+            or (token == "not" and window[:1] == ("true",))
+            or (token in _DOUBT and not _CLAUSE_OPENERS.isdisjoint(window))
+        )
+        if opens and i < after:
+            after = i + 1
+        closes = token in _WITHDRAWN or (
+            token in _SHOWN and not _UNTRUE.isdisjoint(tokens[i + 1 : i + 5])
+        )
+        if closes:
+            before = i
+    return after, before

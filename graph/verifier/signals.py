@@ -17,6 +17,7 @@ from graph.verifier.candidates import NAME, NUMBER, YEAR
 from graph.verifier.categories import DEMONYMS
 from graph.verifier.check import Check, Found
 from graph.verifier.classes import STRONG_SOURCES
+from graph.verifier.matching import contains
 from graph.verifier.reading import Reading
 from graph.verifier.relation import FAR
 from graph.verifier.ties import RIVAL_DISTANCE, SLOT_DISTANCE, year_asked
@@ -69,6 +70,8 @@ SIGNALS = (
     "lexicon_known",
     "single_word",
     "demonym",
+    "named_pages_only",
+    "own_page_stored",
 )
 
 
@@ -92,6 +95,19 @@ def _class_signals(check: Check, reading: Reading) -> tuple[bool, ...]:
         asks and kind == NUMBER and not reading.numbered,
         kind == NUMBER and reading.numbered,
     )
+
+
+def _named_pages_only(check: Check) -> bool:
+    """Every sentence stating the answer is on a page the question names: the page it
+    starts from (a bridge), not the answer's own."""
+    stating = check.stating_items()
+    return bool(stating) and all(contains(check.q.text, item.title_text) for item in stating)
+
+
+def _own_page_stored(check: Check) -> bool:
+    """A stored page is about the answer: its title (without a parenthesis) is the answer."""
+    folded = check.folded.tokens
+    return any(item.title_text.tokens == folded for item in check.items)
 
 
 def signals(check: Check, found: Found, reading: Reading) -> list[float]:
@@ -143,5 +159,7 @@ def signals(check: Check, found: Found, reading: Reading) -> list[float]:
         bool(check.lexicon and check.lexicon.describe(" ".join(reading.answer.tokens))),
         len(reading.answer.tokens) == 1,
         all(token in DEMONYMS for token in reading.answer.tokens),
+        _named_pages_only(check),
+        _own_page_stored(check),
     )
     return list(map(float, values))

@@ -10,6 +10,7 @@ from tools.base import Outcome, Verdict
 GROUNDING_COMPUTED = "computed"  # a comparison computed from the stored evidence
 GROUNDING_STATED = "stated"  # stated by a stored sentence tied to what the question asks
 GROUNDING_JUDGED = "judge-confirmed"  # stated and tied, and a judge model agreed
+GROUNDING_UNDECIDED = "undecided"  # a comparison the stored evidence cannot decide
 GROUNDING_NONE = "none"
 
 # How a stored sentence states the answer (said in the reason, not the grounding).
@@ -54,3 +55,8 @@ def citation(ids: Iterable[str]) -> str:
     """`sentence e1` or `sentences e1, e2`."""
     distinct = unique(ids)
     return f"sentence{'s' if len(distinct) > 1 else ''} {', '.join(distinct)}"
+
+
+def demote(rejected: Verdict, ids: Iterable[str]) -> Verdict:
+    """A rule's objection to a stated answer, as a grounded verdict citing `ids`."""
+    return ground(ids, rejected["reason"], rejected["missing"], GROUNDING_STATED)

@@ -1,24 +1,42 @@
-"""The verdict: reject answers of the wrong kind for the question, then judge a
-comparison by its entities and any other answer by the sentences that state it."""
+"""The verdict, as one pipeline: normalise the answer, check its form against the
+question, locate it in the stored evidence, read how the evidence ties it to the
+question, score the tie, and give the outcome.
+
+Only a definite failure rejects (see `graph.verifier` for the list). An answer the
+evidence states, that nothing contradicts, but whose tie to the question cannot be
+confirmed is *grounded*; a confirmed tie (computed, or scored above the combiner's
+threshold) is *verified*.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from graph.verifier.answer_types import NameLexicon
 from graph.verifier.answers import explain_missing, refused, supported
-from graph.verifier.check import Check
-from graph.verifier.combiner import RULES, Decider
+from graph.verifier.check import Check, Found
+from graph.verifier.combiner import Decider, load_combiner
 from graph.verifier.comparison import alternative, computed, names_same, stated_comparison
 from graph.verifier.events import event_problem
-from graph.verifier.matching import stored_items
+from graph.verifier.lexicon_store import shared_lexicon
+from graph.verifier.matching import STOPWORDS, contains, stored_items
+from graph.verifier.name_parts import joined_apart, part_of_longer_name
 from graph.verifier.normalise import MONTH_NAMES, analyse, is_number
 from graph.verifier.ranges import range_problem
 from graph.verifier.ranks import rank_problem
+from graph.verifier.reading import Reading
 from graph.verifier.respectively import respectively_problem
-from graph.verifier.ties import kind_problem, rule_problem, unit_problem
+from graph.verifier.ties import class_problem, kind_problem, rule_problem, unit_problem
 from graph.verifier.titles import title_problem
-from graph.verifier.verdicts import reject
+from graph.verifier.verdicts import (
+    GROUNDING_COMPUTED,
+    GROUNDING_STATED,
+    citation,
+    demote,
+    ground,
+    reject,
+)
 from tools.base import Evidence, Verdict
 
 REASON_EMPTY = "The answer is empty, so there is nothing to check."
@@ -29,6 +47,26 @@ REASON_PERSON_EXPECTED = "The question asks who, but {answer!r} is a number or a
 REASON_NUMBER_EXPECTED = "The question asks for a number, but {answer!r} contains none."
 REASON_YEAR_EXPECTED = "The question asks for a year, but {answer!r} contains none."
 REASON_NOT_ALTERNATIVE = "The question asks to choose {alternatives}; {answer!r} is neither."
+REASON_NAMED_IN_QUESTION = (
+    "{answer!r} is stated in stored {cite}, but the question itself names it, so it is"
+    " more likely what the question starts from than what it asks for."
+)
+
+REASON_WRONG_CLASS = "{answer!r} is stated in stored {cite}, but {clause}."
+REASON_PARTIAL_CHOICE = "But {answer!r} gives only part of the name {name!r}."
+
+# A date or number answer written with the word that introduces it ("in 1954").
+_LEADING_WORDS = re.compile(
+    r"^(?:in|on|during|circa|c\.|ca\.|around|the year)\s+(?=\d|[A-Z][a-z]+\.? \d)", re.IGNORECASE
+)
+
+
+def core_answer(answer: str) -> str:
+    """The answer without what only words it: a trailing full stop, "in" before a date."""
+    core = answer.strip()
+    if core.endswith(".") and not core.endswith(("..", " Jr.", " Sr.", " Inc.", " Co.")):
+        core = core[:-1].rstrip()
+    return _LEADING_WORDS.sub("", core)
 
 
 def verify_answer(
@@ -42,20 +80,47 @@ def verify_answer(
 ) -> Verdict:
     """Judge `answer` to `question` against the stored `evidence`.
 
-    `question_type` is HotpotQA's `bridge` or `comparison` when known; without
-    it, a yes/no answer, or a choice between two named alternatives ("X or
-    Y?"), is checked as a comparison. `lexicon` says what names are (see
-    `NameLexicon`); without it only the stored evidence does. `decider` decides
-    whether a stated year, number or name answers the question (default: the
-    hand rules, each a veto; the agent passes the learned combiner, see
-    `graph.verifier.combiner`).
+    Called with no options, this is exactly the agent's verifier (without a judge).
+    `question_type` is HotpotQA's `bridge` or `comparison` when known; without it, a
+    yes/no answer, or a choice between two named alternatives ("X or Y?"), is checked
+    as a comparison. `lexicon` says what names are (default: the snapshot's leads, see
+    `NameLexicon`); `decider` scores a stated year, number or name against the question
+    (default: the learned combiner, see `graph.verifier.combiner`).
     """
+    answer = core_answer(answer)
     if not analyse(answer).tokens:
         return reject(REASON_EMPTY, [])
     if not evidence:
         return reject(REASON_NO_EVIDENCE.format(answer=answer), [answer.strip()])
+    lexicon = shared_lexicon() if lexicon is None else lexicon
     check = Check(question, answer, stored_items(evidence), lexicon)
-    q, folded = check.q, check.folded
+    misformed = form_problem(check)
+    if misformed is not None:
+        return misformed
+    comparison = question_type == "comparison"
+    yes_no = check.folded.tokens in (("yes",), ("no",))
+    chosen, choice = _choice(check, comparison, yes_no)
+    if yes_no or choice:
+        result = computed(check, yes_no=yes_no, chosen=chosen)
+        if chosen is not None and result["supported"] and _partial_choice(check, chosen):
+            name = " ".join(check.q.pair[chosen].tokens) if check.q.pair else ""
+            reason = REASON_PARTIAL_CHOICE.format(answer=check.answer, name=name)
+            return ground(
+                result["evidence_ids"], f"{result['reason']} {reason}", [name], GROUNDING_COMPUTED
+            )
+        return result
+    if comparison:
+        return stated_comparison(check)
+    found, missing = check.locate()
+    if found is None:
+        return explain_missing(check, missing)
+    return _stated(check, found, decider or load_combiner().full)
+
+
+def form_problem(check: Check) -> Verdict | None:
+    """A rejection when the answer is not of the form the question asks for (a year, a
+    number, yes or no, one of two named alternatives)."""
+    q, folded, answer = check.q, check.folded, check.answer
     yes_no = folded.tokens in (("yes",), ("no",))
     if q.strict_yes_no and not yes_no and q.pair_kind != "or":
         return reject(REASON_YES_NO_EXPECTED.format(answer=answer), [])
@@ -67,28 +132,40 @@ def verify_answer(
         return reject(REASON_PERSON_EXPECTED.format(answer=answer), [])
     if q.asks_number and not any(is_number(t) for t in folded.tokens):
         return reject(REASON_NUMBER_EXPECTED.format(answer=answer), [])
-    comparison = question_type == "comparison"
-    chosen = None if yes_no or not q.pair else alternative(folded, q.pair)
-    choice_question = q.pair_kind == "or" and q.pair_named
-    if (
+    chosen = alternative(folded, q.pair) if q.pair else None
+    if _choice_question(check) and not yes_no and chosen is None:
+        alternatives = " or ".join(repr(" ".join(name.tokens)) for name in q.pair)
+        return reject(REASON_NOT_ALTERNATIVE.format(alternatives=alternatives, answer=answer), [])
+    return None
+
+
+def _choice_question(check: Check) -> bool:
+    """The question asks to choose one of two named alternatives."""
+    q = check.q
+    if q.pair_kind == "or" and q.pair_named:
+        return True
+    chosen = alternative(check.folded, q.pair) if q.pair else None
+    return (
         q.pair_kind == "and"
         and q.pair_named
         and q.asks_which
         and chosen is not None
-        and names_same(folded, q.pair[chosen])
-    ):
-        choice_question = True
-    if choice_question and chosen is None and not yes_no:
-        alternatives = " or ".join(repr(" ".join(name.tokens)) for name in q.pair)
-        return reject(REASON_NOT_ALTERNATIVE.format(alternatives=alternatives, answer=answer), [])
-    choice = chosen is not None and (choice_question or comparison)
-    if yes_no or choice:
-        return computed(check, yes_no=yes_no, chosen=chosen)
-    if comparison:
-        return stated_comparison(check)
-    found, missing = check.locate()
-    if found is None:
-        return explain_missing(check, missing)
+        and names_same(check.folded, q.pair[chosen])
+    )
+
+
+def _choice(check: Check, comparison: bool, yes_no: bool) -> tuple[int | None, bool]:
+    """Which alternative the answer names, and whether it is checked as a choice."""
+    chosen = None if yes_no or not check.q.pair else alternative(check.folded, check.q.pair)
+    return chosen, chosen is not None and (_choice_question(check) or comparison)
+
+
+def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
+    """The outcome for an answer the evidence states: definite failures of its name
+    reject; a misread or loose tie grounds; a tie the decider confirms verifies."""
+    unstated = part_of_longer_name(check) or joined_apart(check)
+    if unstated is not None:
+        return unstated
     misread = (
         rank_problem(check)
         or range_problem(check)
@@ -96,15 +173,58 @@ def verify_answer(
         or respectively_problem(check)
     )
     if misread is not None:
-        return misread
+        return demote(misread, found.ids)
+    if _named_in_question(check):
+        cite = citation(found.ids)
+        reason = REASON_NAMED_IN_QUESTION.format(answer=check.answer, cite=cite)
+        return ground(found.ids, reason, [], GROUNDING_STATED)
     reading = check.read()
     if reading.kind is None:
         return supported(check, found, reading)
-    wrong_kind = kind_problem(check, found, reading) or unit_problem(check, found, reading)
+    wrong_kind = kind_problem(check, found, reading) or _wrong_class(check, found, reading)
     if wrong_kind is not None:
         return wrong_kind
-    decision = (decider or RULES).decide(check, found, reading)
+    unmeasured = unit_problem(check, found, reading)
+    if unmeasured is not None:
+        return demote(unmeasured, found.ids)
+    decision = decider.decide(check, found, reading)
     objection = rule_problem(check, reading)
     if not decision.accepted:
-        return refused(check, found, reading, objection, decision.said)
-    return event_problem(check) or supported(check, found, reading, objection, decision.said)
+        return demote(refused(check, found, reading, objection, decision.said), found.ids)
+    other_event = event_problem(check)
+    if other_event is not None:
+        return demote(other_event, found.ids)
+    return supported(check, found, reading, objection, decision.said)
+
+
+def _wrong_class(check: Check, found: Found, reading: Reading) -> Verdict | None:
+    """A rejection when a strong source (the answer's own page or lead, the lexicon, its
+    form) says the name is of another class than the question asks for."""
+    problem = class_problem(check, reading)
+    if problem is None or not reading.classified.strong_mismatch(check.expected):
+        return None
+    reason = REASON_WRONG_CLASS.format(
+        answer=check.answer, cite=citation(found.ids), clause=problem.clause
+    )
+    return reject(reason, [problem.missing])
+
+
+def _partial_choice(check: Check, chosen: int) -> bool:
+    """The answer names the chosen alternative by fewer of its words than the question."""
+    if not check.q.pair:
+        return False
+    name = set(check.q.pair[chosen].tokens)
+    return set(check.folded.tokens) < name
+
+
+def _named_in_question(check: Check) -> bool:
+    """The question itself names the whole answer (a name, not a value): as written, or
+    with every word of it longer than an initial ("George P. Putnam" where the question
+    says "George Palmer Putnam")."""
+    folded = check.folded
+    if any(is_number(t) for t in folded.tokens):
+        return False
+    if contains(check.q.text, folded):
+        return True
+    words = [t for t in folded.tokens if len(t) > 1 and t not in STOPWORDS]
+    return len(words) > 1 and set(words) <= set(check.q.text.tokens)

@@ -1,0 +1,192 @@
+"""Names cut short or run together: an answer that the evidence writes only as part of a
+longer name ("Eddie" where it says "Eddie Izzard", "Gatwick" where it says "Gatwick
+Airport") names something else, and is rejected; an answer that joins names no stored
+sentence states together ("X and Y") to a question asking for one thing adds a name
+nothing ties to the question, and is at most grounded.
+
+Read on the raw sentence: a name continues into a capitalised word written right next to
+it (a sentence's first word, and the function words a sentence or title may open with,
+aside).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from graph.verifier.check import Check
+from graph.verifier.matching import contains
+from graph.verifier.normalise import analyse, split_words
+from graph.verifier.verdicts import GROUNDING_STATED, citation, ground, reject
+from tools.base import Verdict
+
+REASON_PART_OF_NAME = (
+    "{answer!r} is written in stored {cite} only as part of a longer name ({longer}),"
+    " which names something else."
+)
+REASON_JOINED = (
+    "{answer!r} joins names that no stored sentence states together: {parts} are stated"
+    " apart, and the question asks for one thing, so nothing ties the whole answer to it."
+)
+
+_WORD = re.compile(r"[^\W_][\w'’.-]*")
+_QUALIFIER = re.compile(r"\s*(?:,.*|\([^)]*\))$")
+_PARTS = re.compile(r"\s*(?:[;/&]|,\s|\band\b)\s*", re.IGNORECASE)
+_SEVERAL = frozenset(split_words("both two three four several"))
+_WH_WORDS = frozenset(split_words("who whom which what"))
+_ASKED_WORDS = 3  # words after the question word that may join what it asks for
+_LIST_GAP = 3  # tokens between two parts of one list: "and", or one other item
+_TITLES = frozenset(
+    split_words(
+        "mr mrs ms dr sir dame lord lady king queen prince princess emperor pope saint st"
+        " president director chairman general senator governor judge justice captain chief"
+        " minister professor prof rev bishop coach mayor jr sr ii iii iv"
+    )
+)
+_OPENERS = frozenset(
+    split_words(
+        "a an and as at but by for from he her his in it its of on or she that the their"
+        " these they this those to was we were when where which while who with"
+    )
+)
+
+
+def _words(text: str) -> list[tuple[str, bool]]:
+    """The words of a raw sentence, each with whether only spaces part it from the next."""
+    matches = list(_WORD.finditer(text))
+    return [
+        (
+            match.group(),
+            i + 1 < len(matches) and text[match.end() : matches[i + 1].start()].isspace(),
+        )
+        for i, match in enumerate(matches)
+    ]
+
+
+def _extends(word: str) -> bool:
+    """A neighbouring word that makes a longer name: capitalised, and no opener, title or
+    suffix of a name (`_OPENERS`, `_TITLES`)."""
+    key = word.casefold().strip(".")
+    return word[:1].isupper() and key not in _OPENERS and key not in _TITLES
+
+
+def _occurrences(words: list[tuple[str, bool]], needle: list[str]) -> list[int]:
+    folded = [word.casefold() for word, _ in words]
+    size = len(needle)
+    return [i for i in range(len(words) - size + 1) if folded[i : i + size] == needle]
+
+
+def _longer_name(words: list[tuple[str, bool]], start: int, end: int, first: int = 1) -> str | None:
+    """The longer name the words at [start, end) are part of, or None when they stand
+    alone: only a neighbour parted by spaces alone extends a name, and not a sentence's
+    first word (`first`: the first index that may extend one; 0 in a title)."""
+    before = start > first and words[start - 1][1] and _extends(words[start - 1][0])
+    last = words[end - 1][0]
+    possessive = last.endswith(("'s", "’s"))
+    after = end < len(words) and words[end - 1][1] and not possessive and _extends(words[end][0])
+    if not (before or after):
+        return None
+    return " ".join(
+        word for word, _ in words[start - 1 if before else start : end + 1 if after else end]
+    )
+
+
+def _in_titles(check: Check, needle: list[str]) -> tuple[list[str], list[str]]:
+    """The stored page titles (their part before a comma or a parenthesis) that name the
+    answer inside a longer name, and their sentences' ids; none when a title is the answer."""
+    longer: list[str] = []
+    ids: list[str] = []
+    for title in dict.fromkeys(item.title for item in check.items if item.trusted):
+        head = _QUALIFIER.sub("", title)
+        words = _words(head)
+        if [word.casefold() for word, _ in words] == needle:
+            return [], []
+        for start in _occurrences(words, needle):
+            name = _longer_name(words, start, start + len(needle), first=0)
+            if name is not None:
+                longer.append(name)
+                ids.append(next(item.id for item in check.items if item.title == title))
+    return longer, ids
+
+
+def part_of_longer_name(check: Check) -> Verdict | None:
+    """A rejection when the capitalised answer is written only inside a longer name: by
+    every trusted sentence stating it, or by a stored page's title (when no stored title
+    is the answer itself); None when it stands on its own."""
+    answer = check.answer.strip().rstrip(".")
+    written = [word for word, _ in _words(answer)]
+    needle = [word.casefold() for word in written]
+    if not needle or not any(word[:1].isupper() for word in written):
+        return None
+    if any(char.isdigit() for char in answer):
+        return None
+    longer, ids = _in_titles(check, needle)
+    if longer:
+        return _part_of(check, longer, ids)
+    return _in_sentences(check, needle)
+
+
+def _part_of(check: Check, longer: list[str], ids: list[str]) -> Verdict:
+    names = ", ".join(repr(name) for name in dict.fromkeys(longer))
+    reason = REASON_PART_OF_NAME.format(answer=check.answer, cite=citation(ids), longer=names)
+    return reject(reason, [check.answer.strip()])
+
+
+def _in_sentences(check: Check, needle: list[str]) -> Verdict | None:
+    """`part_of_longer_name` by the sentences stating the answer."""
+    longer: list[str] = []
+    ids: list[str] = []
+    for item in check.stating(check.folded):
+        if not contains(item.text, check.folded):
+            continue
+        words = _words(item.raw)
+        starts = _occurrences(words, needle)
+        if not starts:  # stated only once folded (accents, numbers): cannot tell
+            return None
+        for start in starts:
+            name = _longer_name(words, start, start + len(needle))
+            if name is None:
+                return None
+            longer.append(name)
+            ids.append(item.id)
+    return _part_of(check, longer, ids) if longer else None
+
+
+def _coordinated(tokens: tuple[str, ...], parts: list[tuple[str, ...]]) -> bool:
+    """The parts stand in one list in these (folded) tokens: each next to another, with at
+    most a list word ("and", "or") or one other list item between."""
+    spans: list[tuple[int, int]] = []
+    for part in parts:
+        size = len(part)
+        starts = [i for i in range(len(tokens) - size + 1) if tokens[i : i + size] == part]
+        if not starts:
+            return False
+        spans.append((starts[0], starts[0] + size))
+    spans.sort()
+    return all(later[0] - earlier[1] <= _LIST_GAP for earlier, later in pairwise(spans))
+
+
+def asks_several(question: str) -> bool:
+    """The question asks for more than one thing: "Which actor and actress ...", "both",
+    "two" (a list for an answer is then what it asks for)."""
+    words = question.casefold().split()
+    if not _SEVERAL.isdisjoint(words):
+        return True
+    opener = next((i for i, word in enumerate(words) if word in _WH_WORDS), None)
+    return opener is not None and "and" in words[opener + 1 : opener + 1 + _ASKED_WORDS]
+
+
+def joined_apart(check: Check) -> Verdict | None:
+    """Grounded, not verified, when the answer joins two or more names ("X and Y") that
+    no trusted sentence states together in one list, though the question asks for one
+    thing; None for an answer of one part."""
+    parts = [analyse(part) for part in _PARTS.split(check.answer) if analyse(part).tokens]
+    if len(parts) < 2 or asks_several(check.question):
+        return None
+    tokens = [part.tokens for part in parts]
+    for item in check.items:
+        if item.trusted and _coordinated(item.text.tokens, tokens):
+            return None
+    shown = " and ".join(repr(" ".join(part.tokens)) for part in parts)
+    reason = REASON_JOINED.format(answer=check.answer, parts=shown)
+    return ground([], reason, [check.answer.strip()], GROUNDING_STATED)

@@ -1,0 +1,153 @@
+"""Graded verdicts: only a definite failure rejects; an answer the evidence states but
+cannot tie to the question is grounded; `verify_answer` with no options is the agent's."""
+
+from __future__ import annotations
+
+import pytest
+from verifier_utils import Store, check, grounded, rejected, stated, supported
+
+from graph.agent import wikipedia_environment
+from graph.context import Context
+from graph.verifier import GROUNDING_STATED, verify_answer
+from graph.verifier.denials import negated
+from graph.verifier.name_parts import asks_several
+from graph.verifier.normalise import analyse
+from graph.verifier.verify import core_answer
+from tools.wikipedia.environment import WikipediaEnvironment
+
+BORN = "In what year was John Smith born?"
+
+
+@pytest.fixture
+def store() -> Store:
+    return Store()
+
+
+def test_every_verdict_has_one_of_three_outcomes(store: Store) -> None:
+    ids = store.add("Allister Brimble", 0)  # "born 1970 in Westminster, London"
+    question = "In what year was the video game composer Allister Brimble born?"
+    right, wrong = check(store, question, "1970"), check(store, question, "1971")
+    supported(right, GROUNDING_STATED, ids)
+    assert right["outcome"] == "verified" and right["supported"]
+    rejected(wrong)
+    assert not wrong["supported"]
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "It is often wrongly said that John Smith was born in 1970.",
+        "It is not true that John Smith was born in 1970.",
+        "Early reports claimed that John Smith was born in 1970, later shown to be false.",
+        "Some sources doubt that John Smith was born in 1970.",
+        "That John Smith was born in 1970 is a myth.",
+    ],
+)
+def test_an_answer_stated_only_in_a_denying_or_doubting_clause_is_rejected(
+    store: Store, frame: str
+) -> None:
+    store.add_text("John Smith (actor)", "John Smith is an American actor.")
+    store.add_text("John Smith (actor)", frame, 1)
+    rejected(check(store, BORN, "1970"), "denied")
+
+
+def test_a_frame_denies_only_its_own_clause() -> None:
+    sentence = analyse("He was born in Paris, and it is not true that he died in Rome.")
+    assert not negated(sentence, analyse("Paris"))
+    assert negated(sentence, analyse("Rome"))
+
+
+def test_the_same_fact_stated_plainly_elsewhere_is_not_denied(store: Store) -> None:
+    store.add_text("John Smith (actor)", "It is often wrongly said that he was born in 1970.")
+    store.add_text("John Smith (actor)", "John Smith (born 1970) is an American actor.", 1)
+    assert check(store, BORN, "1970")["outcome"] != "rejected"
+
+
+def test_a_strict_part_of_a_longer_name_is_rejected(store: Store) -> None:
+    # "Edward John "Eddie" Izzard ... is an English stand-up comedian ..."
+    store.add_text("Eddie Izzard", "Eddie Izzard is an English stand-up comedian and actor.")
+    question = "Which English comedian starred in the film?"
+    rejected(check(store, question, "Eddie"), "part of a longer name", "'Eddie Izzard'")
+    assert check(store, question, "Eddie Izzard")["outcome"] != "rejected"
+
+
+def test_a_name_standing_alone_somewhere_is_no_part(store: Store) -> None:
+    store.add_text("Berlin", "East Berlin was the capital of East Germany.")
+    store.add_text("Berlin", "Berlin is the capital and largest city of Germany.", 1)
+    assert check(store, "What is the capital of Germany?", "Berlin")["outcome"] != "rejected"
+
+
+def test_punctuation_titles_and_possessives_end_a_name(store: Store) -> None:
+    store.add_text("Dessau", "Dessau, Germany is a town on the Mulde.")
+    store.add_text("Neil Welch", "FBI Director Neil Welch led the inquiry.", 1)
+    store.add_text("Navy", "It was built for the United Kingdom's Royal Navy.", 2)
+    for question, answer in (
+        ("Which town lies on the Mulde?", "Dessau"),
+        ("Who led the inquiry?", "Neil Welch"),
+        ("For whose Royal Navy was it built?", "United Kingdom's"),
+    ):
+        assert "longer name" not in check(store, question, answer)["reason"]
+
+
+def test_a_name_inside_a_stored_title_is_a_part(store: Store) -> None:
+    store.add_text("Gatwick Airport", "It is the second-busiest airport in the country.")
+    store.add_text("Gatwick Airport", "Gatwick lies south of the city.", 1)
+    rejected(check(store, "Which airport is the second-busiest?", "Gatwick"), "Gatwick Airport")
+
+
+def test_names_joined_but_never_stated_together_are_not_verified(store: Store) -> None:
+    store.add_text("The Film", "The Film is a 1990 drama directed by Ann Lee.")
+    store.add_text("The Film", "Its music was written by Bob Ray.", 1)
+    verdict = check(store, "Who directed The Film?", "Ann Lee and Bob Ray")
+    grounded(verdict, "stated apart")
+    assert asks_several("Which actor and actress star in the film?")
+    assert not asks_several("Who directed The Film?")
+
+
+def test_an_answer_the_question_names_is_grounded(store: Store) -> None:
+    store.add_text("Lin Fa Temple", "Lin Fa Temple is a place of worship in Tai Hang, Hong Kong.")
+    store.add_text("Lin Fa Temple", "It is dedicated to Guanyin.", 1)
+    question = "Lin Fa Temple was used as a worship place for what bodhisattva?"
+    grounded(check(store, question, "Lin Fa Temple"), "the question itself names it")
+
+
+@pytest.mark.parametrize(
+    ("given", "core"),
+    [("in 1954", "1954"), ("In March 1954", "March 1954"), ("Taylor Swift.", "Taylor Swift")],
+)
+def test_words_that_only_introduce_an_answer_are_dropped(given: str, core: str) -> None:
+    assert core_answer(given) == core
+    assert core_answer("Sammy Davis Jr.") == "Sammy Davis Jr."
+
+
+def test_a_reworded_year_is_verified_as_the_year(store: Store) -> None:
+    ids = store.add("Allister Brimble", 0)
+    question = "In what year was the video game composer Allister Brimble born?"
+    supported(check(store, question, "in 1970"), GROUNDING_STATED, ids)
+
+
+def test_a_comparison_the_evidence_cannot_compute_is_grounded(store: Store) -> None:
+    store.add_text("Velvetpark", "Velvetpark is a lesbian and queer arts and culture magazine.")
+    store.add_text("Shape (magazine)", "Shape is an American fitness magazine.", 1)
+    question = "Is Velvetpark or Shape written more for a lesbian readership?"
+    verdict = check(store, question, "Velvetpark")
+    assert verdict["outcome"] == "grounded", verdict["reason"]
+
+
+def test_without_options_it_is_the_agents_verifier(store: Store) -> None:
+    store.search("Allister Brimble")
+    environment = wikipedia_environment(Context())
+    assert isinstance(environment, WikipediaEnvironment)
+    for question, answer in (
+        ("In what year was the video game composer Allister Brimble born?", "1970"),
+        ("Where was the video game composer Allister Brimble born?", "Westminster"),
+        ("Who is Allister Brimble?", "Brimble"),
+    ):
+        plain = verify_answer(question, answer, store.evidence)
+        assert plain == environment.checker(question, answer, store.evidence)
+
+
+def test_a_grounded_answer_cites_what_states_it(store: Store) -> None:
+    ids = store.add("Allister Brimble", 0)
+    verdict = check(store, "Which composer did the game use?", "Allister Brimble")
+    stated(verdict, ids)
