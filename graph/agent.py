@@ -4,7 +4,7 @@ r"""The ReAct graph: reason -> (review) -> act -> observe -> reason ..., verify 
 START -> reason -> act -------> observe -> reason
                \-> review -> act / observe
                \-> observe        (invalid or repeated action)
-               \-> verify -> reason (unsupported) / END (verified, unverified)
+               \-> verify -> reason (rejected; grounded once) / END (verified, grounded, unverified)
                \-> END            (budget spent, goal unreachable, model error)
 ```
 
@@ -17,7 +17,7 @@ first use.
 
 from __future__ import annotations
 
-from functools import cache, partial
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -75,20 +75,17 @@ def route_after_observe(state: AgentState) -> Literal["reason", "__end__"]:
 
 
 def route_after_verify(state: AgentState) -> Literal["reason", "__end__"]:
-    """An unsupported answer goes back to the model, within its budget."""
+    """A rejected or (once) a grounded answer goes back to the model, within its budget."""
     return "reason" if state.get("status") == "running" else "__end__"
 
 
 def wikipedia_environment(ctx: Context) -> Environment:
     """The Wikipedia environment on the source the settings choose."""
     from graph.verifier import verify_answer
-    from graph.verifier.combiner import load_combiner
-    from graph.verifier.lexicon_store import shared_lexicon
     from tools.wikipedia.environment import WikipediaEnvironment
     from tools.wikipedia.sources import make_source
 
-    checker = partial(verify_answer, lexicon=shared_lexicon(), decider=load_combiner().full)
-    return WikipediaEnvironment(make_source(ctx), checker=checker)
+    return WikipediaEnvironment(make_source(ctx), checker=verify_answer)
 
 
 def library_environment(ctx: Context) -> Environment:

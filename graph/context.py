@@ -49,8 +49,10 @@ class Context:
     max_verifier_rejections: int = field(
         default=2,
         metadata={
-            "description": "How many unsupported Finish answers are sent back to the "
-            "model before the episode ends as unverified."
+            "description": "How many rejected Finish answers are sent back to the "
+            "model before the episode ends as unverified; grounded answers (stated, not "
+            "tied to the question) are sent back once each, at most this many in all, "
+            "then end the episode as grounded."
         },
     )
     max_repeats: int = field(
@@ -76,11 +78,13 @@ class Context:
         },
     )
     judge: str = field(
-        default="",
+        default="auto",
         metadata={
-            "description": "Judge model asked to confirm every answer the verifier's rules "
-            "accept (any model spec --model takes); empty: no judge. Its calls count as "
-            "model turns and tokens."
+            "description": "Judge model asked to confirm an answer the evidence states "
+            "(grounded, or verified by statement): 'auto' (the agent's own model when it "
+            "is a real chat model; scripted and test models have none), 'off', or any "
+            "model spec --model takes. Agreeing makes it verified, disagreeing grounded. "
+            "Its calls count as model turns and tokens."
         },
     )
     approvals: Literal["ask", "deny", "auto"] = field(

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
 
 MODEL_BACKOFF_S = 2.0
+JUDGE_AUTO = "auto"
+JUDGE_OFF = frozenset({"off", ""})
+FAKE_MODEL_MODULES = ("graph.testing", "langchain_core.language_models.fake")
 
 EnvironmentFactory = Callable[[Context], Environment]
 
@@ -36,6 +39,15 @@ def reply_text(reply: Any) -> str:
     """A model reply's text, every lone surrogate (a provider's JSON may decode to one)
     replaced by U+FFFD: such a string cannot be hashed, stored or printed as UTF-8."""
     return _LONE_SURROGATE.sub("\ufffd", str(reply.content))
+
+
+def is_test_model(model: BaseChatModel) -> bool:
+    """Whether `model` is a scripted or fake model (graph.testing's, LangChain's fakes, or a
+    subclass of one), which `--judge auto` never asks."""
+    return (
+        any(cls.__module__.startswith(FAKE_MODEL_MODULES) for cls in type(model).__mro__)
+        or "fake" in getattr(model, "_llm_type", "").lower()
+    )
 
 
 def _cache_key(ctx: Context, names: tuple[str, ...]) -> tuple[Any, ...]:
@@ -69,16 +81,30 @@ class AgentDeps:
             self._models[key] = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
         return self._models[key]
 
-    def judge_model(self, ctx: Context) -> BaseChatModel:
-        """The judge model for this run (`judge` overrides `Context.judge`)."""
+    def judge_model(self, ctx: Context) -> BaseChatModel | None:
+        """The judge model for this run, or None (`judge` overrides `Context.judge`).
+
+        `auto` is the agent's own model when it is a real chat model (scripted and fake
+        models have none); `off` or empty: none; anything else names the judge's model.
+        """
         if self.judge is not None:
             return self.judge
-        key = ("judge", ctx.judge)
+        spec = ctx.judge.strip()
+        if spec in JUDGE_OFF:
+            return None
+        if spec == JUDGE_AUTO:
+            own = self.model if self.model is not None else self._loaded(ctx.model)
+            return None if is_test_model(own) else own
+        return self._loaded(spec)
+
+    def _loaded(self, spec: str) -> BaseChatModel:
+        """`spec` loaded as a judge (temperature 0, a short reply), cached."""
+        key = ("judge", spec)
         if key not in self._models:
             from graph.models import load_chat_model
             from graph.verifier.judge import JUDGE_MAX_TOKENS
 
-            self._models[key] = load_chat_model(ctx.judge, 0.0, JUDGE_MAX_TOKENS)
+            self._models[key] = load_chat_model(spec, 0.0, JUDGE_MAX_TOKENS)
         return self._models[key]
 
     def environment(self, ctx: Context) -> Environment:

@@ -40,10 +40,12 @@ from graph.trajectory import (
     fingerprint,
     now_iso,
     repeat_key,
+    returned_grounded,
+    same_answer,
     unverified_answer,
 )
 from graph.validation import validate_run
-from tools.base import ToolOutcome
+from tools.base import ToolOutcome, verdict_outcome
 from tools.interrupts import call_interruptibly
 
 __all__ = ["MODEL_BACKOFF_S", "AgentDeps", "Nodes"]
@@ -56,6 +58,13 @@ UNSUPPORTED = (
     "Your answer [{answer}] is not supported by the evidence stored so far. {missing}. "
     "Find a source that states it, or answer with what the evidence states."
 )
+GROUNDED = (
+    "Your answer [{answer}] is stated by the stored evidence, but it could not be tied to "
+    "what the question asks: {untied}. Check that it answers the question: find a source "
+    "that ties it, or change it. Finishing again with the same answer ends the episode "
+    "with it reported as grounded, not verified."
+)
+JUDGE_NOTE = " (Note: {note}.)"
 NOT_STATED = "No stored evidence states: {parts}"
 GOAL_UNREACHABLE = "goal_unreachable"
 
@@ -242,7 +251,14 @@ class Nodes:
         return update
 
     def verify(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
-        """Accept the Finish answer only if stored evidence supports it."""
+        """Check the Finish answer against the stored evidence (and the judge, if any).
+
+        `verified` ends the episode. `rejected` goes back to the model, at most
+        `max_verifier_rejections` times, then the episode ends unverified. `grounded`
+        goes back once per distinct answer, at most `max_verifier_rejections` times in
+        all; the same answer again, or a grounded one once no return is left, ends
+        the episode `grounded`.
+        """
         ctx = runtime.context
         env = self.deps.environment(ctx)
         proposal = state.get("proposal") or {}
@@ -250,8 +266,8 @@ class Nodes:
         exec_ctx = exec_context(state, runtime)
         verdict = env.check_answer(state["question"], answer, state.get("evidence") or [], exec_ctx)
         counters = counters_of(state)
-        if verdict["supported"] and ctx.judge:
-            verdict = confirm_with_judge(self.deps, state, ctx, answer, verdict, counters)
+        verdict, note = confirm_with_judge(self.deps, state, ctx, answer, verdict, counters)
+        outcome = verdict_outcome(verdict)
         step = Step(
             index=len(state.get("steps") or []) + 1,
             thought=proposal.get("thought", ""),
@@ -262,31 +278,51 @@ class Nodes:
             at=now_iso(),
             evidence_ids=list(verdict["evidence_ids"]),
         )
-        if verdict["supported"]:
-            step.update(Step(kind="finish", observation=f"Verified: {verdict['reason']}"))
+        judge_note = JUDGE_NOTE.format(note=note) if note else ""
+        ended: dict[str, Any] = {"proposal": None, "counters": counters, "verdict": verdict}
+        if outcome == "verified":
+            observation = f"Verified: {verdict['reason']}{judge_note}"
+            step.update(Step(kind="finish", observation=observation))
             emit(runtime, "step", step=dict(step))
             evidence = state.get("evidence") or []
-            return {
+            return ended | {
                 "steps": [step],
                 "status": "verified",
                 "stop_reason": "verified",
                 "answer": env.final_answer(state["question"], answer, verdict, evidence),
-                "verdict": verdict,
-                "proposal": None,
-                "counters": counters,
             }
+        if outcome == "grounded":
+            returned = returned_grounded(state.get("steps") or [])
+            if (
+                ctx.verify_mode == "record"
+                or same_answer(answer, returned)
+                or (counters.get("grounded_returns", 0) >= ctx.max_verifier_rejections)
+            ):
+                observation = f"Grounded: {verdict['reason']}{judge_note}"
+                step.update(Step(kind="finish", observation=observation))
+                emit(runtime, "step", step=dict(step))
+                stop = "finished_grounded" if ctx.verify_mode == "record" else "grounded"
+                return ended | {
+                    "steps": [step],
+                    "status": "grounded",
+                    "stop_reason": stop,
+                    "answer": answer,
+                }
+            bump(counters, "grounded_returns")
+            untied = "; ".join(verdict["missing"]) or verdict["reason"]
+            observation = GROUNDED.format(answer=answer, untied=untied.rstrip(". "))
+            step.update(Step(kind="grounded", observation=observation + judge_note))
+            emit(runtime, "step", step=dict(step))
+            return ended | {"steps": [step], "answer": answer}
         bump(counters, "rejections")
         if ctx.verify_mode == "record":
             step.update(Step(kind="finish", observation=f"Not verified: {verdict['reason']}"))
             emit(runtime, "step", step=dict(step))
-            return {
+            return ended | {
                 "steps": [step],
                 "status": "unverified",
                 "stop_reason": "finished_unverified",
                 "answer": answer,
-                "verdict": verdict,
-                "proposal": None,
-                "counters": counters,
             }
         if verdict["missing"]:
             missing = NOT_STATED.format(parts="; ".join(verdict["missing"]).rstrip(". "))
@@ -295,13 +331,7 @@ class Nodes:
         observation = UNSUPPORTED.format(answer=answer, missing=missing)
         step.update(Step(kind="unsupported", observation=observation))
         emit(runtime, "step", step=dict(step))
-        update: dict[str, Any] = {
-            "steps": [step],
-            "counters": counters,
-            "proposal": None,
-            "answer": answer,
-            "verdict": verdict,
-        }
+        update = ended | {"steps": [step], "answer": answer}
         if counters.get("rejections", 0) > ctx.max_verifier_rejections:
             text = unverified_answer("", answer, verdict, state.get("evidence") or [])
             update |= {"status": "unverified", "stop_reason": "verifier_rejected", "answer": text}

@@ -14,7 +14,9 @@ EXIT_CODES = {
     "unverified": 3,
     "budget_exhausted": 4,
     "awaiting_approval": 5,
+    "grounded": 6,
 }
+ANSWERED = frozenset({"verified", "grounded"})  # statuses whose evidence is the verdict's
 
 
 def _source_label(source: Mapping[str, Any]) -> str:
@@ -54,7 +56,7 @@ def outcome_of(
     counters = values.get("counters") or {}
     status = "awaiting_approval" if pending else values.get("status", "running")
     verdict = values.get("verdict") or {}
-    supporting = list(verdict.get("evidence_ids") or []) if status == "verified" else None
+    supporting = list(verdict.get("evidence_ids") or []) if status in ANSWERED else None
     result: dict[str, Any] = {
         "thread_id": thread_id,
         "question": values.get("question") or question,
@@ -69,6 +71,7 @@ def outcome_of(
         "invalid_actions": counters.get("invalid_actions", 0),
         "repeats": counters.get("repeats", 0),
         "verifier_rejections": counters.get("rejections", 0),
+        "grounded_returns": counters.get("grounded_returns", 0),
         "tokens": {
             "input": counters.get("input_tokens", 0),
             "output": counters.get("output_tokens", 0),

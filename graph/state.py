@@ -25,9 +25,17 @@ from typing_extensions import TypedDict
 from tools.base import Evidence, Verdict
 
 Status = Literal[
-    "running", "verified", "unverified", "budget_exhausted", "awaiting_approval", "error"
+    "running",
+    "verified",
+    "grounded",
+    "unverified",
+    "budget_exhausted",
+    "awaiting_approval",
+    "error",
 ]
-StepKind = Literal["tool", "failed", "invalid", "repeat", "rejected", "unsupported", "finish"]
+StepKind = Literal[
+    "tool", "failed", "invalid", "repeat", "rejected", "unsupported", "grounded", "finish"
+]
 
 
 LIST_SNAPSHOTS = 100
@@ -96,6 +104,7 @@ class Counters(TypedDict, total=False):
     invalid_actions: int
     repeats: int
     rejections: int
+    grounded_returns: int
     input_tokens: int
     output_tokens: int
     http_requests: int

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -35,6 +36,7 @@ PROPOSED = "Proposed, unverified: {answer}."
 ESTABLISHED = "Established by stored evidence: {facts}."
 NOT_ESTABLISHED = "Not established: {missing}."
 KNOWN_CHARS = 160
+_NOT_WORD = re.compile(r"[\W_]+")
 
 
 def now_iso() -> str:
@@ -229,6 +231,22 @@ def add_evidence(
         if known[key] not in ids:
             ids.append(known[key])
     return new, ids
+
+
+def answer_key(answer: str) -> str:
+    """An answer with case, punctuation and spacing folded away, to compare answers."""
+    return " ".join(_NOT_WORD.sub(" ", answer.casefold()).split())
+
+
+def same_answer(answer: str, others: Sequence[str]) -> bool:
+    """Whether `answer` is one of `others`, compared by `answer_key`."""
+    key = answer_key(answer)
+    return any(answer_key(other) == key for other in others)
+
+
+def returned_grounded(steps: Sequence[Step]) -> list[str]:
+    """The grounded answers already sent back to the model once."""
+    return [step.get("argument", "") for step in steps if step.get("kind") == "grounded"]
 
 
 def unverified_answer(

@@ -709,3 +709,29 @@ def test_the_sample_model_runs_every_method_and_is_labelled_scripted(tmp_path: P
     assert figures(again) == figures(summary)
     report = (tmp_path / "sample" / "report.md").read_text(encoding="utf-8")
     assert "not from a language model" in report
+
+
+def test_each_outcome_has_its_rate_and_precision() -> None:
+    from graph.evaluation.methods import _empty_outcome
+    from graph.evaluation.report import markdown_table, seed_metrics
+
+    def episode(status: str, em: float) -> dict[str, Any]:
+        return _empty_outcome() | {
+            "status": status,
+            "verified": status == "verified",
+            "grounded": status == "grounded",
+            "em": em,
+            "f1": em,
+            "latency_s": 1.0,
+        }
+
+    runs = [episode("verified", 1.0), episode("verified", 0.0), episode("grounded", 1.0)]
+    runs += [episode("unverified", 0.0)]
+    metrics = seed_metrics(runs)
+    assert (metrics["verified_rate"], metrics["verified_precision"]) == (0.5, 0.5)
+    assert (metrics["grounded_rate"], metrics["grounded_precision"]) == (0.25, 1.0)
+    assert (metrics["unverified_rate"], metrics["unverified_precision"]) == (0.25, 0.0)
+    older = {key: value for key, value in episode("verified", 1.0).items() if key != "grounded"}
+    assert seed_metrics([older])["grounded_rate"] == 0.0  # records from before the status
+    figures = {name: {"mean": value, "std": None} for name, value in metrics.items()}
+    assert "Grounded prec." in markdown_table({"react+verify": {"metrics": figures}})

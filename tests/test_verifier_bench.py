@@ -157,18 +157,21 @@ def test_folds_select_questions_by_a_stable_hash(data_file: Path) -> None:
     assert sum(parts) == everything and all(parts)
 
 
-@pytest.mark.parametrize(("reply", "overturned"), [("VERDICT: SUPPORTED", 0), ("No idea.", 8)])
-def test_a_judge_sees_every_answer_the_rules_accept(
+@pytest.mark.parametrize(
+    ("reply", "overturned"),
+    [("VERDICT: SUPPORTED", 0), ("VERDICT: NOT SUPPORTED", 4), ("No idea.", 0)],
+)
+def test_a_judge_sees_every_answer_the_rules_verify_by_statement(
     data_file: Path, tmp_path: Path, reply: str, overturned: int
 ) -> None:
     script = tmp_path / "judge.json"
     script.write_text(json.dumps([reply]), encoding="utf-8")
     summary = run_verifier_bench(data_file, judge_model=f"scripted:{script}")
     rules = run_verifier_bench(data_file)
-    assert summary["judge"]["calls"] == 8 and summary["judge"]["overturned"] == overturned
+    assert summary["judge"]["calls"] == 4 and summary["judge"]["overturned"] == overturned
     assert summary["judge"]["input_tokens"] > 0
     assert summary["rules_only"]["recall"] == rules["recall"]
-    assert summary["recall"] == (rules["recall"] if not overturned else 0.0)
+    assert (summary["recall"] < rules["recall"]) is bool(overturned)
 
 
 @pytest.mark.parametrize(("distractor", "cases"), [("Hope Solo", 1), ("Peter Best (composer)", 0)])

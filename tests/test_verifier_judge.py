@@ -1,5 +1,6 @@
-"""The optional judge model: asked only after the rules accept, read strictly, and
-charged to the episode's budgets; scripted judges agree, disagree, babble or time out."""
+"""The judge model: asked about grounded answers and answers verified by statement, read
+strictly, and charged to the episode's budgets; scripted judges agree (verified),
+disagree (grounded, never rejected), babble or time out (the verdict stands)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from graph.agent import build_agent
 from graph.context import WikipediaContext
 from graph.runner import open_checkpointer, run_episode
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES, ScriptedReActModel
-from graph.verifier import GROUNDING_JUDGED, GROUNDING_NONE
+from graph.verifier import GROUNDING_JUDGED
 from graph.verifier.judge import Judgement, judge, parse_reply
+from graph.verifier.verdicts import GROUNDING_COMPUTED, GROUNDING_STATED, ground
 from tools.base import Verdict
 
 AGREE = "VERDICT: SUPPORTED"
@@ -61,22 +63,47 @@ def test_an_agreeing_judge_confirms(accepted: tuple[Store, Verdict]) -> None:
     assert judged.input_tokens > 0 and judged.output_tokens == 2
 
 
+def test_a_disagreeing_judge_makes_the_answer_grounded_not_rejected(
+    accepted: tuple[Store, Verdict],
+) -> None:
+    store, verdict = accepted
+    judged = _judge(store, verdict, ScriptedReActModel(responses=[DISAGREE]))
+    assert judged.verdict["outcome"] == "grounded" and not judged.verdict["supported"]
+    assert judged.verdict["evidence_ids"] == verdict["evidence_ids"]
+    assert "do not state" in judged.verdict["reason"] and judged.note == ""
+
+
 @pytest.mark.parametrize(
-    ("model", "reason"),
+    ("model", "note"),
     [
-        (ScriptedReActModel(responses=[DISAGREE]), "do not state"),
         (ScriptedReActModel(responses=[GARBAGE]), "could not be read"),
         (ScriptedReActModel(responses=[AGREE], delay_s=2.0), "no reply within 0.2 s"),
     ],
-    ids=["disagree", "garbage", "timeout"],
+    ids=["garbage", "timeout"],
 )
-def test_a_judge_that_does_not_agree_leaves_the_answer_unverified(
-    accepted: tuple[Store, Verdict], model: ScriptedReActModel, reason: str
+def test_a_judge_that_says_nothing_readable_leaves_the_verdict_as_it_was(
+    accepted: tuple[Store, Verdict], model: ScriptedReActModel, note: str
 ) -> None:
     store, verdict = accepted
     judged = _judge(store, verdict, model, timeout_s=0.2)
-    assert not judged.verdict["supported"] and judged.verdict["grounding"] == GROUNDING_NONE
-    assert reason in judged.verdict["reason"]
+    assert judged.verdict == verdict and note in judged.note
+
+
+def test_a_grounded_answer_is_confirmed_by_an_agreeing_judge(
+    accepted: tuple[Store, Verdict],
+) -> None:
+    store, verdict = accepted
+    grounded = ground(verdict["evidence_ids"], "not tied", ["a tie"], GROUNDING_STATED)
+    judged = _judge(store, grounded, ScriptedReActModel(responses=[AGREE]))
+    assert judged.verdict["outcome"] == "verified" and judged.verdict["supported"]
+    assert judged.verdict["grounding"] == GROUNDING_JUDGED
+
+
+def test_a_computed_verdict_is_never_sent_to_the_judge(accepted: tuple[Store, Verdict]) -> None:
+    store, verdict = accepted
+    computed = Verdict(**(verdict | {"grounding": GROUNDING_COMPUTED}))
+    judged = _judge(store, computed, ScriptedReActModel(responses=[DISAGREE]))
+    assert not judged.called and judged.verdict == computed
 
 
 def test_a_rejected_answer_is_never_sent_to_the_judge() -> None:
@@ -114,21 +141,24 @@ def test_the_judge_call_counts_as_a_model_turn_and_in_tokens(db_path: Path, tmp_
     assert result["tokens"]["input"] > without["tokens"]["input"]
 
 
-def test_a_disagreeing_judge_sends_the_answer_back_and_the_episode_ends_unverified(
+def test_a_disagreeing_judge_sends_the_answer_back_once_and_the_episode_ends_grounded(
     db_path: Path, tmp_path: Path
 ) -> None:
     result = _episode(db_path, tmp_path, DISAGREE)
-    assert result["status"] == "unverified"
+    assert result["status"] == "grounded" and result["stop_reason"] == "grounded"
     finishes = [step for step in result["trajectory"] if step["action"] == "Finish"]
-    assert finishes and all(step["kind"] == "unsupported" for step in finishes)
+    assert [step["kind"] for step in finishes] == ["grounded", "finish"]
     assert "judge model found" in finishes[0]["observation"]
+    assert result["answer"] == "1970" and result["verdict"]["outcome"] == "grounded"
+    assert result["verifier_rejections"] == 0 and result["grounded_returns"] == 1
+    assert result["model_calls"] == len(DEMO_REPLIES) + 3  # two judge calls, one more turn
 
 
 def test_no_judge_is_asked_once_the_model_turn_budget_is_spent(
     db_path: Path, tmp_path: Path
 ) -> None:
-    result = _episode(db_path, tmp_path, AGREE, max_model_turns=len(DEMO_REPLIES))
-    assert result["status"] != "verified"
+    result = _episode(db_path, tmp_path, DISAGREE, max_model_turns=len(DEMO_REPLIES))
+    assert result["status"] == "verified" and result["verdict"]["grounding"] == GROUNDING_STATED
     finish = next(step for step in result["trajectory"] if step["action"] == "Finish")
     assert "could not be asked" in finish["observation"]
     assert result["model_calls"] == len(DEMO_REPLIES)

@@ -60,6 +60,15 @@ class Verdict(TypedDict):
     grounding: str
 
 
+def verdict_outcome(verdict: Mapping[str, Any]) -> Outcome:
+    """A verdict's outcome; one stored before outcomes existed reads as `verified` when
+    supported, else `rejected`."""
+    outcome = verdict.get("outcome")
+    if outcome in OUTCOMES:
+        return outcome
+    return "verified" if verdict.get("supported") else "rejected"
+
+
 @dataclass(frozen=True)
 class ToolOutcome:
     """The result of executing one action.

@@ -16,6 +16,7 @@ from graph.store.locations import db_words, password_note, server_words
 
 STATUS_LABELS = {
     "verified": "verified",
+    "grounded": "grounded",
     "unverified": "NOT verified",
     "budget_exhausted": "budget exhausted",
     "error": "error",
@@ -27,6 +28,7 @@ COUNTERS = (
     "invalid_actions",
     "repeats",
     "verifier_rejections",
+    "grounded_returns",
 )
 QUESTION_CHARS = 60
 
@@ -81,7 +83,10 @@ def print_result(
     else:
         answer = terminal.block(result["answer"])
         print(f"Answer ({STATUS_LABELS.get(status, status)}): {answer}")
-        if status != "verified" and result.get("stop_reason"):
+        if status == "grounded":
+            reason = (result.get("verdict") or {}).get("reason", "")
+            print(f"Not tied to the question: {terminal.line(reason)}")
+        elif status != "verified" and result.get("stop_reason"):
             print(f"Stopped: {terminal.line(result['stop_reason'])}")
         if result["evidence"]:
             print("Evidence:")

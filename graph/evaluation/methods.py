@@ -45,7 +45,9 @@ DIRECT_PROMPTS = {"standard": "qa_standard.txt", "cot": "qa_cot.txt"}
 FALLBACKS = {"react->cot": ("react", "cot")}
 QUESTION_TEMPLATE = "qa_question.txt"
 DIRECT_STOP = ["\nQuestion:"]
-FINISHED_STOPS = frozenset({"verified", "finished_unverified", "verifier_rejected"})
+FINISHED_STOPS = frozenset(
+    {"verified", "grounded", "finished_grounded", "finished_unverified", "verifier_rejected"}
+)
 MAX_SECONDS = 600.0
 
 _ANSWER = re.compile(
@@ -110,6 +112,7 @@ def _empty_outcome() -> dict[str, Any]:
         "finished": False,
         "issued_finish": False,
         "verified": None,
+        "grounded": None,
         "unsupported_finish": None,
         "invalid_actions": None,
         "repeats": None,
@@ -143,6 +146,7 @@ def graph_outcome(result: Mapping[str, Any]) -> dict[str, Any]:
         "finished": finished,
         "issued_finish": bool(finishes),
         "verified": result["status"] == "verified",
+        "grounded": result["status"] == "grounded",
         "unsupported_finish": result["verifier_rejections"] > 0,
         "invalid_actions": result["invalid_actions"],
         "repeats": result["repeats"],
@@ -283,6 +287,7 @@ class MethodRunner:
                 "stop_reason": f"{first['stop_reason']} -> {second['stop_reason']}",
                 "finished": second["finished"],
                 "verified": False,
+                "grounded": False,
                 "fell_back": True,
                 "trajectory": first["trajectory"] + second["trajectory"],
             }

@@ -4,7 +4,8 @@ Each figure is computed per seed over the questions, then reported as the
 mean and the sample standard deviation of those per-seed values (`std` is
 None with one seed). Rates whose denominator is empty in a seed (no Finish,
 no verified answer, a method without tools) are None for that seed and left
-out of the mean.
+out of the mean. An agent episode ends `verified`, `grounded` or otherwise
+(unverified, a budget, an error): each has its rate and its precision (EM).
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ METRIC_LABELS = {
     "unsupported_finish_rate": "unsupported-Finish rate",
     "verified_rate": "verified rate",
     "verified_precision": "precision of verified answers",
+    "grounded_rate": "grounded rate",
+    "grounded_precision": "precision of grounded answers",
+    "unverified_rate": "unverified rate",
+    "unverified_precision": "precision of unverified answers",
     "fallback_rate": "fallback rate",
     "steps": "steps",
     "model_calls": "model calls",
@@ -42,6 +47,11 @@ DEFINITIONS = {
     "rejected at least one Finish",
     "verified_rate": "share of episodes whose final answer the verifier accepted",
     "verified_precision": "EM among the answers the verifier accepted",
+    "grounded_rate": "share of episodes that ended grounded (the evidence states the answer, "
+    "nothing tied it to the question)",
+    "grounded_precision": "EM among the grounded answers",
+    "unverified_rate": "share of episodes that ended neither verified nor grounded",
+    "unverified_precision": "EM among the episodes that ended neither verified nor grounded",
     "fallback_rate": "share of episodes where ReAct did not finish and CoT answered",
     "steps": "actions per agent episode (Finish, invalid and refused actions included)",
     "tokens": "prompt + completion tokens per question",
@@ -54,6 +64,7 @@ TABLE_COLUMNS = (
     "invalid_action_rate",
     "unsupported_finish_rate",
     "verified_precision",
+    "grounded_precision",
     "steps",
     "tokens",
     "latency_s",
@@ -65,9 +76,26 @@ TABLE_HEADERS = (
     "Invalid act.",
     "Unsupp. Finish",
     "Verified prec.",
+    "Grounded prec.",
     "Steps",
     "Tokens/q",
     "Latency s",
+)
+OUTCOME_COLUMNS = (
+    "verified_rate",
+    "verified_precision",
+    "grounded_rate",
+    "grounded_precision",
+    "unverified_rate",
+    "unverified_precision",
+)
+OUTCOME_HEADERS = (
+    "Verified",
+    "Verified prec.",
+    "Grounded",
+    "Grounded prec.",
+    "Unverified",
+    "Unverified prec.",
 )
 _MEANS = (
     "model_calls",
@@ -95,6 +123,8 @@ def seed_metrics(episodes: Sequence[Episode]) -> dict[str, float | None]:
     finishing = [e for e in episodes if e["issued_finish"]]
     judged = [e for e in episodes if e["verified"] is not None]
     verified = [e for e in judged if e["verified"]]
+    grounded = [e for e in judged if e.get("grounded")]  # older records have no key
+    unverified = [e for e in judged if not e["verified"] and not e.get("grounded")]
     backing_off = [e for e in episodes if e["fell_back"] is not None]
     metrics: dict[str, float | None] = {
         "em": _mean(e["em"] for e in episodes),
@@ -106,6 +136,10 @@ def seed_metrics(episodes: Sequence[Episode]) -> dict[str, float | None]:
         "unsupported_finish_rate": _mean(float(e["unsupported_finish"]) for e in finishing),
         "verified_rate": _mean(float(bool(e["verified"])) for e in judged),
         "verified_precision": _mean(e["em"] for e in verified),
+        "grounded_rate": _mean(float(bool(e.get("grounded"))) for e in judged),
+        "grounded_precision": _mean(e["em"] for e in grounded),
+        "unverified_rate": _ratio(len(unverified), len(judged)),
+        "unverified_precision": _mean(e["em"] for e in unverified),
         "fallback_rate": _mean(float(e["fell_back"]) for e in backing_off),
         "steps": _mean(float(e["steps"]) for e in acting),
     }
@@ -189,14 +223,18 @@ def _cell(figure: Mapping[str, Any], name: str) -> str:
     return text + (f" ± {std:.{digits}f}" if std is not None else "")
 
 
-def markdown_table(methods_summary: Mapping[str, Any]) -> str:
-    """The per-method table: mean ± std across seeds."""
+def markdown_table(
+    methods_summary: Mapping[str, Any],
+    columns: Sequence[str] = TABLE_COLUMNS,
+    headers: Sequence[str] = TABLE_HEADERS,
+) -> str:
+    """The per-method table of `columns`: mean ± std across seeds."""
     lines = [
-        "| Method | " + " | ".join(TABLE_HEADERS) + " |",
-        "|---|" + "---:|" * len(TABLE_HEADERS),
+        "| Method | " + " | ".join(headers) + " |",
+        "|---|" + "---:|" * len(headers),
     ]
     for method, data in methods_summary.items():
-        cells = [_cell(data["metrics"][name], name) for name in TABLE_COLUMNS]
+        cells = [_cell(data["metrics"][name], name) for name in columns]
         lines.append(f"| {method} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -243,6 +281,10 @@ def markdown_report(summary: Mapping[str, Any], plots: Sequence[str], banner: st
         "",
         markdown_table(methods_summary),
         "",
+        "How agent episodes ended, and the precision (EM) of each outcome:",
+        "",
+        markdown_table(methods_summary, OUTCOME_COLUMNS, OUTCOME_HEADERS),
+        "",
     ]
     incomplete = [
         f"{m} ({d['episodes']}/{d['expected_episodes']})"
@@ -258,7 +300,8 @@ def markdown_report(summary: Mapping[str, Any], plots: Sequence[str], banner: st
             "",
         ]
     lines += ["Definitions:", ""]
-    lines += [f"- {METRIC_LABELS[name]}: {DEFINITIONS[name]}" for name in TABLE_COLUMNS]
+    defined = dict.fromkeys([*TABLE_COLUMNS, *OUTCOME_COLUMNS])
+    lines += [f"- {METRIC_LABELS[name]}: {DEFINITIONS[name]}" for name in defined]
     lines += ["- —: not applicable (no tools, no verifier, or no Finish in any seed)", ""]
     lines += [f"![{name}]({name})" for name in plots]
     lines += ["", "Configuration:", "", *_config_lines(config), ""]

@@ -92,13 +92,16 @@ def _write(out: Path, results: list[dict[str, Any]]) -> None:
 def _judged(
     model: BaseChatModel, case: dict[str, Any], verdict: Verdict, spent: Counter[str]
 ) -> Verdict:
-    """The rules' verdict, confirmed or overturned by the judge when the rules accept."""
+    """The rules' verdict after the judge was asked about it (grounded or stated ones):
+    `overturned` counts verified answers it made grounded, `confirmed` grounded ones it
+    made verified."""
     judgement = judge(model, case["question"], case["answer"], verdict, case["evidence"])
     if judgement.called:
         spent["calls"] += 1
         spent["input_tokens"] += judgement.input_tokens
         spent["output_tokens"] += judgement.output_tokens
-        spent["overturned"] += not judgement.verdict["supported"]
+        spent["overturned"] += verdict["supported"] and not judgement.verdict["supported"]
+        spent["confirmed"] += judgement.verdict["supported"] and not verdict["supported"]
     return judgement.verdict
 
 

@@ -27,7 +27,7 @@ KIND_LINE = (
 )
 JUDGE_LINE = (
     "judge {model}: {calls} calls ({input_tokens} input, {output_tokens} output tokens),"
-    " {overturned} accepted answers overturned"
+    " {overturned} verified answers made grounded, {confirmed} grounded ones verified"
 )
 RULES_LINE = (
     "rules alone: precision {precision:.3f}, recall {recall:.3f}, gold recall on an episode's"
