@@ -146,7 +146,8 @@ EXPECTED: dict[str, Figures] = {
         "f1": (0.95, 0.0),
         "finish_rate": (1.0, 0.0),
         "invalid_action_rate": (0.0, 0.0),
-        "unsupported_finish_rate": (0.25, 0.0),
+        # Q3's "yes" with one magazine's page stored: undecided, so grounded, not rejected
+        "unsupported_finish_rate": (0.0, 0.0),
         "verified_rate": (0.75, 0.0),
         "verified_precision": (2 / 3, 0.0),
         "fallback_rate": (None, None),
@@ -172,7 +173,7 @@ EXPECTED: dict[str, Figures] = {
         "f1": (0.75, 0.0),
         "finish_rate": (1.0, 0.0),
         "invalid_action_rate": (0.0, 0.0),
-        "unsupported_finish_rate": (0.75, 0.0),
+        "unsupported_finish_rate": (0.5, 0.0),  # Q3's first "yes" is grounded
         "verified_rate": (0.75, 0.0),
         "verified_precision": (1.0, 0.0),
         "steps": (3.25, 0.0),

@@ -158,18 +158,20 @@ def test_folds_select_questions_by_a_stable_hash(data_file: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("reply", "overturned"),
-    [("VERDICT: SUPPORTED", 0), ("VERDICT: NOT SUPPORTED", 4), ("No idea.", 0)],
+    ("reply", "overturned", "confirmed"),
+    [("VERDICT: SUPPORTED", 0, 5), ("VERDICT: NOT SUPPORTED", 4, 0), ("No idea.", 0, 0)],
 )
-def test_a_judge_sees_every_answer_the_rules_verify_by_statement(
-    data_file: Path, tmp_path: Path, reply: str, overturned: int
+def test_a_judge_sees_every_answer_verified_by_statement_or_grounded(
+    data_file: Path, tmp_path: Path, reply: str, overturned: int, confirmed: int
 ) -> None:
     script = tmp_path / "judge.json"
     script.write_text(json.dumps([reply]), encoding="utf-8")
     summary = run_verifier_bench(data_file, judge_model=f"scripted:{script}")
     rules = run_verifier_bench(data_file)
-    assert summary["judge"]["calls"] == 4 and summary["judge"]["overturned"] == overturned
-    assert summary["judge"]["input_tokens"] > 0
+    judged = summary["judge"]
+    assert judged["calls"] == 9  # 4 verified by statement, 5 grounded
+    assert (judged["overturned"], judged["confirmed"]) == (overturned, confirmed)
+    assert judged["input_tokens"] > 0
     assert summary["rules_only"]["recall"] == rules["recall"]
     assert (summary["recall"] < rules["recall"]) is bool(overturned)
 
