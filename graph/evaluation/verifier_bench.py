@@ -26,6 +26,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from graph.evaluation.config import BenchError
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages
+from graph.evaluation.verifier_outcomes import outcome_summary
 from graph.evaluation.verifier_summary import format_summary, summarise
 from graph.models import load_chat_model
 from graph.verifier import verify_answer
@@ -172,7 +173,11 @@ def run_verifier_bench(
         results.append(row | dict(verdict))
     if out is not None:
         _write(out, results)
+    fold_map = None
+    if combiners is not None and data is None:
+        fold_map = {q["_id"]: fold_of(q["_id"], combiners.folds) for q in questions}
     summary = summarise(results, timings, sample_errors) | {
+        **outcome_summary(results, timings, fold_map),
         "with_type": with_type,
         "combiner": ("held-out folds" if data is None else "full") if combiner else "off",
     }
