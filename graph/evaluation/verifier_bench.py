@@ -23,6 +23,7 @@ from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
+from graph.evaluation import simulation_report
 from graph.evaluation.config import BenchError
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages
@@ -213,6 +214,8 @@ def _folds(text: str) -> tuple[int, list[int]]:
 
 
 def _command(args: argparse.Namespace) -> int:
+    if args.simulate:
+        return simulation_report.command(args)
     summary = run_verifier_bench(
         args.data,
         args.out,
@@ -277,6 +280,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="MODEL",
         help="Judge model (any --model spec) asked about every answer the rules accept.",
     )
+    simulation_report.add_arguments(parser)
     parser.set_defaults(func=_command)
 
 
