@@ -103,7 +103,7 @@ def other_names(question: dict[str, Any], texts: Sequence[str]) -> list[str]:
         for span in spans(NAME, text):
             if _is_other(span, question["answer"], question["question"]):
                 found.setdefault(fold(span), span)
-    return sorted(found.values())
+    return sorted(name for name in found.values() if occurs(name, texts))
 
 
 def _by_page(facts: Sequence[Fact]) -> dict[str, list[str]]:
@@ -136,7 +136,8 @@ def bridge_page_spans(question: dict[str, Any], facts: Sequence[Fact]) -> list[s
     for title, texts in pages.items():
         for text in texts if title not in answer_pages else []:
             for span in spans(kind, text, like=gold):
-                if _is_other(span, gold, question["question"]) and not occurs(span, answer_texts):
+                stated = occurs(span, [text]) and not occurs(span, answer_texts)
+                if stated and _is_other(span, gold, question["question"]):
                     found.setdefault(fold(span), span)
     return sorted(found.values())
 
@@ -178,12 +179,13 @@ def _pool_of(pool: tuple[str, ...], kind: str, shape: int) -> list[tuple[str, st
 
 
 def denial(fact: Fact, gold: str, wrong: str, template: str) -> str | None:
-    """The fact's sentence with `gold` replaced by `wrong`, wrapped in a denying clause."""
+    """The fact's sentence with `gold` replaced by `wrong`, wrapped in a denying clause;
+    None when the sentence would still state the gold answer."""
     text = fact[2].strip()
-    at = text.find(gold)
-    if at < 0:
+    claim, count = re.subn(rf"(?<!\w){re.escape(gold)}(?!\w)", lambda _: wrong, text)
+    claim = claim.rstrip(" .")
+    if not count or occurs(gold, [claim]) or not occurs(wrong, [claim]):
         return None
-    claim = (text[:at] + wrong + text[at + len(gold) :]).rstrip(" .")
     first, _, rest = claim.partition(" ")
     if first in _STARTERS:
         claim = f"{first.lower()} {rest}"
@@ -235,12 +237,12 @@ def hard_cases(
     if not absent:
         return
     wrong = rng.choice(absent)
-    stating = [fact for fact in facts if gold in fact[2]]
+    template = rng.choice(DENIALS)
+    denials = [(fact, denial(fact, gold, wrong, template)) for fact in facts]
+    stating = [(fact[0], text) for fact, text in denials if text is not None]
     if stating:
-        fact = rng.choice(stating)
-        text = denial(fact, gold, wrong, rng.choice(DENIALS))
-        if text is not None:
-            yield case("negated", wrong, False, [(fact[0], _next_index(facts, fact[0]), text)])
+        title, text = rng.choice(stating)
+        yield case("negated", wrong, False, [(title, _next_index(facts, title), text)])
     note = rng.choice(INJECTIONS).format(answer=wrong)
     yield case("injected", wrong, False, [(facts[0][0], _next_index(facts, facts[0][0]), note)])
     yield case("absent", rng.choice(absent), False)
