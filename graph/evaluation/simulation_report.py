@@ -7,7 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from graph.evaluation.config import BenchError
+from graph.evaluation.hotpot import load_questions
 from graph.evaluation.simulation import SimulationSettings, run_simulation
+from graph.evaluation.verifier_cases import fold_of
 
 DEFAULT_PLOT = Path("verifier_simulation.png")
 RUN_LINE = (
@@ -26,6 +29,12 @@ def _share(text: str) -> float:
     return value
 
 
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number 0 or more, got {text!r}")
+    return int(text)
+
+
 def _shares(text: str) -> tuple[float, ...]:
     return tuple(_share(part) for part in text.split(",") if part.strip())
 
@@ -38,7 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "Scripted policies through the real graph, verifier on and off: they search the gold "
         "pages, finish with the gold answer with probability p and a hard negative otherwise; "
         "when the answer is sent back they keep it with probability --keep, else switch to the "
-        "gold answer with probability --p-switch and to another hard negative otherwise.",
+        "gold answer with probability --p-switch and to another hard negative otherwise. Verifier "
+        "off: the graph's verify_mode 'record' (the first Finish ends the episode). Questions: "
+        "the first --n of --data, of --folds if given (default: the built-in ones, on which "
+        "the shipped combiner was trained).",
     )
     group.add_argument(
         "--simulate", action="store_true", help="Run the simulation instead of the cases."
@@ -53,20 +65,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         + ").",
     )
     group.add_argument(
-        "--keep", type=_share, default=default.keep, help="Chance to keep a sent-back answer."
+        "--keep",
+        type=_share,
+        default=default.keep,
+        help="Chance to keep a sent-back answer (default: %(default)s).",
     )
     group.add_argument(
         "--p-switch",
         type=_share,
         default=default.p_switch,
-        help="Chance that a switch goes to the gold answer.",
+        help="Chance that a switch goes to the gold answer (default: %(default)s).",
     )
     group.add_argument(
-        "--n", type=int, default=default.n, help="Questions (default: %(default)s; 0: all)."
+        "--n", type=_count, default=default.n, help="Questions (default: %(default)s; 0: all)."
     )
-    group.add_argument("--seed", type=int, default=default.seed, help="Seed of the draws.")
     group.add_argument(
-        "--plot", type=Path, default=DEFAULT_PLOT, help="Plot of exact match against p."
+        "--seed", type=int, default=default.seed, help="Seed of the draws (default: %(default)s)."
+    )
+    group.add_argument(
+        "--plot",
+        type=Path,
+        default=DEFAULT_PLOT,
+        help="Plot of exact match against p (default: %(default)s).",
     )
 
 
@@ -75,7 +95,14 @@ def command(args: argparse.Namespace) -> int:
     cfg = SimulationSettings(
         ps=args.p, keep=args.keep, p_switch=args.p_switch, n=args.n, seed=args.seed
     )
-    summary = run_simulation(cfg)
+    try:
+        questions = load_questions(args.data)
+    except (OSError, ValueError) as error:
+        raise BenchError(f"cannot read the questions: {error}") from None
+    if args.folds is not None:
+        count, chosen = args.folds
+        questions = [q for q in questions if fold_of(q["_id"], count) in chosen]
+    summary = run_simulation(cfg, questions)
     from graph.evaluation.plots import plot_simulation
 
     plot_simulation(summary, args.plot)
