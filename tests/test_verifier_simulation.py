@@ -37,6 +37,8 @@ def test_a_small_simulation_runs_through_the_graph() -> None:
         assert abs(sum(run["status_share"].values()) - 1) < 1e-3
         assert {"em", "first_answer_em", "verified_precision", "grounded_precision"} <= set(run)
     assert runs[(1.0, "off")]["em"] == 1.0
+    assert set(runs[(1.0, "on")]["by_first_kind"]) == {"gold"}
+    assert "gold" not in runs[(0.0, "off")]["by_first_kind"]
     assert runs[(0.0, "off")]["em"] == runs[(0.0, "off")]["first_answer_em"] == 0.0
     # Sent back, a wrong answer switches to the gold one: the verifier can only help here.
     assert runs[(0.0, "on")]["em"] >= runs[(0.0, "off")]["em"]
@@ -55,3 +57,4 @@ def test_the_command_prints_json_and_writes_the_plot(
     assert main(argv[:-1]) == 0
     text = capsys.readouterr().out
     assert "keep 0.5" in text and "exact match" in text and "verified precision" in text
+    assert "exact match by first answer" in text

@@ -16,7 +16,9 @@ Each `p` runs with the verifier on (`verify_mode` "enforce") and off ("record":
 the first Finish ends the episode, its verdict only recorded). The figures:
 exact match of the last Finish answer, the share of each final status (any
 status string the graph ends with), and the precision (exact match) of the
-episodes ending in each status, `verified` and `grounded` named on their own.
+episodes ending in each status, `verified` and `grounded` named on their own;
+and per kind of first answer (`gold` or a hard negative's kind) the exact match
+and the share of each final status.
 """
 
 from __future__ import annotations
@@ -76,21 +78,29 @@ class Plan:
     titles: tuple[str, ...]
     gold: str
     negatives: tuple[str, ...]
+    kinds: tuple[str, ...] = ()
+
+    def kind_of(self, answer: str) -> str:
+        """The case kind of an answer the policy gives: `gold` or a hard negative's kind."""
+        if answer == self.gold:
+            return "gold"
+        return self.kinds[self.negatives.index(answer)] if answer in self.negatives else "other"
 
 
 def plans(questions: Sequence[dict[str, Any]]) -> dict[str, Plan]:
     """Each question's plan, keyed by its text as the prompt shows it."""
     titles = {title for q in questions for title, _ in q["supporting_facts"]}
-    negatives: dict[str, list[str]] = {q["_id"]: [] for q in questions}
+    negatives: dict[str, dict[str, str]] = {q["_id"]: {} for q in questions}
     for case in build_cases(list(questions), load_pages(titles)):
-        if case["case"] in POLICY_KINDS and case["answer"] not in negatives[case["id"]]:
-            negatives[case["id"]].append(case["answer"])
+        if case["case"] in POLICY_KINDS:
+            negatives[case["id"]].setdefault(case["answer"], case["case"])
     return {
         one_line(q["question"]): Plan(
             qid=q["_id"],
             titles=tuple(dict.fromkeys(title for title, _ in q["supporting_facts"])),
             gold=q["answer"],
             negatives=tuple(negatives[q["_id"]]),
+            kinds=tuple(negatives[q["_id"]].values()),
         )
         for q in questions
     }
@@ -156,6 +166,21 @@ def figures(episodes: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def by_first_kind(episodes: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Per kind of first answer (`gold` or a hard negative's kind): episodes, exact match
+    and the share of each final status."""
+    table: dict[str, Any] = {}
+    for kind in sorted({e["first_kind"] for e in episodes}):
+        some = [e for e in episodes if e["first_kind"] == kind]
+        statuses = Counter(e["status"] for e in some)
+        table[kind] = {
+            "episodes": len(some),
+            "em": round(sum(e["em"] for e in some) / len(some), 4),
+            "status_share": {s: round(c / len(some), 4) for s, c in sorted(statuses.items())},
+        }
+    return table
+
+
 def run_simulation(
     cfg: SimulationSettings,
     questions: Sequence[dict[str, Any]] | None = None,
@@ -189,6 +214,7 @@ def run_simulation(
                 "status": str(result["status"]),
                 "em": exact_match(_finished(result), question["answer"]),
                 "first_em": exact_match(first, question["answer"]),
+                "first_kind": by_question[one_line(question["question"])].kind_of(first),
             }
         )
     return {
@@ -196,6 +222,7 @@ def run_simulation(
         "without_negative": sum(not plan.negatives for plan in by_question.values()),
         "runs": [
             {"p": p, "verifier": mode, **figures(episodes[(p, mode)])}
+            | {"by_first_kind": by_first_kind(episodes[(p, mode)])}
             for p in cfg.ps
             for mode in MODES
         ],

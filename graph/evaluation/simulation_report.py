@@ -134,6 +134,11 @@ def format_simulation(summary: dict[str, Any]) -> str:
                 statuses=statuses,
             )
         )
+        kinds = run["by_first_kind"].items()
+        lines.append(
+            "  exact match by first answer: "
+            + ", ".join(f"{kind} {row['em']:.2f} ({row['episodes']})" for kind, row in kinds)
+        )
     if "plot" in summary:
         lines.append(f"plot: {summary['plot']}")
     return "\n".join(lines)
