@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 from graph.evaluation.hotpot import load_questions
-from graph.evaluation.simulation import Plan, SimulationSettings, choose, run_simulation
+from graph.evaluation.simulation import (
+    Plan,
+    SimulationSettings,
+    by_first_kind,
+    choose,
+    figures,
+    run_simulation,
+)
 from graph.evaluation.verifier_bench import main
 
 PLAN = Plan(qid="q", titles=("A",), gold="Gold", negatives=("Wrong", "Other"))
@@ -58,3 +65,17 @@ def test_the_command_prints_json_and_writes_the_plot(
     text = capsys.readouterr().out
     assert "keep 0.5" in text and "exact match" in text and "verified precision" in text
     assert "exact match by first answer" in text
+
+
+def test_figures_count_any_final_status_and_its_precision() -> None:
+    episodes = [
+        {"status": "verified", "em": 1.0, "first_em": 1.0, "first_kind": "gold"},
+        {"status": "grounded", "em": 1.0, "first_em": 0.0, "first_kind": "span_swap"},
+        {"status": "grounded", "em": 0.0, "first_em": 0.0, "first_kind": "span_swap"},
+        {"status": "unverified", "em": 0.0, "first_em": 0.0, "first_kind": "absent"},
+    ]
+    result = figures(episodes)
+    assert result["em"] == 0.5 and result["first_answer_em"] == 0.25
+    assert result["status_share"] == {"grounded": 0.5, "unverified": 0.25, "verified": 0.25}
+    assert (result["verified_precision"], result["grounded_precision"]) == (1.0, 0.5)
+    assert by_first_kind(episodes)["span_swap"]["episodes"] == 2
