@@ -103,18 +103,22 @@ def plot_steps(steps_by_method: Mapping[str, Sequence[int]], path: Path, subtitl
 
 
 def plot_simulation(summary: dict[str, Any], path: Path) -> None:
-    """Exact match against p, verifier on and off, with the precision of `verified`."""
+    """Exact match against p, verifier on and off, with the precision of `verified` and
+    `grounded` episodes (verifier on)."""
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     for mode, style in (("on", "o-"), ("off", "s--")):
         runs = [run for run in summary["runs"] if run["verifier"] == mode]
         ax.plot([r["p"] for r in runs], [r["em"] for r in runs], style, label=f"verifier {mode}")
-    on = [r for r in summary["runs"] if r["verifier"] == "on" and r["verified_precision"]]
-    ax.plot(
-        [r["p"] for r in on],
-        [r["verified_precision"] for r in on],
-        "^:",
-        label="precision of verified (on)",
-    )
+    for status, style in (("verified", "^:"), ("grounded", "v:")):
+        key = f"{status}_precision"
+        on = [r for r in summary["runs"] if r["verifier"] == "on" and r[key] is not None]
+        if on:
+            ax.plot(
+                [r["p"] for r in on],
+                [r[key] for r in on],
+                style,
+                label=f"precision of {status} (on)",
+            )
     ax.plot([0, 1], [0, 1], color="grey", linewidth=0.6, label="first answer (EM = p)")
     settings = summary["settings"]
     ax.set_xlabel("p: chance the first answer is gold")
