@@ -96,7 +96,7 @@ def data_file(tmp_path: Path) -> Path:
 def test_bench_counts_and_scores_on_a_fixture(data_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "cases.jsonl"
     summary = run_verifier_bench(data_file, out, sample_errors=10)
-    assert summary["cases"] == 26
+    assert summary["cases"] == 36
     assert {kind: row["cases"] for kind, row in summary["by_case"].items()} == {
         "positive": 5,
         "distractor": 5,
@@ -105,6 +105,14 @@ def test_bench_counts_and_scores_on_a_fixture(data_file: Path, tmp_path: Path) -
         "span_swap": 4,
         "yes_no_swap": 2,
         "choice_swap": 0,
+        "partial_name": 2,
+        "extended_name": 2,
+        "bridge_entity": 0,
+        "bridge_page_span": 0,
+        "negated": 2,
+        "injected": 2,
+        "absent": 2,
+        "reworded": 0,
     }
     assert summary["counts"] == {"tp": 4, "fp": 0, "fn": 1, "tn": 10}
     assert (summary["precision"], summary["recall"], summary["f1"]) == (1.0, 0.8, 0.8889)
@@ -116,10 +124,12 @@ def test_bench_counts_and_scores_on_a_fixture(data_file: Path, tmp_path: Path) -
     assert summary["by_answer_kind"]["yes/no"]["hard_negatives"] == 2
     assert summary["per_second"] > 0 and summary["ms_median"] > 0
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    assert len(rows) == 26
+    assert len(rows) == 36
     swaps = {row["answer"] for row in rows if row["case"] == "span_swap"}
     assert swaps == {"Linda Kozlowski", "Muriel Wedding", "The Velvet Underground", "Mica Paris"}
-    missed = [row for row in rows if row["label"] and not row["supported"]]
+    missed = [
+        row for row in rows if row["label"] and not row["supported"] and row["case"] != "reworded"
+    ]
     assert [row["id"] for row in missed] == ["b3", "b3"]
     assert missed[0]["missing"] == ["goalie"]
 
@@ -138,6 +148,36 @@ def test_json_flag_prints_one_summary_object(
         assert {"precision", "recall", "f1"} <= set(scores)
     assert set(summary["by_type"]) == {"bridge", "comparison"}
     assert summary["cases"] == len(out.read_text(encoding="utf-8").splitlines())
+
+
+def test_the_report_gives_outcome_shares_and_timing_per_case_kind(
+    data_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "cases.jsonl"
+    assert main(["verifier", "--data", str(data_file), "--out", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    headline = {"gold_not_rejected", "gold_not_rejected_comparison", "gold_verified"}
+    assert headline | {"negative_verified", "reworded_rejected", "outcomes", "timing"} <= set(
+        summary
+    )
+    for kind, row in summary["outcomes"].items():
+        assert {"cases", "label", "verified", "grounded", "rejected", "ms_median", "ms_p95"} <= set(
+            row
+        )
+        if row["cases"]:
+            assert abs(row["verified"] + row["grounded"] + row["rejected"] - 1) < 1e-3, kind
+    assert summary["outcomes"]["episode_positive"]["label"] is True
+    assert summary["outcomes"]["reworded"]["label"] is True
+    assert {"partial_name", "extended_name", "negated", "injected", "absent"} <= set(
+        summary["negative_verified"]
+    )
+    assert summary["timing"]["ms_p95"] >= summary["timing"]["ms_median"] > 0
+    assert summary["gold_not_rejected"] == round(
+        1 - summary["outcomes"]["episode_positive"]["rejected"], 4
+    )
+    main(["verifier", "--data", str(data_file), "--out", str(out)])
+    text = capsys.readouterr().out
+    assert "partial_name" in text and "grounded" in text and "p95" in text
 
 
 def test_text_output_lists_scores_and_wrong_cases(
@@ -159,7 +199,7 @@ def test_folds_select_questions_by_a_stable_hash(data_file: Path) -> None:
 
 @pytest.mark.parametrize(
     ("reply", "overturned", "confirmed"),
-    [("VERDICT: SUPPORTED", 0, 5), ("VERDICT: NOT SUPPORTED", 4, 0), ("No idea.", 0, 0)],
+    [("VERDICT: SUPPORTED", 0, 6), ("VERDICT: NOT SUPPORTED", 4, 0), ("No idea.", 0, 0)],
 )
 def test_a_judge_sees_every_answer_verified_by_statement_or_grounded(
     data_file: Path, tmp_path: Path, reply: str, overturned: int, confirmed: int
@@ -169,7 +209,7 @@ def test_a_judge_sees_every_answer_verified_by_statement_or_grounded(
     summary = run_verifier_bench(data_file, judge_model=f"scripted:{script}")
     rules = run_verifier_bench(data_file)
     judged = summary["judge"]
-    assert judged["calls"] == 9  # 4 verified by statement, 5 grounded
+    assert judged["calls"] == 10  # 4 verified by statement, 6 grounded
     assert (judged["overturned"], judged["confirmed"]) == (overturned, confirmed)
     assert judged["input_tokens"] > 0
     assert summary["rules_only"]["recall"] == rules["recall"]

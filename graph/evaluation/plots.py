@@ -1,4 +1,4 @@
-"""PNG plots of a comparison (matplotlib, Agg backend: no display needed)."""
+"""PNG plots of a comparison and of the verifier simulation (matplotlib, Agg backend)."""
 
 from __future__ import annotations
 
@@ -99,6 +99,40 @@ def plot_steps(steps_by_method: Mapping[str, Sequence[int]], path: Path, subtitl
     ax.set_ylabel("share of episodes")
     ax.set_title("Distribution of steps\n" + subtitle, fontsize=10)
     ax.grid(axis="y", alpha=0.3)
+    _save(fig, path)
+
+
+def plot_simulation(summary: dict[str, Any], path: Path) -> None:
+    """Exact match against p, verifier on and off, with the precision of `verified` and
+    `grounded` episodes (verifier on)."""
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for mode, style in (("on", "o-"), ("off", "s--")):
+        runs = [run for run in summary["runs"] if run["verifier"] == mode]
+        ax.plot([r["p"] for r in runs], [r["em"] for r in runs], style, label=f"verifier {mode}")
+    for status, style in (("verified", "^:"), ("grounded", "v:")):
+        key = f"{status}_precision"
+        on = [r for r in summary["runs"] if r["verifier"] == "on" and r[key] is not None]
+        if on:
+            ax.plot(
+                [r["p"] for r in on],
+                [r[key] for r in on],
+                style,
+                label=f"precision of {status} (on)",
+            )
+    ax.plot([0, 1], [0, 1], color="grey", linewidth=0.6, label="first answer (EM = p)")
+    settings = summary["settings"]
+    ax.set_xlabel("p: chance the first answer is gold")
+    ax.set_ylabel("exact match of the final answer")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.05)
+    ax.set_title(
+        f"Simulated policies through the graph ({settings['questions']} questions)\n"
+        f"keep {settings['keep']}, p_switch {settings['p_switch']}",
+        fontsize=10,
+    )
+    ax.legend(fontsize=9, loc="best")
+    ax.grid(alpha=0.3)
+    path.parent.mkdir(parents=True, exist_ok=True)
     _save(fig, path)
 
 

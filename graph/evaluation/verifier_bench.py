@@ -23,9 +23,11 @@ from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
+from graph.evaluation import simulation_report
 from graph.evaluation.config import BenchError
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages
+from graph.evaluation.verifier_outcomes import outcome_summary
 from graph.evaluation.verifier_summary import format_summary, summarise
 from graph.models import load_chat_model
 from graph.verifier import verify_answer
@@ -175,7 +177,11 @@ def run_verifier_bench(
         results.append(row | dict(verdict))
     if out is not None:
         _write(out, results)
+    fold_map = None
+    if combiners is not None and data is None:
+        fold_map = {q["_id"]: fold_of(q["_id"], combiners.folds) for q in questions}
     summary = summarise(results, timings, sample_errors) | {
+        **outcome_summary(results, timings, fold_map),
         "with_type": with_type,
         "combiner": ("held-out folds" if data is None else "full") if combiner else "off",
     }
@@ -211,6 +217,8 @@ def _folds(text: str) -> tuple[int, list[int]]:
 
 
 def _command(args: argparse.Namespace) -> int:
+    if args.simulate:
+        return simulation_report.command(args)
     summary = run_verifier_bench(
         args.data,
         args.out,
@@ -275,6 +283,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="MODEL",
         help="Judge model (any --model spec) asked about every answer the rules accept.",
     )
+    simulation_report.add_arguments(parser)
     parser.set_defaults(func=_command)
 
 

@@ -18,7 +18,14 @@ Hard cases, on the evidence an episode stores after searching the gold pages
 - `yes_no_swap`: the opposite yes/no of a comparison question;
 - `choice_swap`: the other alternative of an either/or comparison question (the
   title of the other gold page), reported on its own: it is not one of the
-  two hard-negative kinds the headline figure counts.
+  two hard-negative kinds the headline figure counts;
+- the kinds of `graph.evaluation.hard_cases`: partial and extended names,
+  bridge entities and bridge-page spans, negated, injected and absent answers
+  (negatives), and rewordings of the gold answer (positives), each question's
+  drawn with its own generator (seeded by `SEED` and its id).
+
+`CASE_LABELS` gives each kind's label: True for the gold answer or a rewording
+of it, False for a wrong answer.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from graph.evaluation.hard_cases import NEGATIVE_KINDS, POSITIVE_KINDS, hard_cases
 from graph.evaluation.hotpot import normalize_answer
 from graph.evaluation.spans import YES_NO, answer_kind, fold, is_other_answer, spans
 from tools.base import Evidence
@@ -41,7 +49,17 @@ SEARCH_SENTENCES = 5
 SWAPS_PER_QUESTION = 2
 EASY_KINDS = ("positive", "distractor", "wrong_answer")
 HARD_NEGATIVE_KINDS = ("span_swap", "yes_no_swap")
-CASE_KINDS = (*EASY_KINDS, "episode_positive", *HARD_NEGATIVE_KINDS, "choice_swap")
+CASE_KINDS = (
+    *EASY_KINDS,
+    "episode_positive",
+    *HARD_NEGATIVE_KINDS,
+    "choice_swap",
+    *NEGATIVE_KINDS,
+    *POSITIVE_KINDS,
+)
+CASE_LABELS = {
+    kind: kind in ("positive", "episode_positive", *POSITIVE_KINDS) for kind in CASE_KINDS
+}
 
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
 
@@ -166,6 +184,7 @@ def choice_swap(question: dict[str, Any]) -> str | None:
 def build_cases(questions: list[dict[str, Any]], pages: Pages) -> Iterator[dict[str, Any]]:
     """Every benchmark case: question, answer, answer kind, evidence and the expected label."""
     wrong = _wrong_answers(questions)
+    pool = sorted({question["answer"].strip() for question in questions})
     rng = random.Random(SEED)
     for question in questions:
         gold = _gold_facts(question, pages)
@@ -225,3 +244,5 @@ def build_cases(questions: list[dict[str, Any]], pages: Pages) -> Iterator[dict[
                 "evidence": evidence,
                 "label": False,
             }
+        own = random.Random(f"{SEED}:{question['_id']}")
+        yield from hard_cases(question, base, episode, pool, own)

@@ -9,6 +9,7 @@ from typing import Any
 
 from graph.evaluation.spans import ANSWER_KINDS
 from graph.evaluation.verifier_cases import CASE_KINDS, EASY_KINDS, HARD_NEGATIVE_KINDS, SEED
+from graph.evaluation.verifier_outcomes import format_outcomes
 
 QUESTION_TYPES = ("bridge", "comparison")
 
@@ -179,6 +180,8 @@ def format_summary(summary: dict[str, Any]) -> str:
             cases=summary["cases"],
         )
     )
+    if "outcomes" in summary:
+        lines.extend(format_outcomes(summary))
     if "judge" in summary:
         spent, rules = summary["judge"], summary["rules_only"]
         lines.append(JUDGE_LINE.format(**spent))

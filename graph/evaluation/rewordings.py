@@ -1,0 +1,102 @@
+"""Rewordings of a gold answer, for the verifier benchmark's positive `reworded` cases.
+
+Only certain rewordings: "in 1954" for a year, the other order of a full date,
+a number with or without its thousands separators, or followed by the words
+the evidence gives after it when the question asks about them ("how many
+stores" -> "88 stores"), an acronym or "also known as" alias the evidence gives
+in parentheses right after the answer, the answer's acronym when the evidence
+states it, and the answer with or without a leading "the".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import takewhile
+
+from graph.evaluation.spans import NAME, NUMBER, YEAR, answer_kind, fold
+from graph.verifier.normalise import split_words
+
+_CONNECTORS = frozenset(split_words("of the and for de la von van der y & a an in on"))
+MONTHS = split_words(
+    "January February March April May June July August September October November December"
+)
+_DAY_MONTH_YEAR = re.compile(rf"^(\d{{1,2}}) ({'|'.join(MONTHS)}),? (\d{{4}})$")
+_MONTH_DAY_YEAR = re.compile(rf"^({'|'.join(MONTHS)}) (\d{{1,2}}),? (\d{{4}})$")
+_ALIAS = re.compile(r"[A-Z][\w'’.\-]*(?: [\w'’.\-]+){0,4}")
+_ACRONYM = re.compile(r"(?:[A-Z]\.?){2,8}[0-9]*")
+_NOT_UNITS = frozenset(
+    split_words(
+        "the and was were are is in of at on to for by with from as or that which who whom than"
+        " more less since after before during while when where between about over under into"
+        " its his her their this these those also has had have been being per according"
+    )
+)
+
+
+def rewordings(gold: str, texts: Sequence[str], question: str = "") -> list[str]:
+    """Certain rewordings of the gold answer (see the module's docstring)."""
+    gold = gold.strip()
+    kind = answer_kind(gold)
+    found: list[str] = []
+    if kind == YEAR and re.fullmatch(r"\d{4}", gold):
+        found.append(f"in {gold}")
+    if kind == YEAR and (match := _DAY_MONTH_YEAR.match(gold)):
+        found.append(f"{match[2]} {match[1]}, {match[3]}")
+    if kind == YEAR and (match := _MONTH_DAY_YEAR.match(gold)):
+        found.append(f"{match[2]} {match[1]} {match[3]}")
+    if kind == NUMBER:
+        found.extend(_number_rewordings(gold, texts, question))
+    if kind == NAME:
+        found.extend(_aliases(gold, texts))
+        if gold.startswith("The ") and len(gold.split()) > 1:
+            found.append(gold[4:])
+        elif any(re.search(rf"\bthe {re.escape(gold)}\b", text) for text in texts):
+            found.append(f"the {gold}")
+    return [text for text in dict.fromkeys(found) if text != gold]
+
+
+def _number_rewordings(gold: str, texts: Sequence[str], question: str) -> list[str]:
+    found: list[str] = []
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", gold):
+        found.append(gold.replace(",", ""))
+    elif re.fullmatch(r"\d{5,}", gold):
+        found.append(f"{int(gold):,}")
+    asked = set(fold(question))
+    unit = re.compile(rf"(?<![\d,.]){re.escape(gold)}((?:\s+[a-z]+)+)")
+    for text in texts if re.fullmatch(r"[\d,.]+", gold) else []:
+        match = unit.search(text)
+        words = match[1].split() if match else []
+        kept = list(takewhile(lambda w: w in asked and w not in _NOT_UNITS, words))
+        if kept:
+            found.append(f"{gold} {' '.join(kept)}")
+            break
+    return found
+
+
+def _initials_of(acronym: str, name: str) -> bool:
+    """Whether the acronym's letters are the name's capitals, in order, from the first."""
+    letters, capitals = acronym.replace(".", ""), [c for c in name if c.isupper()]
+    rest = iter(capitals)
+    return bool(capitals) and letters[:1] == capitals[0] and all(c in rest for c in letters)
+
+
+def _aliases(gold: str, texts: Sequence[str]) -> list[str]:
+    """An acronym of the answer or an alias ("also known as") the evidence gives in
+    parentheses right after it, or the answer's acronym when the evidence states it."""
+    found: list[str] = []
+    alias = re.compile(rf"{re.escape(gold)} \(([^()]{{2,40}})\)")
+    for text in texts:
+        for match in alias.finditer(text):
+            inner = match[1].strip()
+            named = inner.removeprefix("also known as ")
+            if _ACRONYM.fullmatch(inner) and _initials_of(inner, gold):
+                found.append(inner)
+            elif named != inner and _ALIAS.fullmatch(named):
+                found.append(named)
+    words = [w for w in re.findall(r"[\w'’.\-]+", gold) if w.casefold() not in _CONNECTORS]
+    if len(words) >= 2 and all(w[:1].isupper() for w in words):
+        acronym = "".join(w[0] for w in words)
+        if any(re.search(rf"\b{acronym}\b", text) for text in texts):
+            found.append(acronym)
+    return found
