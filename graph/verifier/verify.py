@@ -52,9 +52,13 @@ REASON_NAMED_IN_QUESTION = (
     " more likely what the question starts from than what it asks for."
 )
 
+REASON_NO_DATE = (
+    "{answer!r} is stated in stored {cite}, but the question asks when, and it gives no date."
+)
 REASON_WRONG_CLASS = "{answer!r} is stated in stored {cite}, but {clause}."
 REASON_PARTIAL_CHOICE = "But {answer!r} gives only part of the name {name!r}."
 
+_ASKS_WHEN = re.compile(r"\s*when\s+(?:was|were|is|are|did|does|do|has|had|will)\b", re.I)
 # A date or number answer written with the word that introduces it ("in 1954").
 _LEADING_WORDS = re.compile(
     r"^(?:in|on|during|circa|c\.|ca\.|around|the year)\s+(?=\d|[A-Z][a-z]+\.? \d)", re.IGNORECASE
@@ -177,6 +181,9 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
     if _named_in_question(check):
         cite = citation(found.ids)
         reason = REASON_NAMED_IN_QUESTION.format(answer=check.answer, cite=cite)
+        return ground(found.ids, reason, [], GROUNDING_STATED)
+    if _ASKS_WHEN.match(check.question) and not any(c.isdigit() for c in check.answer):
+        reason = REASON_NO_DATE.format(answer=check.answer, cite=citation(found.ids))
         return ground(found.ids, reason, [], GROUNDING_STATED)
     reading = check.read()
     if reading.kind is None:
