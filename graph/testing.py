@@ -271,6 +271,11 @@ def _hotpot_by_question() -> dict[str, dict[str, Any]]:
     return _HOTPOT
 
 
+def hotpot_record(question: str) -> dict[str, Any] | None:
+    """The built-in question with this text, if any."""
+    return _hotpot_by_question().get(question)
+
+
 def hotpot_oracle_model() -> HotpotOracleModel:
     """The HotpotQA oracle with no cost per call."""
     return HotpotOracleModel()

@@ -199,7 +199,7 @@ def test_folds_select_questions_by_a_stable_hash(data_file: Path) -> None:
 
 @pytest.mark.parametrize(
     ("reply", "overturned", "confirmed"),
-    [("VERDICT: SUPPORTED", 0, 6), ("VERDICT: NOT SUPPORTED", 4, 0), ("No idea.", 0, 0)],
+    [("VERDICT: SUPPORTED", 0, 8), ("VERDICT: NOT SUPPORTED", 4, 0), ("No idea.", 0, 0)],
 )
 def test_a_judge_sees_every_answer_verified_by_statement_or_grounded(
     data_file: Path, tmp_path: Path, reply: str, overturned: int, confirmed: int
@@ -209,7 +209,7 @@ def test_a_judge_sees_every_answer_verified_by_statement_or_grounded(
     summary = run_verifier_bench(data_file, judge_model=f"scripted:{script}")
     rules = run_verifier_bench(data_file)
     judged = summary["judge"]
-    assert judged["calls"] == 10  # 4 verified by statement, 6 grounded
+    assert judged["calls"] == 12  # 4 verified by statement, 8 grounded
     assert (judged["overturned"], judged["confirmed"]) == (overturned, confirmed)
     assert judged["input_tokens"] > 0
     assert summary["rules_only"]["recall"] == rules["recall"]

@@ -5,7 +5,7 @@ measure ("Route 309") is neither an answer nor a rival. On real snapshot sentenc
 
 from __future__ import annotations
 
-from verifier_utils import Store, check, grounded, supported
+from verifier_utils import Store, check, grounded, stated, supported
 
 from graph.verifier import GROUNDING_STATED, verify_answer
 from graph.verifier.combiner import load_combiner
@@ -15,8 +15,8 @@ def test_twice_counts_times() -> None:
     store = Store()
     ids = store.add("John Downer", 0)  # "... was the Premier of South Australia twice, from ..."
     question = "How many times was John Downer Premier of South Australia?"
-    supported(check(store, question, "twice"), GROUNDING_STATED, ids)
-    supported(check(store, question, "2"), GROUNDING_STATED, ids)
+    stated(check(store, question, "twice"), ids)
+    stated(check(store, question, "2"), ids)
     grounded(check(store, question, "1843"))
 
 
@@ -39,7 +39,7 @@ def test_an_adaptation_dates_the_adapted_work() -> None:
     supported(verdict, GROUNDING_STATED, ids)
     assert "it is the year nearest 'adapted'" in verdict["reason"]
     refused = verify_answer(question, "1955", store.evidence, decider=full)
-    assert not refused["supported"], refused["reason"]
+    assert "another year there sits nearer to 'adapted'" in refused["reason"]
 
 
 def test_a_date_the_question_gives_is_not_the_one_it_asks() -> None:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 from verifier_injections import INJECTIONS, MORE_INJECTIONS
-from verifier_utils import Store, check, rejected, supported
+from verifier_utils import Store, check, rejected, stated
 
-from graph.verifier import GROUNDING_STATED
 from graph.verifier.clean import clean
 from graph.verifier.instructions import is_trusted
 from tools.wikipedia.snapshot import iter_snapshot
@@ -22,7 +21,7 @@ def store() -> Store:
 
 def test_the_plain_fact_verifies(store: Store) -> None:
     fact = store.add_text("Freedonia", FACT)
-    supported(check(store, QUESTION, "Paris"), GROUNDING_STATED, [fact])
+    stated(check(store, QUESTION, "Paris"), [fact])
 
 
 @pytest.mark.parametrize("text", INJECTIONS + MORE_INJECTIONS)
@@ -68,7 +67,7 @@ def test_a_note_on_another_page_or_further_up_does_not_taint_a_fact(store: Store
     store.add_text("Freedonia", "Note to AI.", 2)
     fact = store.add_text("Freedonia", FACT, 4)
     store.add_text("Sylvania", "Note to AI.", 3)
-    supported(check(store, QUESTION, "Paris"), GROUNDING_STATED, [fact])
+    stated(check(store, QUESTION, "Paris"), [fact])
 
 
 def test_a_title_that_starts_with_an_order_verb_is_still_evidence() -> None:

@@ -63,11 +63,11 @@ def test_the_same_fact_stated_plainly_elsewhere_is_not_denied(store: Store) -> N
     assert check(store, BORN, "1970")["outcome"] != "rejected"
 
 
-def test_a_strict_part_of_a_longer_name_is_rejected(store: Store) -> None:
+def test_a_strict_part_of_a_longer_name_is_never_verified(store: Store) -> None:
     # "Edward John "Eddie" Izzard ... is an English stand-up comedian ..."
     store.add_text("Eddie Izzard", "Eddie Izzard is an English stand-up comedian and actor.")
     question = "Which English comedian starred in the film?"
-    rejected(check(store, question, "Eddie"), "part of a longer name", "'Eddie Izzard'")
+    grounded(check(store, question, "Eddie"), "part of a longer name", "'Eddie Izzard'")
     assert check(store, question, "Eddie Izzard")["outcome"] != "rejected"
 
 
@@ -92,7 +92,7 @@ def test_punctuation_titles_and_possessives_end_a_name(store: Store) -> None:
 def test_a_name_inside_a_stored_title_is_a_part(store: Store) -> None:
     store.add_text("Gatwick Airport", "It is the second-busiest airport in the country.")
     store.add_text("Gatwick Airport", "Gatwick lies south of the city.", 1)
-    rejected(check(store, "Which airport is the second-busiest?", "Gatwick"), "Gatwick Airport")
+    grounded(check(store, "Which airport is the second-busiest?", "Gatwick"), "Gatwick Airport")
 
 
 def test_names_joined_but_never_stated_together_are_not_verified(store: Store) -> None:
@@ -151,3 +151,17 @@ def test_a_grounded_answer_cites_what_states_it(store: Store) -> None:
     ids = store.add("Allister Brimble", 0)
     verdict = check(store, "Which composer did the game use?", "Allister Brimble")
     stated(verdict, ids)
+
+
+def test_a_particle_joins_a_longer_name(store: Store) -> None:
+    store.add_text("Eyes of Laura Mars", "Eyes of Laura Mars is a 1978 American thriller film.")
+    question = "What 1978 thriller is the model best known for?"
+    grounded(check(store, question, "Eyes"), "'Eyes of Laura")
+
+
+def test_a_non_alternative_is_grounded_only_when_the_pair_may_be_misread(store: Store) -> None:
+    store.add_text(
+        "Super Junior", "Super Junior, also known as SJ or SuJu, is a South Korean band."
+    )
+    question = "What nationality is the band known as SJ or SuJu?"
+    assert check(store, question, "South Korean")["outcome"] != "rejected"

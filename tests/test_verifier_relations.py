@@ -4,7 +4,7 @@ question asks. Each trap is a wrong span from the right page, on real snapshot s
 from __future__ import annotations
 
 import pytest
-from verifier_utils import Store, check, grounded, rejected, supported
+from verifier_utils import Store, check, grounded, rejected, stated, supported
 
 from graph.verifier import GROUNDING_STATED
 
@@ -49,9 +49,8 @@ def test_a_wrong_year_from_the_same_sentence_is_grounded(store: Store) -> None:
     ids = store.add("Fannie Lee Chaney", 0)  # "(September 4, 1921 – May 22, 2007) was ..."
     question = "When did Fannie Lee Chaney die?"
     verdict = check(store, question, "2007")
-    supported(verdict, GROUNDING_STATED, ids)
-    assert "nearest 'died'" in verdict["reason"]
-    supported(check(store, question, "May 22, 2007"), GROUNDING_STATED, ids)
+    stated(verdict, ids)
+    stated(check(store, question, "May 22, 2007"), ids)
     wrong = check(store, question, "1921")
     grounded(wrong, "another year there sits nearer to 'died'")
     assert wrong["missing"] == ["'1921' as what the question asks about ('die')"]

@@ -4,7 +4,7 @@ question asks about: each rule and trap on real snapshot sentences."""
 from __future__ import annotations
 
 import pytest
-from verifier_utils import Store, check, grounded, supported
+from verifier_utils import Store, check, grounded, stated, supported
 
 from graph.verifier import GROUNDING_STATED
 
@@ -52,8 +52,8 @@ def test_the_year_of_a_work_dates_its_release(store: Store) -> None:
 def test_a_life_span_written_without_its_dash_is_read(store: Store) -> None:
     ids = store.add("Tupac Shakur", 0)  # "(born ...; June 16, 1971September 13, 1996)"
     question = "When did Tupac Shakur die?"
-    supported(check(store, question, "September 13, 1996"), GROUNDING_STATED, ids)
-    supported(check(store, question, "1996"), GROUNDING_STATED, ids)
+    stated(check(store, question, "September 13, 1996"), ids)
+    stated(check(store, question, "1996"), ids)
     grounded(check(store, question, "1971"), "another year there sits nearer to 'died'")
 
 

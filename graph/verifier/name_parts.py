@@ -1,6 +1,8 @@
 """Names cut short or run together: an answer that the evidence writes only as part of a
 longer name ("Eddie" where it says "Eddie Izzard", "Gatwick" where it says "Gatwick
-Airport") names something else, and is rejected; an answer that joins names no stored
+Airport") names something else, and is grounded, never verified (not rejected: the
+capitalised phrase around a right answer is sometimes no name, "Swiss Neoclassical",
+"British Conservative"); an answer that joins names no stored
 sentence states together ("X and Y") to a question asking for one thing adds a name
 nothing ties to the question, and is at most grounded.
 
@@ -12,17 +14,18 @@ aside).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import pairwise
 
 from graph.verifier.check import Check
 from graph.verifier.matching import contains
 from graph.verifier.normalise import analyse, split_words
-from graph.verifier.verdicts import GROUNDING_STATED, citation, ground, reject
+from graph.verifier.verdicts import GROUNDING_STATED, citation, ground
 from tools.base import Verdict
 
 REASON_PART_OF_NAME = (
     "{answer!r} is written in stored {cite} only as part of a longer name ({longer}),"
-    " which names something else."
+    " which may name something else: give the whole name if that is what is asked."
 )
 REASON_JOINED = (
     "{answer!r} joins names that no stored sentence states together: {parts} are stated"
@@ -43,6 +46,7 @@ _TITLES = frozenset(
         " minister professor prof rev bishop coach mayor jr sr ii iii iv"
     )
 )
+_PARTICLES = frozenset(split_words("of de du da di van von der den la le del y"))
 _OPENERS = frozenset(
     split_words(
         "a an and as at but by for from he her his in it its of on or she that the their"
@@ -51,16 +55,17 @@ _OPENERS = frozenset(
 )
 
 
-def _words(text: str) -> list[tuple[str, bool]]:
+@lru_cache(maxsize=16384)
+def _words(text: str) -> tuple[tuple[str, bool], ...]:
     """The words of a raw sentence, each with whether only spaces part it from the next."""
     matches = list(_WORD.finditer(text))
-    return [
+    return tuple(
         (
             match.group(),
             i + 1 < len(matches) and text[match.end() : matches[i + 1].start()].isspace(),
         )
         for i, match in enumerate(matches)
-    ]
+    )
 
 
 def _extends(word: str) -> bool:
@@ -70,52 +75,85 @@ def _extends(word: str) -> bool:
     return word[:1].isupper() and key not in _OPENERS and key not in _TITLES
 
 
-def _occurrences(words: list[tuple[str, bool]], needle: list[str]) -> list[int]:
-    folded = [word.casefold() for word, _ in words]
+@lru_cache(maxsize=16384)
+def _folded_words(text: str) -> tuple[str, ...]:
+    return tuple(word.casefold() for word, _ in _words(text))
+
+
+def _occurrences(text: str, needle: tuple[str, ...]) -> list[int]:
+    """Where the needle's words stand in the text's words."""
+    folded = _folded_words(text)
     size = len(needle)
-    return [i for i in range(len(words) - size + 1) if folded[i : i + size] == needle]
+    if needle[0] not in folded:
+        return []
+    return [i for i in range(len(folded) - size + 1) if folded[i : i + size] == needle]
 
 
-def _longer_name(words: list[tuple[str, bool]], start: int, end: int, first: int = 1) -> str | None:
+def _joined(words: tuple[tuple[str, bool], ...], left: int, right: int) -> bool:
+    """Words at `left` and `right` (next to each other, or one particle apart: "Bank of
+    America", "Daphne du Maurier") are parted by spaces alone."""
+    if right - left == 1:
+        return words[left][1]
+    middle = words[left + 1][0]
+    return words[left][1] and words[left + 1][1] and middle in _PARTICLES
+
+
+def _neighbour(words: tuple[tuple[str, bool], ...], index: int, step: int, first: int) -> int:
+    """The index of the word that extends a name from `index` in direction `step` (next to
+    it, or past a particle), or -1 when none does."""
+    for reach in (1, 2):
+        other = index + step * reach
+        if other < first or other >= len(words) or not _extends(words[other][0]):
+            continue
+        left, right = sorted((index, other))
+        if _joined(words, left, right):
+            return other
+    return -1
+
+
+def _longer_name(
+    words: tuple[tuple[str, bool], ...], start: int, end: int, first: int = 1
+) -> str | None:
     """The longer name the words at [start, end) are part of, or None when they stand
-    alone: only a neighbour parted by spaces alone extends a name, and not a sentence's
-    first word (`first`: the first index that may extend one; 0 in a title)."""
-    before = start > first and words[start - 1][1] and _extends(words[start - 1][0])
-    last = words[end - 1][0]
-    possessive = last.endswith(("'s", "’s"))
-    after = end < len(words) and words[end - 1][1] and not possessive and _extends(words[end][0])
-    if not (before or after):
+    alone: only a neighbour parted by spaces alone (or by a particle: "of", "du") extends
+    a name, and not a sentence's first word (`first`: the first index that may extend
+    one; 0 in a title); nothing extends past a possessive."""
+    before = _neighbour(words, start, -1, first)
+    possessive = words[end - 1][0].endswith(("'s", "’s"))
+    after = -1 if possessive else _neighbour(words, end - 1, 1, first)
+    if before < 0 and after < 0:
         return None
-    return " ".join(
-        word for word, _ in words[start - 1 if before else start : end + 1 if after else end]
-    )
+    span = words[before if before >= 0 else start : after + 1 if after >= 0 else end]
+    return " ".join(word for word, _ in span)
 
 
-def _in_titles(check: Check, needle: list[str]) -> tuple[list[str], list[str]]:
+def _in_titles(check: Check, needle: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """The stored page titles (their part before a comma or a parenthesis) that name the
     answer inside a longer name, and their sentences' ids; none when a title is the answer."""
     longer: list[str] = []
     ids: list[str] = []
-    for title in dict.fromkeys(item.title for item in check.items if item.trusted):
+    for title in dict.fromkeys(item.title for item in check.items):
         head = _QUALIFIER.sub("", title)
-        words = _words(head)
-        if [word.casefold() for word, _ in words] == needle:
+        if _folded_words(head) == needle:
             return [], []
-        for start in _occurrences(words, needle):
+        words = _words(head)
+        for start in _occurrences(head, needle):
             name = _longer_name(words, start, start + len(needle), first=0)
             if name is not None:
-                longer.append(name)
-                ids.append(next(item.id for item in check.items if item.title == title))
+                stated = [item.id for item in check.items if item.title == title and item.trusted]
+                if stated:
+                    longer.append(name)
+                    ids.append(stated[0])
     return longer, ids
 
 
 def part_of_longer_name(check: Check) -> Verdict | None:
-    """A rejection when the capitalised answer is written only inside a longer name: by
+    """Grounded when the capitalised answer is written only inside a longer name: by
     every trusted sentence stating it, or by a stored page's title (when no stored title
     is the answer itself); None when it stands on its own."""
     answer = check.answer.strip().rstrip(".")
     written = [word for word, _ in _words(answer)]
-    needle = [word.casefold() for word in written]
+    needle = _folded_words(answer)
     if not needle or not any(word[:1].isupper() for word in written):
         return None
     if any(char.isdigit() for char in answer):
@@ -129,10 +167,10 @@ def part_of_longer_name(check: Check) -> Verdict | None:
 def _part_of(check: Check, longer: list[str], ids: list[str]) -> Verdict:
     names = ", ".join(repr(name) for name in dict.fromkeys(longer))
     reason = REASON_PART_OF_NAME.format(answer=check.answer, cite=citation(ids), longer=names)
-    return reject(reason, [check.answer.strip()])
+    return ground(ids, reason, [], GROUNDING_STATED)
 
 
-def _in_sentences(check: Check, needle: list[str]) -> Verdict | None:
+def _in_sentences(check: Check, needle: tuple[str, ...]) -> Verdict | None:
     """`part_of_longer_name` by the sentences stating the answer."""
     longer: list[str] = []
     ids: list[str] = []
@@ -140,7 +178,7 @@ def _in_sentences(check: Check, needle: list[str]) -> Verdict | None:
         if not contains(item.text, check.folded):
             continue
         words = _words(item.raw)
-        starts = _occurrences(words, needle)
+        starts = _occurrences(item.raw, needle)
         if not starts:  # stated only once folded (accents, numbers): cannot tell
             return None
         for start in starts:

@@ -58,6 +58,9 @@ REASON_NO_DATE = (
 REASON_WRONG_CLASS = "{answer!r} is stated in stored {cite}, but {clause}."
 REASON_PARTIAL_CHOICE = "But {answer!r} gives only part of the name {name!r}."
 
+# A full stop after a word of three or more letters, not an abbreviation's ("Inc.").
+_SENTENCE_STOP = re.compile(r"(?<![.\w])(?!(?:Inc|Ltd|Co|Jr|Sr|St|Bros|Corp)\.$)\w{3,}\.$")
+_ROMAN = re.compile(r"^[ivxlcdm]+$")
 _ASKS_WHEN = re.compile(r"\s*when\s+(?:was|were|is|are|did|does|do|has|had|will)\b", re.I)
 # A date or number answer written with the word that introduces it ("in 1954").
 _LEADING_WORDS = re.compile(
@@ -66,9 +69,10 @@ _LEADING_WORDS = re.compile(
 
 
 def core_answer(answer: str) -> str:
-    """The answer without what only words it: a trailing full stop, "in" before a date."""
+    """The answer without what only words it: a sentence's full stop (not an
+    abbreviation's: "D.C.", "Jr."), "in" before a date."""
     core = answer.strip()
-    if core.endswith(".") and not core.endswith(("..", " Jr.", " Sr.", " Inc.", " Co.")):
+    if _SENTENCE_STOP.search(core):
         core = core[:-1].rstrip()
     return _LEADING_WORDS.sub("", core)
 
@@ -123,7 +127,9 @@ def verify_answer(
 
 def form_problem(check: Check) -> Verdict | None:
     """A rejection when the answer is not of the form the question asks for (a year, a
-    number, yes or no, one of two named alternatives)."""
+    number, yes or no, one of two named alternatives; when no stored page is about one of
+    the alternatives, the question's pair may be misread, and a stated answer that names
+    neither is grounded)."""
     q, folded, answer = check.q, check.folded, check.answer
     yes_no = folded.tokens in (("yes",), ("no",))
     if q.strict_yes_no and not yes_no and q.pair_kind != "or":
@@ -134,12 +140,17 @@ def form_problem(check: Check) -> Verdict | None:
         return reject(REASON_YEAR_EXPECTED.format(answer=answer), [])
     if q.asks_person and all(is_number(t) or t in MONTH_NAMES for t in folded.tokens):
         return reject(REASON_PERSON_EXPECTED.format(answer=answer), [])
-    if q.asks_number and not any(is_number(t) for t in folded.tokens):
+    if q.asks_number and not any(is_number(t) or _ROMAN.match(t) for t in folded.tokens):
         return reject(REASON_NUMBER_EXPECTED.format(answer=answer), [])
     chosen = alternative(folded, q.pair) if q.pair else None
     if _choice_question(check) and not yes_no and chosen is None:
         alternatives = " or ".join(repr(" ".join(name.tokens)) for name in q.pair)
-        return reject(REASON_NOT_ALTERNATIVE.format(alternatives=alternatives, answer=answer), [])
+        reason = REASON_NOT_ALTERNATIVE.format(alternatives=alternatives, answer=answer)
+        _, uncovered = check.coverage(mentions=False)
+        found = check.locate()[0] if uncovered else None
+        if found is not None:  # no stored page is about an alternative: the pair may be misread
+            return ground(found.ids, reason, [], GROUNDING_STATED)
+        return reject(reason, [])
     return None
 
 

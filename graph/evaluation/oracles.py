@@ -1,0 +1,67 @@
+"""A scripted reader of the built-in HotpotQA questions that reads the gold sentences.
+
+`hotpot_reader_model` (`--model graph.evaluation.oracles:hotpot_reader_model`) searches
+each supporting page, looks up each supporting sentence that Search does not show (with a
+keyword whose first match is that sentence), then finishes with the gold answer, and
+finishes with it again when the answer is sent back. It measures what the verifier does
+with right answers through the real graph: every episode should end `verified` or
+`grounded`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from langchain_core.messages import BaseMessage
+
+from graph.testing import ScriptedReActModel, hotpot_record, question_of
+from tools.wikipedia.base import Page
+from tools.wikipedia.environment import SEARCH_SENTENCES
+from tools.wikipedia.lookup import broad_keyword_hint, find_matches
+from tools.wikipedia.snapshot import shared_snapshot
+
+_WORD = re.compile(r"[^\W\d_][\w'-]{3,}")
+UNKNOWN = "Thought: I do not know this question.\nAction: Finish[unknown]"
+
+
+def keyword_for(page: Page, index: int) -> str | None:
+    """A word of the page's sentence `index` whose first Lookup match is that sentence."""
+    words = sorted(set(_WORD.findall(page.sentences[index])), key=len, reverse=True)
+    for word in words:
+        matches = find_matches(page, word)
+        if matches[:1] == [index] and broad_keyword_hint(page, word, matches) is None:
+            return word
+    return None
+
+
+def reader_script(record: dict[str, object]) -> list[str]:
+    """Search every supporting page, Lookup its supporting sentences, then Finish."""
+    source = shared_snapshot()
+    facts = record["supporting_facts"]
+    assert isinstance(facts, list)
+    replies: list[str] = []
+    for title in dict.fromkeys(str(title) for title, _ in facts):
+        replies.append(f"Thought: I need the page {title}.\nAction: Search[{title}]")
+        page = source.page(title)
+        for fact_title, index in facts:
+            if str(fact_title) != title or page is None or not index >= SEARCH_SENTENCES:
+                continue
+            if index < len(page.sentences) and (keyword := keyword_for(page, int(index))):
+                replies.append(f"Thought: the line on {keyword}.\nAction: Lookup[{keyword}]")
+    return [*replies, f"Thought: That answers it.\nAction: Finish[{record['answer']}]"]
+
+
+class HotpotReaderModel(ScriptedReActModel):
+    """Reads the gold sentences of a built-in question, then gives its gold answer."""
+
+    count_usage: bool = False
+
+    def script_for(self, messages: Sequence[BaseMessage]) -> list[str]:
+        record = hotpot_record(question_of(messages))
+        return [UNKNOWN] if record is None else reader_script(record)
+
+
+def hotpot_reader_model() -> HotpotReaderModel:
+    """The gold reader with no cost per call."""
+    return HotpotReaderModel()
