@@ -10,6 +10,7 @@ from graph.agent import wikipedia_environment
 from graph.context import Context
 from graph.verifier import GROUNDING_STATED, verify_answer
 from graph.verifier.denials import negated
+from graph.verifier.described import described_nouns
 from graph.verifier.name_parts import asks_several
 from graph.verifier.normalise import analyse
 from graph.verifier.verify import core_answer
@@ -165,3 +166,12 @@ def test_a_non_alternative_is_grounded_only_when_the_pair_may_be_misread(store: 
     )
     question = "What nationality is the band known as SJ or SuJu?"
     assert check(store, question, "South Korean")["outcome"] != "rejected"
+
+
+def test_the_entity_a_question_describes_is_not_what_it_asks(store: Store) -> None:
+    store.search("Brian Bosworth")  # "... nicknamed "The Boz," is a former ... football player"
+    question = 'What is the nickname of the football player that co-starred in the film "Phase IV"?'
+    grounded(check(store, question, "Brian Bosworth"), "the player the question describes")
+    assert described_nouns(question.casefold(), "nickname") == {"player"}
+    asked = "Who was the English actress who played the mother?"
+    assert described_nouns(asked.casefold(), "") == frozenset()

@@ -18,6 +18,7 @@ from graph.verifier.answers import explain_missing, refused, supported
 from graph.verifier.check import Check, Found
 from graph.verifier.combiner import Decider, load_combiner
 from graph.verifier.comparison import alternative, computed, names_same, stated_comparison
+from graph.verifier.described import is_described_bridge
 from graph.verifier.events import event_problem
 from graph.verifier.lexicon_store import shared_lexicon
 from graph.verifier.matching import STOPWORDS, contains, stored_items
@@ -52,6 +53,10 @@ REASON_NAMED_IN_QUESTION = (
     " more likely what the question starts from than what it asks for."
 )
 
+REASON_DESCRIBED = (
+    "{answer!r} is stated in stored {cite}, but its article calls it a {noun}: the {noun}"
+    " the question describes, not what it asks for."
+)
 REASON_NO_DATE = (
     "{answer!r} is stated in stored {cite}, but the question asks when, and it gives no date."
 )
@@ -192,6 +197,12 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
     if _named_in_question(check):
         cite = citation(found.ids)
         reason = REASON_NAMED_IN_QUESTION.format(answer=check.answer, cite=cite)
+        return ground(found.ids, reason, [], GROUNDING_STATED)
+    bridge = is_described_bridge(
+        check.answer, check.question.casefold(), check.expected.noun, check.lexicon
+    )
+    if bridge is not None:
+        reason = REASON_DESCRIBED.format(answer=check.answer, cite=citation(found.ids), noun=bridge)
         return ground(found.ids, reason, [], GROUNDING_STATED)
     if _ASKS_WHEN.match(check.question) and not any(c.isdigit() for c in check.answer):
         reason = REASON_NO_DATE.format(answer=check.answer, cite=citation(found.ids))
