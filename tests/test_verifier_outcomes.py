@@ -11,7 +11,6 @@ from graph.context import Context
 from graph.verifier import GROUNDING_STATED, verify_answer
 from graph.verifier.denials import negated
 from graph.verifier.described import described_nouns
-from graph.verifier.name_parts import asks_several
 from graph.verifier.normalise import analyse
 from graph.verifier.verify import core_answer
 from tools.wikipedia.environment import WikipediaEnvironment
@@ -94,15 +93,6 @@ def test_a_name_inside_a_stored_title_is_a_part(store: Store) -> None:
     store.add_text("Gatwick Airport", "It is the second-busiest airport in the country.")
     store.add_text("Gatwick Airport", "Gatwick lies south of the city.", 1)
     grounded(check(store, "Which airport is the second-busiest?", "Gatwick"), "Gatwick Airport")
-
-
-def test_names_joined_but_never_stated_together_are_not_verified(store: Store) -> None:
-    store.add_text("The Film", "The Film is a 1990 drama directed by Ann Lee.")
-    store.add_text("The Film", "Its music was written by Bob Ray.", 1)
-    verdict = check(store, "Who directed The Film?", "Ann Lee and Bob Ray")
-    grounded(verdict, "stated apart")
-    assert asks_several("Which actor and actress star in the film?")
-    assert not asks_several("Who directed The Film?")
 
 
 def test_an_answer_the_question_names_is_grounded(store: Store) -> None:

@@ -22,7 +22,7 @@ from graph.verifier.described import is_described_bridge
 from graph.verifier.events import event_problem
 from graph.verifier.lexicon_store import shared_lexicon
 from graph.verifier.matching import STOPWORDS, contains, stored_items
-from graph.verifier.name_parts import joined_apart, part_of_longer_name
+from graph.verifier.name_parts import part_of_longer_name
 from graph.verifier.normalise import MONTH_NAMES, analyse, is_number
 from graph.verifier.ranges import range_problem
 from graph.verifier.ranks import rank_problem
@@ -183,9 +183,9 @@ def _choice(check: Check, comparison: bool, yes_no: bool) -> tuple[int | None, b
 def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
     """The outcome for an answer the evidence states: definite failures of its name
     reject; a misread or loose tie grounds; a tie the decider confirms verifies."""
-    unstated = part_of_longer_name(check) or joined_apart(check)
-    if unstated is not None:
-        return unstated
+    partial = part_of_longer_name(check)
+    if partial is not None:
+        return partial
     misread = (
         rank_problem(check)
         or range_problem(check)
