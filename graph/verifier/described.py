@@ -3,11 +3,11 @@ the football player that co-starred in Phase IV?" the football player is the bri
 an answer whose own article calls it one ("Brian Bosworth ... is a former American
 football player") names the bridge, not the nickname. Such an answer is at most grounded.
 
-A described noun is one a relative clause follows ("the N that / who / which / whose /
-where / whom"); it counts only when the question asks for something else (its category
-noun differs, and it is not the question's own "Who was the N who ...") and the head noun
-of what the lead sentence of the answer's article says it is ("is an English actor") is
-that noun.
+A described noun is one a relative clause or a participle follows ("the N that / who
+/ which / whose / where / whom", "a N associated with / known for / based in ..."); it
+counts only when the question asks for something else (its category noun differs, and it
+is not the question's own "Who was the N who ...") and the head noun of what the lead
+sentence of the answer's article says it is ("is an English actor") is that noun.
 """
 
 from __future__ import annotations
@@ -17,10 +17,15 @@ import re
 from graph.verifier.answer_types import NameLexicon
 from graph.verifier.normalise import singular
 
-_DESCRIBED = re.compile(r"\bthe ((?:[a-z-]+ ){0,2}[a-z-]+) (?:that|who|which|whose|where|whom)\b")
-# "Who was the N who ...", "Name the N which ...": the N is what the question asks for.
+_DESCRIBED = re.compile(
+    r"\b(?:the|an?) ((?:[a-z-]+ ){0,2}[a-z-]+) (?:that|who|which|whose|where|whom"
+    r"|associated|known|based|located|developed|founded|created|featuring|published"
+    r"|released)\b"
+)
+# "Who was the N who ...", "What is an N that ...", "Name the N which ...": the N is what
+# the question asks for.
 _ASKED = re.compile(
-    r"^\s*(?:(?:who|what|which)\s+(?:is|was|are|were)\s+|name\s+)the\s+"
+    r"^\s*(?:(?:who|what|which)\s+(?:is|was|are|were)\s+|name\s+)(?:the|an?)\s+"
     r"((?:[a-z-]+ ){0,2}[a-z-]+) (?:that|who|which|whose|where|whom)\b"
 )
 _IS_A = re.compile(r"\b(?:is|was|are|were) (?:an?|the|one of the)\b(?P<what>[^,;()]*)")
