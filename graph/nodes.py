@@ -44,6 +44,7 @@ from graph.trajectory import (
 )
 from graph.validation import validate_run
 from tools.base import ToolOutcome
+from tools.fencing import TakenOverError
 from tools.interrupts import call_interruptibly
 
 __all__ = ["MODEL_BACKOFF_S", "AgentDeps", "Nodes"]
@@ -171,6 +172,8 @@ class Nodes:
                 if refusal
                 else env.execute(name, args, exec_ctx)
             )
+        except TakenOverError:
+            raise
         except Exception as error:  # a tool bug must not lose the episode
             message = TOOL_FAILED.format(action=proposal.get("action_text", name), error=error)
             outcome = ToolOutcome(observation=message, failed=True)

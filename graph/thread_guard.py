@@ -112,6 +112,13 @@ def _status(update: Any) -> str | None:
     return str(status) if status else None
 
 
+def fence_token(thread_id: str, config: RunnableConfig | None = None) -> int | None:
+    """The fencing token of the lease this process holds on the thread (None for none):
+    what the environment's writes carry (`tools.fencing`)."""
+    lease = lease_of(configurable(config).get(CONFIG_KEY_CHECKPOINTER)) if thread_id else None
+    return lease.token_of(thread_id) if lease is not None else None
+
+
 def run_owner(config: RunnableConfig, run_id: str | None = None) -> str:
     """The lease owner of a run that drives its thread itself: the LangGraph server's run
     id (the node's `run_id`, else `configurable["run_id"]`, which the server also sets on
