@@ -47,9 +47,3 @@ class SettingsChangeError(AgentError):
 class LeaseLostError(TakenOverError, AgentError):
     """Another process took this thread over while this one ran: its writes are refused
     (`tools.fencing`), and it stops without writing."""
-
-
-class DiskFullError(DatabaseError):
-    """A database's disk is full: nothing more was written; free space and resume."""
-
-    resume_command: str = ""
