@@ -200,8 +200,8 @@ class SqliteThreadLease:
         return held[1] if held else None
 
     def lost(self, thread_id: str) -> LeaseLostError:
-        """The error of a write refused for a newer token (this process stops holding)."""
-        self._tokens.pop(thread_id, None)
+        """The error of a write refused for a newer token. The token stays this process's
+        until the lease is released, so every later write of the stale holder is refused too."""
         row = self._row(thread_id)
         return LeaseLostError(thread_id, row.since if row is not None else "")
 
@@ -209,7 +209,6 @@ class SqliteThreadLease:
         """Raise `LeaseLostError` when `owner` held the lease here and another took it since."""
         held = self._tokens.get(thread_id)
         if held is not None and held[0] == owner and (row is None or row.token != held[1]):
-            self._tokens.pop(thread_id, None)
             raise LeaseLostError(thread_id, row.since if row is not None else "")
 
     def acquire(self, thread_id: str, owner: str) -> bool:

@@ -143,8 +143,8 @@ class PostgresThreadLease:
         return held[1] if held else None
 
     def lost(self, thread_id: str) -> LeaseLostError:
-        """The error of a write refused for a newer token (this process stops holding)."""
-        self._tokens.pop(thread_id, None)
+        """The error of a write refused for a newer token. The token stays this process's
+        until the lease is released, so every later write of the stale holder is refused too."""
         row = self._row(thread_id)
         return LeaseLostError(thread_id, row.since if row is not None else "")
 
@@ -271,10 +271,12 @@ class PostgresThreadLease:
         """Give the lease up if `owner` holds it: its row is marked released (keeping the
         token), then the lock goes."""
         with self._lock:
+            known = self._tokens.get(thread_id)
+            if known is not None and known[0] == owner:
+                self._tokens.pop(thread_id, None)
             held = self._held.get(thread_id)
             if held is None or held.owner != owner:
                 return
-            self._tokens.pop(thread_id, None)
             try:
                 held.conn.execute(
                     "UPDATE thread_leases SET expires_at = %s WHERE thread_id = %s AND owner = %s",
