@@ -66,11 +66,11 @@ async def server_saver(backend: str, tmp_path: Path, url: str) -> AsyncIterator[
         path = tmp_path / "episodes.sqlite3"
         async with open_async_sqlite_saver(path) as saver:
             attach_thread_stores(saver, path)
-            saver.thread_lease.ttl_s = 0.2
+            saver.thread_lease.ttl_s = 0.2  # type: ignore[attr-defined]
             yield saver, SqliteThreadLease(path), str(path)
         return
     async with open_async_postgres_saver(url) as saver:
-        saver.thread_lease.ttl_s = 0.2
+        saver.thread_lease.ttl_s = 0.2  # type: ignore[attr-defined]
         pool = open_pool(parse_url(url))
         other = PostgresThreadLease(conninfo(parse_url(url)), pool)
         try:
