@@ -16,6 +16,8 @@ from library_utils import fetch
 from reliability_utils import ROOT, finish, wait_for
 
 TTL_S = "1.5"
+PATIENT = ("--tool-timeout-s", "30")
+"""Library calls may take their time on a loaded machine (the first write of a new process)."""
 TAKEN_OVER_EXIT = 6
 DRIVER = Path(__file__).resolve().parent / "fence_driver.py"
 

@@ -7,12 +7,10 @@ from pathlib import Path
 
 import pytest
 from cli_utils import run_cli
-from fencing_utils import TTL_S, lease_expired, start_stopping, wake_and_check
+from fencing_utils import PATIENT, TTL_S, lease_expired, start_stopping, wake_and_check
 from reliability_utils import (
     RESERVE_QUESTION,
     RESERVE_SCRIPT,
-    in_process,
-    paused_reservation,
     wait_for,
     write_model,
 )
@@ -35,6 +33,7 @@ def test_a_stale_ask_writes_nothing_after_another_process_finished_its_thread(
     stale = start_stopping(
         "model:2", tmp_path / "stopped", "ask", "--env", "library", RESERVE_QUESTION,
         "--model", model, "--db", str(db), "--library-db", str(library), "--thread-id", "t",
+        *PATIENT,
     )  # fmt: skip
     wait_for(lambda: lease_expired(str(db), "t"), what="the stopped holder's lease to expire")
     took = run_cli("resume", "t", "--db", str(db))
@@ -44,14 +43,20 @@ def test_a_stale_ask_writes_nothing_after_another_process_finished_its_thread(
     wake_and_check(stale, str(db), str(library), "t")
 
 
-def test_a_holder_stopped_between_approval_and_write_writes_nothing(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    db, library, _ = paused_reservation(tmp_path, in_process(capsys))
+def test_a_holder_stopped_between_approval_and_write_writes_nothing(tmp_path: Path) -> None:
+    from tools.library.db import ensure_database
+
+    db, library = tmp_path / "episodes.sqlite3", ensure_database(tmp_path / "library.sqlite3")
+    model = write_model(tmp_path / "reserve.json", RESERVE_SCRIPT)
+    paused = run_cli(
+        "ask", "--env", "library", RESERVE_QUESTION, "--model", model, "--db", str(db),
+        "--library-db", str(library), "--thread-id", "t", *PATIENT,
+    )  # fmt: skip
+    assert paused.returncode == 5, paused.stderr
     stale = start_stopping(
         "reserve", tmp_path / "stopped", "resume", "t", "--db", str(db), "--approve"
     )
     wait_for(lambda: lease_expired(str(db), "t"), what="the stopped holder's lease to expire")
     took = run_cli("resume", "t", "--db", str(db))
-    assert took.returncode == 0, took.stderr
+    assert took.returncode == 0, took.stdout + took.stderr
     wake_and_check(stale, str(db), str(library), "t")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from cli_utils import run_cli
-from fencing_utils import TTL_S, lease_expired, start_stopping, wake_and_check
+from fencing_utils import PATIENT, TTL_S, lease_expired, start_stopping, wake_and_check
 from reliability_utils import RESERVE_QUESTION, RESERVE_SCRIPT, wait_for, write_model
 
 from graph.store.leases import TTL_ENV_VAR
@@ -28,7 +28,7 @@ def test_a_stale_ask_writes_nothing_after_another_process_finished_its_thread(
     stale = start_stopping(
         "model:2", tmp_path / "stopped", "ask", "--env", "library", RESERVE_QUESTION,
         "--model", model, "--db", postgres_url, "--library-db", postgres_library_url,
-        "--thread-id", "t",
+        "--thread-id", "t", *PATIENT,
     )  # fmt: skip
     wait_for(lambda: lease_expired(postgres_url, "t"), what="the stopped holder's lease to expire")
     took = run_cli("resume", "t", "--db", postgres_url)
@@ -44,7 +44,7 @@ def test_a_holder_stopped_between_approval_and_write_writes_nothing(
     model = write_model(tmp_path / "reserve.json", RESERVE_SCRIPT)
     paused = run_cli(
         "ask", "--env", "library", RESERVE_QUESTION, "--model", model, "--db", postgres_url,
-        "--library-db", postgres_library_url, "--thread-id", "t",
+        "--library-db", postgres_library_url, "--thread-id", "t", *PATIENT,
     )  # fmt: skip
     assert paused.returncode == 5, paused.stderr
     stale = start_stopping(
