@@ -63,10 +63,11 @@ class PostgresThreadRegistry:
             )
             if fenced == sql:
                 fenced = f"{sql} AND NOT {NEWER}"
-            changed = conn.execute(fenced, (*params, thread_id, token)).rowcount
-            newer = conn.execute(f"SELECT {NEWER} AS newer", (thread_id, token)).fetchone()
-            if changed or not (newer or {}).get("newer"):
+            if conn.execute(fenced, (*params, thread_id, token)).rowcount:
                 return
+            newer = conn.execute(f"SELECT {NEWER} AS newer", (thread_id, token)).fetchone()
+            if not (newer or {}).get("newer"):
+                return  # a status for a thread not registered: nothing to change
         raise self.lease.lost(thread_id)
 
     def register(self, thread_id: str, env: str, question: str, status: str = "running") -> None:

@@ -230,11 +230,13 @@ class CompactSqliteSaver(CarriesThreadStores, FencedSqliteSaver):
         meta = json.dumps(get_checkpoint_metadata(config, metadata), ensure_ascii=False)
         meta_blob = meta.encode("utf-8", "ignore")
         row = (thread_id, checkpoint_ns, checkpoint["id"], parent, type_, blob, meta_blob)
-        sql, params = (PUT_IF_PARENT, [*row]) if parent else (PUT_FENCED, [*row])
+        params: list[Any] = [*row]
         if parent:
+            sql = PUT_IF_PARENT + (f" AND NOT {NEWER}" if fence is not None else "")
             params += [thread_id, checkpoint_ns, parent]
+        else:
+            sql = PUT_FENCED
         if fence is not None:
-            sql = sql + f" AND NOT {NEWER}" if parent else sql
             params += [thread_id, fence[1]]
         with self.cursor() as cur:
             cur.execute(sql, params)
