@@ -3,16 +3,19 @@
 `put` and `put_writes` of LangGraph's savers run their statements in one
 pipeline; while this process holds a lease on the thread, the fenced savers run
 them in a transaction that first reads the thread's lease row `FOR SHARE` (in
-the same pipeline, so no extra round trip before the writes): a take-over
-waits for the transaction, and a newer token than the writer's rolls it back
-(`LeaseLostError`).
+the same pipeline, where libpq has pipelines): a take-over waits for the
+transaction, and a newer token than the writer's rolls it back
+(`LeaseLostError`). Measured on a local server: +0.17 ms a `put_writes` (0.34 ms
+before), the COMMIT's round trip. A fence that fails in SQL inside the
+implicit transaction of a plain pipeline would save it, but psycopg then logs
+"error ignored terminating pipeline" to stderr, breaking the one-line exit.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, contextmanager, nullcontext
 from contextvars import ContextVar
 from typing import Any
 
@@ -89,7 +92,7 @@ class FencedPostgresSaver(PostgresSaver):
                 self.lock,
                 _internal.get_connection(self.conn) as conn,
                 conn.transaction(),
-                conn.pipeline(),
+                conn.pipeline() if self.supports_pipeline else nullcontext(),
             ):
                 check = conn.cursor(row_factory=dict_row)
                 check.execute(FENCE_SQL, (thread_id,))
@@ -145,7 +148,7 @@ class FencedAsyncPostgresSaver(AsyncPostgresSaver):
                 self.lock,
                 _ainternal.get_connection(self.conn) as conn,
                 conn.transaction(),
-                conn.pipeline(),
+                conn.pipeline() if self.supports_pipeline else nullcontext(),
             ):
                 check = conn.cursor(row_factory=dict_row)
                 await check.execute(FENCE_SQL, (thread_id,))
