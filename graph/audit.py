@@ -60,11 +60,16 @@ def record_thread_event(
     call is a new event (a second fork from one checkpoint too), so its detail carries
     an `event_id` of its own: an exact replay of a row is written once.
     """
+    from dataclasses import replace
+
+    from graph.store.leases import lease_of
+
     env = ENVIRONMENTS[env_of(agent)][1](ctx)
     unique = dict(detail) | {"event_id": uuid.uuid4().hex[:12]}
-    env.record_audit(
-        event, unique, _thread_context(ctx, thread_id, actor=actor, step_index=step_index)
-    )
+    lease = lease_of(agent.checkpointer)
+    fence = lease.token_of(thread_id) if lease is not None else None
+    exec_ctx = _thread_context(ctx, thread_id, actor=actor, step_index=step_index)
+    env.record_audit(event, unique, replace(exec_ctx, fence=fence))
 
 
 def _thread_context(

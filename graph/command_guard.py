@@ -29,7 +29,7 @@ from graph.store.heartbeats import holding
 from graph.store.leases import lease_of, new_owner
 from graph.store.locations import db_command
 from graph.store.registry import registry_of
-from tools.dbfiles import DatabaseFileError
+from tools.dbfiles import CHECKPOINTS, DatabaseFileError, DiskFullError, disk_full, is_disk_full
 
 Command = Callable[[argparse.Namespace], int]
 INTERRUPTED_EXIT = 130
@@ -70,12 +70,23 @@ def resume_command(thread_id: str, db: str | None) -> str:
 @contextmanager
 def holding_thread(saver: Any, thread_id: str, db: str | None) -> Iterator[Hold]:
     """Hold `thread_id`'s lease for the block; on Ctrl-C mark the thread `interrupted`, say
-    how to resume it and set `Hold.interrupted` (the caller exits with 130)."""
+    how to resume it and set `Hold.interrupted` (the caller exits with 130). A full disk
+    under a database is `DiskFullError`, carrying the command that resumes the thread."""
     lease = lease_of(saver)
     hold = Hold(thread_id, new_owner())
     try:
         with holding(lease, thread_id, hold.owner):
             yield hold
+    except DiskFullError as error:
+        error.resume_command = _resume_if_stored(saver, thread_id, db)
+        raise
+    except sqlite3.OperationalError as error:
+        path = getattr(lease, "path", None)
+        if path is None or not is_disk_full(error):
+            raise
+        full = disk_full(path, CHECKPOINTS.label)
+        full.resume_command = _resume_if_stored(saver, thread_id, db)
+        raise full from None
     except KeyboardInterrupt:
         hold.interrupted = True
         registry = registry_of(saver)
@@ -87,6 +98,18 @@ def holding_thread(saver: Any, thread_id: str, db: str | None) -> Iterator[Hold]
         return
     if lease is not None:
         lease.check_file(thread_id)
+
+
+def _resume_if_stored(saver: Any, thread_id: str, db: str | None) -> str:
+    """The command that resumes `thread_id`, or '' when none of it was stored (the disk
+    filled before its first checkpoint: the question is asked again)."""
+    from graph.store.savers import thread_config
+
+    try:
+        stored = saver.get_tuple(thread_config(thread_id)) is not None
+    except sqlite3.Error:
+        stored = False
+    return resume_command(thread_id, db) if stored else ""
 
 
 SHARED_FILE = (
@@ -177,7 +200,7 @@ def reporting_damage(*paths: Path | Callable[[], Path | None] | None) -> Iterato
     try:
         yield
     except (sqlite3.DatabaseError, ValueError, UnicodeError) as error:
-        if isinstance(error, AgentError):
+        if isinstance(error, (AgentError, DiskFullError)):
             raise
         for found in paths:
             path = found() if callable(found) else found

@@ -5,6 +5,8 @@ clients (langgraph-api masks any other exception type as "An internal error
 occurred"); the CLI prints it in one line and exits with status 2.
 """
 
+from tools.fencing import TakenOverError
+
 
 class AgentError(ValueError):
     """Base of the agent's own errors; the CLI prints them in one line."""
@@ -40,3 +42,8 @@ class RequestError(AgentError):
 
 class SettingsChangeError(AgentError):
     """Settings that differ from the thread's stored ones, given without asking to change them."""
+
+
+class LeaseLostError(TakenOverError, AgentError):
+    """Another process took this thread over while this one ran: its writes are refused
+    (`tools.fencing`), and it stops without writing."""

@@ -41,6 +41,11 @@ _RESERVED = re.compile(
     r"^(?:Reserved: copy (?P<copy>\w+) is now ON HOLD.*?collect it at the (?P<desk>.+?) "
     r"circulation desk|Already done: this request reserved copy (?P<earlier>\w+))",
 )
+_HELD_FOR_YOU = re.compile(
+    r"^Not reserved: copy (?P<copy>\w+) is already on hold for you.*?collect it at the "
+    r"(?P<desk>.+?) circulation desk"
+)
+"""A hold refused because the copy is already held for this patron (by another request)."""
 _DESK = re.compile(r"circulation desk (?P<desk>[^.;]+)")
 _WALK = re.compile(r"^Walking from .*?: about (?P<minutes>\d+) minutes")
 _COPY_IN_ACTION = re.compile(r"[A-Z]{1,3}\d{1,4}")
@@ -59,6 +64,7 @@ class _Seen:
     reserved: str = ""
     collect_at: str = ""
     refused: list[str] = field(default_factory=list)
+    held_for_you: str = ""
     declined: bool = False
     hours: str = ""
     walk: str = ""
@@ -90,6 +96,8 @@ def _read(prompt: str) -> _Seen:
             if reserved:
                 seen.reserved = reserved["copy"] or reserved["earlier"]
                 seen.collect_at = reserved["desk"] or ""
+            elif held := _HELD_FOR_YOU.search(observation):
+                seen.held_for_you = held["copy"]
             elif any(marker in observation for marker in _DECLINED):
                 seen.declined = True
             else:
@@ -108,7 +116,8 @@ def _turn(thought: str, action: str) -> str:
 
 
 def _visit(seen: _Seen, copy: str) -> str:
-    """Hours, walk, then the answer for a copy the patron can collect."""
+    """Hours, walk, then the answer for a copy the patron can collect (one already held for
+    them by another of their requests too)."""
     status = seen.status[copy]
     branch, shelf = status["branch"], status["shelf"]
     if not seen.hours:
@@ -118,8 +127,11 @@ def _visit(seen: _Seen, copy: str) -> str:
         )
     if not seen.walk:
         return _turn("The desk is open. How far is the walk?", f"estimate_walk[{branch}]")
-    held = "on hold for you" if status["state"].startswith("ON HOLD") else "available"
+    on_hold = copy == seen.held_for_you or status["state"].startswith("ON HOLD")
+    held = "on hold for you" if on_hold else "available"
     declined = "I did not reserve it, as you decided. " if seen.declined else ""
+    if copy == seen.held_for_you:
+        declined = "Another of your requests already holds it for you. "
     return _turn(
         "Every condition is checked.",
         f"Finish[{declined}Copy {copy} of 《{seen.title}》 is {held} at {branch}, shelf {shelf}; "
@@ -139,6 +151,8 @@ def next_turn(prompt: str) -> str:
             f"Finish[Copy {seen.reserved} of 《{seen.title}》 is on hold for you: collect it at "
             f"{where} circulation desk.]",
         )
+    if seen.held_for_you in seen.status:
+        return _visit(seen, seen.held_for_you)
     reserve = wants_reservation(seen.question) and not seen.declined
     for copy in seen.copies:
         status = seen.status.get(copy)

@@ -18,7 +18,7 @@ from langgraph.runtime import Runtime
 
 from graph.context import Context
 from graph.state import AgentState
-from graph.thread_guard import actor_of
+from graph.thread_guard import actor_of, fence_token
 from tools.base import Environment, ExecContext
 
 if TYPE_CHECKING:
@@ -172,6 +172,7 @@ def exec_context(
         tool_calls_left=max(0, runtime.context.max_tool_calls - counters.get("tool_calls", 0)),
         request_id=request_id,
         actor=actor_of() if actor is None else actor,
+        fence=fence_token(thread_id),
     )
 
 

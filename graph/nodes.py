@@ -46,6 +46,8 @@ from graph.trajectory import (
 )
 from graph.validation import validate_run
 from tools.base import ToolOutcome, verdict_outcome
+from tools.dbfiles import DiskFullError
+from tools.fencing import TakenOverError
 from tools.interrupts import call_interruptibly
 
 __all__ = ["MODEL_BACKOFF_S", "AgentDeps", "Nodes"]
@@ -180,6 +182,9 @@ class Nodes:
                 if refusal
                 else env.execute(name, args, exec_ctx)
             )
+        except (TakenOverError, DiskFullError):
+            raise  # a write refused or not stored: the run stops, the step is run again
+
         except Exception as error:  # a tool bug must not lose the episode
             message = TOOL_FAILED.format(action=proposal.get("action_text", name), error=error)
             outcome = ToolOutcome(observation=message, failed=True)

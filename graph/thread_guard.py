@@ -11,6 +11,10 @@
   its node still running then returns (`graph.server_runs`): a node of such a
   run that had not started does not start, and a new server run that finds
   the thread held by it waits for that node rather than being refused.
+- **Fencing.** Taking the lease gives this process the thread's fencing token
+  (`graph.store.leases`); the environment's writes carry it (`fence_token`), and
+  the savers and registry check it, so a run whose thread was taken over writes
+  nothing more. Such a run keeps its stale token until its stream ends.
 - **The settings.** The run's `Context` comes from `state["settings"]`, stored
   with the thread from the input checkpoint on, not from whatever the resuming
   run passed, but for the password of the database URL the run was given
@@ -43,6 +47,7 @@ from graph.state import AgentState
 from graph.store.heartbeats import HEARTBEATS, ensure
 from graph.store.leases import ThreadLease, lease_of
 from graph.store.registry import ThreadRegistry, registry_of
+from tools.fencing import TakenOverError
 
 CONTEXT_CACHE_SIZE = 64
 
@@ -110,6 +115,13 @@ def _status(update: Any) -> str | None:
     """The episode status a node's update sets, if any."""
     status = update.get("status") if isinstance(update, Mapping) else None
     return str(status) if status else None
+
+
+def fence_token(thread_id: str, config: RunnableConfig | None = None) -> int | None:
+    """The fencing token of the lease this process holds on the thread (None for none):
+    what the environment's writes carry (`tools.fencing`)."""
+    lease = lease_of(configurable(config).get(CONFIG_KEY_CHECKPOINTER)) if thread_id else None
+    return lease.token_of(thread_id) if lease is not None else None
 
 
 def run_owner(config: RunnableConfig, run_id: str | None = None) -> str:
@@ -189,8 +201,9 @@ class ThreadGuard:
                     taken,
                     dropped=lambda: SERVER_RUNS.has_ended(thread_id, owner),
                 )
-            except BaseException:
-                lease.release(thread_id, owner)
+            except BaseException as error:
+                if not isinstance(error, TakenOverError):  # released when its stream ends,
+                    lease.release(thread_id, owner)  # its error's write refused meanwhile
                 raise
             finally:
                 HEARTBEATS.remove(heartbeat)

@@ -51,13 +51,15 @@ class Setup:
     root: Path
 
     def holder(self, thread_id: str) -> str | None:
-        """The owner named by the thread's lease row (a server run's id), or None."""
+        """The owner named by the thread's lease row (a server run's id), or None (a released
+        row, which keeps the fencing token, names none)."""
         if self.backend == "sqlite":
             found = SqliteThreadLease(self.server.db).holder(thread_id)
             return found.owner if found else None
         with psycopg.connect(str(self.server.db)) as conn:
             row = conn.execute(
-                "SELECT owner FROM thread_leases WHERE thread_id = %s", (thread_id,)
+                "SELECT owner FROM thread_leases WHERE thread_id = %s AND expires_at <> 0",
+                (thread_id,),
             ).fetchone()
         return str(row[0]) if row else None
 

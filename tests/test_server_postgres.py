@@ -56,10 +56,12 @@ def setup(tmp_path_factory: pytest.TempPathFactory, postgres_server: str) -> Ite
 
 
 def lease_holder(url: str, thread_id: str) -> str | None:
-    """The owner of the thread's lease as its holder row says (a server run's id)."""
+    """The owner of the thread's lease as its holder row says (a server run's id); a released
+    row, which keeps the fencing token, names none."""
     with psycopg.connect(url) as conn:
         row = conn.execute(
-            "SELECT owner FROM thread_leases WHERE thread_id = %s", (thread_id,)
+            "SELECT owner FROM thread_leases WHERE thread_id = %s AND expires_at <> 0",
+            (thread_id,),
         ).fetchone()
     return str(row[0]) if row else None
 

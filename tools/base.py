@@ -114,6 +114,8 @@ class ExecContext:
     so a write replayed after a crash or a resume is recognised. `request_id`
     names the approval request a write or an audit row belongs to and `actor`
     who acted (`cli:user@host`, `api`, `policy:auto`...); both '' when none.
+    `fence` is the fencing token of the thread's lease the run holds (None when
+    none): the environment's writes carry it (`tools.fencing`).
     """
 
     settings: Any
@@ -124,6 +126,7 @@ class ExecContext:
     tool_calls_left: int = 1
     request_id: str = ""
     actor: str = ""
+    fence: int | None = None
 
 
 class ArgumentError(ValueError):

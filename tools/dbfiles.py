@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -47,6 +48,43 @@ class DatabaseFileError(ValueError):
 
     A `ValueError`, so the LangGraph server passes its message on to API clients.
     """
+
+
+class DiskFullError(DatabaseFileError):
+    """A database's disk is full (SQLITE_FULL): nothing more was written to it; what was
+    written before is kept. `resume_command`, once known, continues the thread."""
+
+    resume_command: str = ""
+
+
+DISK_FULL = (
+    "the disk holding the {label} {path} is full ({free} free on {mount}): free space on"
+    " {mount} (delete or move files there); nothing stored before was lost"
+)
+
+
+def is_disk_full(error: BaseException) -> bool:
+    """Whether an SQLite error (or a SQLAlchemy error wrapping one) is SQLITE_FULL."""
+    cause = getattr(error, "orig", None) or error
+    if not isinstance(cause, sqlite3.OperationalError):
+        return False
+    code = getattr(cause, "sqlite_errorcode", None)
+    return code == sqlite3.SQLITE_FULL or "database or disk is full" in str(cause)
+
+
+def disk_full(path: str | Path, label: str) -> DiskFullError:
+    """The one line for a full disk under the database file `path`: its filesystem's mount
+    point and how much is free there."""
+    where = Path(path).expanduser().resolve()
+    mount = where if where.is_dir() else where.parent
+    while not os.path.ismount(mount) and mount != mount.parent:
+        mount = mount.parent
+    try:
+        free = shutil.disk_usage(mount).free
+    except OSError:
+        free = 0
+    size = f"{free / 2**20:.1f} MiB" if free >= 2**20 else f"{free / 2**10:.0f} KiB"
+    return DiskFullError(DISK_FULL.format(label=label, path=where, free=size, mount=mount))
 
 
 class DatabaseServerError(DatabaseFileError):

@@ -4,7 +4,8 @@ Exit status: 0 verified; 1 the episode ended in an error (or an unexpected
 failure, whose traceback goes to a log file); 2 bad input (usage, settings,
 model, database, thread id, decision); 3 unverified; 4 a budget ran out;
 5 awaiting a human approval; 6 grounded (the evidence states the answer, but
-nothing tied it to the question); 130 interrupted.
+nothing tied it to the question); 7 another process took the thread over while
+this one ran (it stopped without writing); 130 interrupted.
 
 The modules: `settings` (flags and the question), `episodes` (ask, resume),
 `threads` (show, threads), `library` (library reset), `output` (printing),
@@ -125,7 +126,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="A ReAct agent whose answers are checked against stored evidence.",
         epilog="Exit status: 0 verified, 1 error, 2 bad input, 3 unverified, "
         "4 budget exhausted, 5 awaiting approval, 6 grounded (stated by the evidence, "
-        "not tied to the question), 130 interrupted.",
+        "not tied to the question), 7 taken over by another process (nothing written), "
+        "130 interrupted. REACT_AGENT_LEASE_TTL: the thread lease's time to live in "
+        "seconds (default 30).",
     )
     parser.add_argument("--version", action=VersionAction, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", required=True)

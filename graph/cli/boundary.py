@@ -1,7 +1,9 @@
 """The CLI's one error boundary: what the user sees when a command does not finish.
 
 - Known errors (the agent's own, a database file's, bad arguments): one line,
-  exit 2.
+  exit 2 (a full disk adds the command that resumes the thread).
+- A thread another process took over while this one ran (`tools.fencing`): one
+  line, exit 7; this process wrote nothing after the take-over.
 - A closed output pipe (`react-agent threads | head`): a quiet exit.
 - Output that cannot be written (a full disk, `> /dev/full`): one line with the
   system's reason, exit 74; what the episode checkpointed stays in its database.
@@ -28,12 +30,14 @@ from graph.store.locations import hidden_password
 from graph.terminal import line
 from tools import interrupts
 from tools.dbfiles import DatabaseFileError
+from tools.fencing import TakenOverError
 
 USAGE_ERROR = 2
 UNEXPECTED = 1
 INTERRUPTED = 130
 BROKEN_PIPE = 141
 OUTPUT_ERROR = 74  # sysexits.h EX_IOERR
+TAKEN_OVER = 7
 KNOWN_ERRORS = (AgentError, DatabaseFileError)
 APP = "react-evidence-agent"
 
@@ -148,8 +152,14 @@ def _guarded(command: Callable[[], int], argv: Sequence[str]) -> int:
         _silence_stdout()
         print(OUTPUT_LINE.format(why=error.strerror or error), file=sys.stderr)
         return OUTPUT_ERROR
+    except TakenOverError as error:
+        print(f"react-agent: {one_line(str(error))}", file=sys.stderr)
+        return TAKEN_OVER
     except KNOWN_ERRORS as error:
         print(f"react-agent: {one_line(str(error))}", file=sys.stderr)
+        resume = getattr(error, "resume_command", "")
+        if resume:
+            print(f"Resume with: {resume}", file=sys.stderr)
         return USAGE_ERROR
     except BrokenPipeError:
         _silence_stdout()

@@ -27,8 +27,8 @@ from langgraph.checkpoint.base import (
     DeltaChannelHistory,
     get_checkpoint_id,
 )
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
+from graph.store.aio_fences import FencedAsyncSqliteSaver
 from graph.store.delta_walk import (
     STAGE1_SQL,
     DeltaWalk,
@@ -67,7 +67,7 @@ def _marks(count: int) -> str:
     return ",".join("?" * count)
 
 
-class CompactAsyncSqliteSaver(RollsBackRuns, AsyncSqliteSaver):
+class CompactAsyncSqliteSaver(RollsBackRuns, FencedAsyncSqliteSaver):
     """`AsyncSqliteSaver` with short channel versions, a cheap `DeltaChannel` walk, runs that
     can be rolled back (`graph.store.rollback`) and, in a new file, a writes table without
     a rowid."""

@@ -15,6 +15,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from graph.errors import DatabaseError
+from graph.store.leases import ThreadLease
 from graph.store.processes import utc_now
 from graph.store.registry import COLUMNS, REGISTER, ThreadRow
 
@@ -24,6 +25,7 @@ SCHEMA = (
     " updated_at TEXT NOT NULL, seq BIGSERIAL NOT NULL)"
 )
 FAILED = "the thread registry of the checkpoint database failed: {reason}"
+NEWER = "EXISTS (SELECT 1 FROM thread_leases WHERE thread_id = %s AND token > %s)"
 
 
 class PostgresThreadRegistry:
@@ -31,6 +33,7 @@ class PostgresThreadRegistry:
 
     def __init__(self, pool: ConnectionPool[Any]) -> None:
         self.pool = pool
+        self.lease: ThreadLease | None = None
 
     @staticmethod
     def create_table(conn: psycopg.Connection[Any]) -> None:
@@ -47,22 +50,36 @@ class PostgresThreadRegistry:
 
             raise DatabaseError(FAILED.format(reason=reason_of(error))) from None
 
+    def _fenced(self, sql: str, params: tuple[Any, ...], thread_id: str) -> None:
+        """Run one write; while this process holds a lease on the thread, only if no newer
+        one was taken (`LeaseLostError` then, and nothing changed)."""
+        token = self.lease.token_of(thread_id) if self.lease is not None else None
+        with self._conn() as conn:
+            if token is None or self.lease is None:
+                conn.execute(sql, params)
+                return
+            fenced = sql.replace("VALUES (", "SELECT ").replace(
+                ") ON CONFLICT", f" WHERE NOT {NEWER} ON CONFLICT"
+            )
+            if fenced == sql:
+                fenced = f"{sql} AND NOT {NEWER}"
+            if conn.execute(fenced, (*params, thread_id, token)).rowcount:
+                return
+            newer = conn.execute(f"SELECT {NEWER} AS newer", (thread_id, token)).fetchone()
+            if not (newer or {}).get("newer"):
+                return  # a status for a thread not registered: nothing to change
+        raise self.lease.lost(thread_id)
+
     def register(self, thread_id: str, env: str, question: str, status: str = "running") -> None:
         """Add a thread, or bring its status up to date if it is there already."""
         now = utc_now()
-        with self._conn() as conn:
-            conn.execute(
-                REGISTER.format(marks=", ".join(["%s"] * len(COLUMNS))),
-                (thread_id, env, question, status, now, now),
-            )
+        sql = REGISTER.format(marks=", ".join(["%s"] * len(COLUMNS)))
+        self._fenced(sql, (thread_id, env, question, status, now, now), thread_id)
 
     def set_status(self, thread_id: str, status: str) -> None:
         """Record a thread's new status (a thread not registered yet is left alone)."""
-        with self._conn() as conn:
-            conn.execute(
-                "UPDATE threads SET status = %s, updated_at = %s WHERE thread_id = %s",
-                (status, utc_now(), thread_id),
-            )
+        sql = "UPDATE threads SET status = %s, updated_at = %s WHERE thread_id = %s"
+        self._fenced(sql, (status, utc_now(), thread_id), thread_id)
 
     def forget(self, thread_id: str) -> None:
         """Remove a thread (one whose every checkpoint was rolled back)."""

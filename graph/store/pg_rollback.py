@@ -12,11 +12,11 @@ from typing import Any
 import psycopg
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.postgres import _ainternal
-from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from psycopg import AsyncCursor
 from psycopg.rows import DictRow
 
 from graph.errors import DatabaseError
+from graph.store.pg_fences import FencedAsyncPostgresSaver
 from graph.store.postgres import FAILED_WHILE_RUNNING, reason_of
 from graph.store.rollback import RUN_LOG, RunRows
 from graph.store.rollback_saver import RollsBackRuns, checkpoint_key, group_rows
@@ -62,7 +62,7 @@ RUN_BLOBS_SQL = (
 )
 
 
-class RollbackAsyncPostgresSaver(RollsBackRuns, AsyncPostgresSaver):
+class RollbackAsyncPostgresSaver(RollsBackRuns, FencedAsyncPostgresSaver):
     """`AsyncPostgresSaver` whose server runs can be rolled back."""
 
     def __init__(self, conn: Any, *, serde: Any = None) -> None:

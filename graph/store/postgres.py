@@ -31,6 +31,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 from sqlalchemy.engine import URL
 
+from graph.store.pg_fences import FencedPostgresSaver
 from graph.store.pg_leases import PostgresThreadLease
 from graph.store.pg_registry import PostgresThreadRegistry
 from graph.store.rollback import RUN_WRITES_TABLE
@@ -151,11 +152,15 @@ def is_current(conn: psycopg.Connection[Any], tables: set[str]) -> bool:
     """Whether the saver's migrations and the project's tables are all in place."""
     if not tables >= (SAVER_TABLES | PROJECT_TABLES):
         return False
-    row = conn.execute("SELECT max(v) AS v FROM checkpoint_migrations").fetchone()
-    return row is not None and row["v"] == len(PostgresSaver.MIGRATIONS) - 1
+    row = conn.execute(
+        "SELECT max(v) AS v, (SELECT count(*) FROM information_schema.columns WHERE"
+        " table_schema = current_schema() AND table_name = 'thread_leases'"
+        " AND column_name = 'token') AS fenced FROM checkpoint_migrations"
+    ).fetchone()
+    return row is not None and row["v"] == len(PostgresSaver.MIGRATIONS) - 1 and row["fenced"]
 
 
-class PostgresCheckpointSaver(CarriesThreadStores, PostgresSaver):
+class PostgresCheckpointSaver(CarriesThreadStores, FencedPostgresSaver):
     """`PostgresSaver` on a pool it owns, with the thread lease and registry of its database."""
 
     thread_lease: PostgresThreadLease

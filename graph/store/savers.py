@@ -40,7 +40,6 @@ from langgraph.checkpoint.base import (
     get_checkpoint_id,
     get_checkpoint_metadata,
 )
-from langgraph.checkpoint.sqlite import SqliteSaver
 
 from graph.errors import ThreadDeletedError
 from graph.store.delta_walk import (
@@ -49,6 +48,13 @@ from graph.store.delta_walk import (
     empty_history,
     stage1_params,
     with_seeds,
+)
+from graph.store.fences import (
+    NEWER,
+    PUT_FENCED,
+    FencedSqliteSaver,
+    fence_of,
+    newer_token,
 )
 from graph.store.leases import ThreadLease, lease_of
 from graph.store.registry import registry_of
@@ -166,7 +172,7 @@ class CarriesThreadStores:
         self.close()
 
 
-class CompactSqliteSaver(CarriesThreadStores, SqliteSaver):
+class CompactSqliteSaver(CarriesThreadStores, FencedSqliteSaver):
     """`SqliteSaver` with short channel versions, a cheap `DeltaChannel` walk and, in
     a new file, a writes table without a rowid."""
 
@@ -208,22 +214,36 @@ class CompactSqliteSaver(CarriesThreadStores, SqliteSaver):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         """Store the checkpoint, its metadata listing the channels it seeds, only while its
-        parent is stored (checked in the same statement): a thread deleted while a command
-        ran on it (the server's `threads.delete`) does not come back half made, without its
-        question or first steps; `ThreadDeletedError` says so."""
+        parent is stored and no newer lease was taken on the thread (both checked in the same
+        statement): a thread deleted while a command ran on it (the server's `threads.delete`)
+        does not come back half made, without its question or first steps
+        (`ThreadDeletedError`), and a process whose thread was taken over writes nothing
+        (`LeaseLostError`)."""
         metadata = with_seeds(checkpoint, metadata)
         configurable = config["configurable"]
         parent = configurable.get("checkpoint_id")
-        if not parent:
-            return super().put(config, checkpoint, metadata, new_versions)
         thread_id, checkpoint_ns = str(configurable["thread_id"]), configurable["checkpoint_ns"]
+        fence = fence_of(self, thread_id)
+        if not parent and fence is None:
+            return super().put(config, checkpoint, metadata, new_versions)
         type_, blob = self.serde.dumps_typed(checkpoint)
         meta = json.dumps(get_checkpoint_metadata(config, metadata), ensure_ascii=False)
         meta_blob = meta.encode("utf-8", "ignore")
         row = (thread_id, checkpoint_ns, checkpoint["id"], parent, type_, blob, meta_blob)
+        params: list[Any] = [*row]
+        if parent:
+            sql = PUT_IF_PARENT + (f" AND NOT {NEWER}" if fence is not None else "")
+            params += [thread_id, checkpoint_ns, parent]
+        else:
+            sql = PUT_FENCED
+        if fence is not None:
+            params += [thread_id, fence[1]]
         with self.cursor() as cur:
-            cur.execute(PUT_IF_PARENT, (*row, thread_id, checkpoint_ns, parent))
+            cur.execute(sql, params)
             stored = cur.rowcount > 0
+            if not stored and fence is not None and newer_token(cur, thread_id, fence[1]):
+                self.conn.rollback()
+                raise fence[0].lost(thread_id)
         if not stored:
             raise self._deleted(thread_id, str(parent))
         return {

@@ -50,11 +50,15 @@ def attached(checkpointer: Any, name: str, make: Callable[[Path], Any]) -> Any:
 
 
 class LocalConnections:
-    """One autocommit connection per thread to an existing database, with `schema` run once."""
+    """One autocommit connection per thread to an existing database, with `schema` (and
+    `migrate`, if any) run once."""
 
-    def __init__(self, path: Path, schema: str) -> None:
+    def __init__(
+        self, path: Path, schema: str, migrate: Callable[[sqlite3.Connection], None] | None = None
+    ) -> None:
         self.path = path
         self.schema = schema
+        self.migrate = migrate
         self._local = threading.local()
 
     def get(self) -> sqlite3.Connection:
@@ -64,6 +68,8 @@ class LocalConnections:
             conn = connect_existing(self.path)
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute(self.schema)
+            if self.migrate is not None:
+                self.migrate(conn)
             self._local.conn = conn
         return conn
 

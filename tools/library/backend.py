@@ -16,8 +16,9 @@ from typing import Any
 
 from sqlalchemy import URL, Connection, RowMapping
 
+from tools.fencing import check_fence
 from tools.library import queries
-from tools.library.audit import CURRENT_COLUMNS, AuditEntry, append, read_events
+from tools.library.audit import CURRENT_COLUMNS, AuditEntry, append, read_events, utc_now
 from tools.library.clock import iso
 from tools.library.db import ensure_database
 from tools.library.engines import describe, reading, writing
@@ -202,16 +203,19 @@ class LibraryBackend:
         *,
         request_id: str = "",
         actor: str = "",
+        fence: int | None = None,
     ) -> ReserveResult:
         """Place a hold on a copy for a patron, once per idempotency key, and log it.
 
         The `executed` audit row (reserved, or refused and why) is written in the
         same transaction as the reservation (`holds.place_hold`), so the log cannot
         disagree with what ran. A replay that finds this key's earlier reservation
-        writes no row.
+        writes no row. With the run's `fence` token, a process whose thread was taken over
+        writes nothing (`tools.fencing.TakenOverError`).
         """
         request = HoldRequest(copy_id, patron, key, clock, thread_id, step_index, request_id, actor)
         with writing(self.path) as conn:
+            check_fence(conn, thread_id, fence, utc_now())
             return place_hold(conn, request, self._copy_status)
 
     def record_event(
@@ -226,13 +230,16 @@ class LibraryBackend:
         clock: str,
         detail: Mapping[str, Any],
         idempotency_key: str = "",
+        fence: int | None = None,
     ) -> int | None:
         """Append one audit row and return its id; None if it exactly replays a row
-        already written (same thread, request, event, detail and idempotency key)."""
+        already written (same thread, request, event, detail and idempotency key). Fenced
+        like `reserve`."""
         entry = AuditEntry(
             event, thread_id, step_index, patron, clock, detail, request_id, actor, idempotency_key
         )
         with writing(self.path) as conn:
+            check_fence(conn, thread_id, fence, utc_now())
             return append(conn, entry)
 
     def audit_events(

@@ -31,7 +31,14 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 
-from tools.dbfiles import DatabaseFileError, DatabaseServerError, expand
+from tools.dbfiles import (
+    LIBRARY,
+    DatabaseFileError,
+    DatabaseServerError,
+    disk_full,
+    expand,
+    is_disk_full,
+)
 
 Location = Path | URL
 """An SQLite file, or a PostgreSQL database."""
@@ -195,11 +202,17 @@ def reading(location: Location) -> Iterator[Connection]:
 
 @contextmanager
 def writing(location: Location) -> Iterator[Connection]:
-    """A connection in a write transaction, committed when the block ends without error."""
-    with _connect(location) as connection:
-        connection.execution_options(**{WRITE_OPTION: True})
-        with connection.begin():
-            yield connection
+    """A connection in a write transaction, committed when the block ends without error;
+    a full disk under an SQLite file is `DiskFullError` (one line naming it)."""
+    try:
+        with _connect(location) as connection:
+            connection.execution_options(**{WRITE_OPTION: True})
+            with connection.begin():
+                yield connection
+    except sa_exc.OperationalError as error:
+        if isinstance(location, Path) and is_disk_full(error):
+            raise disk_full(location, LIBRARY.label) from None
+        raise
 
 
 def failure_text(error: BaseException) -> str:

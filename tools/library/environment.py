@@ -205,6 +205,7 @@ class LibraryEnvironment:
                     ctx.step_index,
                     request_id=ctx.request_id,
                     actor=ctx.actor,
+                    fence=ctx.fence,
                 ),
                 args["copy_id"],
                 settings.patron,
@@ -260,6 +261,7 @@ class LibraryEnvironment:
             clock=iso(step_clock(settings, ctx.step_index)),
             detail=detail,
             idempotency_key=ctx.idempotency_key,
+            fence=ctx.fence,
         )
 
     def check_answer(

@@ -161,7 +161,7 @@ def _refusal(
     if copy.medium != "paper":
         return f"copy {copy.copy_id} is not a paper copy", copy
     if copy.status == "on_hold" and copy.held_for_patron:
-        return f"copy {copy.copy_id} is already on hold for you", copy
+        return _held_for_you(conn, copy), copy
     if copy.status != "available":
         return f"copy {copy.copy_id} is {copy.status.replace('_', ' ')}, not available", copy
     holds = conn.execute(
@@ -172,6 +172,23 @@ def _refusal(
     if holds >= person["max_holds"]:
         return f"patron {patron} already has {holds} holds, the most allowed", copy
     return "", copy
+
+
+def _held_for_you(conn: Connection, copy: CopyStatus) -> str:
+    """Why a patron's second hold on a copy is refused: the first one, which may come from
+    another of their requests (another thread), already holds it for them."""
+    query = select(reservations).where(
+        reservations.c.copy_id == copy.copy_id, reservations.c.status == "active"
+    )
+    held = conn.execute(query).mappings().first()
+    desk = f"collect it at the {copy.branch.label} circulation desk"
+    if held is None:
+        return f"copy {copy.copy_id} is already on hold for you; {desk}"
+    made = str(held["created_at"]).replace("T", " ")
+    return (
+        f"copy {copy.copy_id} is already on hold for you (reservation #{held['reservation_id']},"
+        f" made {made} by another of your requests); {desk}"
+    )
 
 
 def _executed_detail(copy_id: str, result: ReserveResult) -> dict[str, Any]:
