@@ -1,24 +1,22 @@
 """Decide whether stored evidence supports a proposed final answer to a question.
 
-`verify_answer` is a pure function of (question, answer, evidence), with an
-injectable `NameLexicon` that says what names are: no I/O of its own, no
-model. An answer is *verified* only when the stored evidence states that it
-answers the question:
+`verify_answer(question, answer, evidence)` is a pure function (the snapshot's name
+lexicon and the learned combiner are its defaults, exactly what the agent runs); its
+verdict's `outcome` is one of three:
 
-- it is stated by a trusted stored sentence (text addressed to an assistant,
-  model, AI or reader never is), after folding case, accents, numbers, dates
-  and units, and Unicode tricks;
-- it is the class of thing the question asks for (a label, a person, a year);
-- it is tied to what the question asks: its sentence (with its page's
-  subject, for a "He ...") carries the question's words, and of the spans of
-  its kind there, it sits nearest the question's relation word (for a date,
-  the event the question dates; for a number, what it counts or measures);
-- a yes/no or either/or answer agrees with the comparison computed from the
-  dates, numbers, nationalities or attributes each entity's page states.
+- `rejected`: a definite failure. The answer is empty or absent from the evidence; of
+  the wrong form (a year asked, none given; yes/no asked, a name given; neither of two
+  named alternatives); of a class a strong source contradicts; disagreeing with a
+  comparison computed from the evidence; or stated only in text addressed to the
+  assistant or in a clause that denies or doubts it.
+- `grounded`: the evidence states it and nothing contradicts it, but its tie to what the
+  question asks is not confirmed (a loose tie, a comparison the pages cannot decide, an
+  answer the question itself names or describes, part of a longer name).
+- `verified`: the tie is confirmed: computed, or scored above the combiner's threshold
+  (or, in the agent, confirmed by a judge model: `graph.verifier.judge`).
 
-The verdict's `grounding` says how far the check went: `computed`, `stated`
-(stated and tied to the question), `judge-confirmed` (an optional judge model
-agreed, see `graph.verifier.judge`), or `none`.
+The verdict's `grounding` says how far the check went: `computed`, `stated`,
+`undecided`, `judge-confirmed`, or `none`.
 """
 
 from graph.verifier.answer_types import NameLexicon
@@ -27,6 +25,7 @@ from graph.verifier.verdicts import (
     GROUNDING_JUDGED,
     GROUNDING_NONE,
     GROUNDING_STATED,
+    GROUNDING_UNDECIDED,
 )
 from graph.verifier.verify import verify_answer
 
@@ -35,6 +34,7 @@ __all__ = [
     "GROUNDING_JUDGED",
     "GROUNDING_NONE",
     "GROUNDING_STATED",
+    "GROUNDING_UNDECIDED",
     "NameLexicon",
     "verify_answer",
 ]

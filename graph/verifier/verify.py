@@ -11,7 +11,7 @@ threshold) is *verified*.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from graph.verifier.answer_types import NameLexicon
 from graph.verifier.answers import explain_missing, refused, supported
@@ -67,6 +67,16 @@ REASON_PARTIAL_CHOICE = "But {answer!r} gives only part of the name {name!r}."
 _SENTENCE_STOP = re.compile(r"(?<![.\w])(?!(?:Inc|Ltd|Co|Jr|Sr|St|Bros|Corp)\.$)\w{3,}\.$")
 _ROMAN = re.compile(r"^[ivxlcdm]+$")
 _ASKS_WHEN = re.compile(r"\s*when\s+(?:was|were|is|are|did|does|do|has|had|will)\b", re.I)
+# Readings of a stated answer that say its sentence gives it another role (ranked
+# otherwise, one end of a range, inside a quoted title, paired with another key): each
+# grounds it, never rejects it.
+MISREADINGS: tuple[Callable[[Check], Verdict | None], ...] = (
+    rank_problem,
+    range_problem,
+    title_problem,
+    respectively_problem,
+)
+
 # A date or number answer written with the word that introduces it ("in 1954").
 _LEADING_WORDS = re.compile(
     r"^(?:in|on|during|circa|c\.|ca\.|around|the year)\s+(?=\d|[A-Z][a-z]+\.? \d)", re.IGNORECASE
@@ -186,14 +196,10 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
     partial = part_of_longer_name(check)
     if partial is not None:
         return partial
-    misread = (
-        rank_problem(check)
-        or range_problem(check)
-        or title_problem(check)
-        or respectively_problem(check)
-    )
-    if misread is not None:
-        return demote(misread, found.ids)
+    for misreading in MISREADINGS:
+        misread = misreading(check)
+        if misread is not None:
+            return demote(misread, found.ids)
     if _named_in_question(check):
         cite = citation(found.ids)
         reason = REASON_NAMED_IN_QUESTION.format(answer=check.answer, cite=cite)
