@@ -12,9 +12,12 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+STOP_SETTLE_S = 0.05
 
 
 def stopping_before(call: Callable[..., Any], marker: Path, nth: int = 1) -> Callable[..., Any]:
@@ -26,6 +29,9 @@ def stopping_before(call: Callable[..., Any], marker: Path, nth: int = 1) -> Cal
         if calls[0] == nth:
             marker.write_text(str(os.getpid()))
             os.kill(os.getpid(), signal.SIGSTOP)
+            # A signal sent to the own process is taken when a thread next enters the
+            # kernel: this sleep is where the calling thread stops, not somewhere after.
+            time.sleep(STOP_SETTLE_S)
         return call(*args, **kwargs)
 
     return wrapped
