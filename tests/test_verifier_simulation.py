@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from graph.evaluation.config import BenchError
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.simulation import (
     Plan,
@@ -65,6 +66,25 @@ def test_the_command_prints_json_and_writes_the_plot(
     text = capsys.readouterr().out
     assert "keep 0.5" in text and "exact match" in text and "verified precision" in text
     assert "exact match by first answer" in text
+
+
+def test_a_plot_path_that_is_a_directory_is_refused_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["verifier", "--simulate", "--n", "2", "--p", "0.5", "--plot", str(tmp_path)]
+    with pytest.raises(BenchError, match="--plot .* is a directory"):
+        main(argv)
+    assert capsys.readouterr().out == "" and not list(tmp_path.parent.glob("*.png"))
+
+
+def test_a_plot_name_without_a_suffix_says_the_file_it_wrote(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plot = tmp_path / "sim"
+    argv = ["verifier", "--simulate", "--n", "2", "--p", "0.5", "--plot", str(plot), "--json"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["plot"] == str(tmp_path / "sim.png") and (tmp_path / "sim.png").exists()
 
 
 def test_figures_count_any_final_status_and_its_precision() -> None:

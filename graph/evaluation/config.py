@@ -189,3 +189,17 @@ def _earlier_record(path: Path) -> dict[str, Any]:
         problem = f"a JSON {type(earlier).__name__}, not an object"
         raise BenchError(UNREADABLE_RECORD.format(path=path, problem=problem))
     return earlier
+
+
+def check_output_file(path: Path, option: str, what: str) -> None:
+    """Refuse, before any work runs, a path that cannot be written as a file (a directory,
+    a name too long, a parent that cannot be made), in one line naming `option`."""
+    try:
+        if path.is_dir():
+            raise BenchError(f"{option} {path} is a directory; give a file for {what}")
+    except OSError as error:  # a name too long
+        raise BenchError(f"{option}: cannot use {path}: {error.strerror}") from None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise BenchError(f"{option}: cannot create {path.parent}: {error.strerror}") from None

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from graph.evaluation.config import BenchError
+from graph.evaluation.config import BenchError, check_output_file
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.simulation import SimulationSettings, run_simulation
 from graph.evaluation.verifier_cases import fold_of
@@ -95,6 +95,8 @@ def command(args: argparse.Namespace) -> int:
     cfg = SimulationSettings(
         ps=args.p, keep=args.keep, p_switch=args.p_switch, n=args.n, seed=args.seed
     )
+    check_output_file(args.plot, "--plot", "the plot")
+    plot = args.plot if args.plot.suffix else args.plot.with_suffix(".png")  # what is written
     try:
         questions = load_questions(args.data)
     except (OSError, ValueError) as error:
@@ -105,8 +107,8 @@ def command(args: argparse.Namespace) -> int:
     summary = run_simulation(cfg, questions)
     from graph.evaluation.plots import plot_simulation
 
-    plot_simulation(summary, args.plot)
-    summary["plot"] = str(args.plot)
+    plot_simulation(summary, plot)
+    summary["plot"] = str(plot)
     print(json.dumps(summary, ensure_ascii=False) if args.json else format_simulation(summary))
     return 0
 

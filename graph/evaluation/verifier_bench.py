@@ -24,7 +24,7 @@ from typing import Any
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from graph.evaluation import simulation_report
-from graph.evaluation.config import BenchError
+from graph.evaluation.config import BenchError, check_output_file
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages
 from graph.evaluation.verifier_outcomes import outcome_summary
@@ -52,19 +52,6 @@ def _progress(items: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
         file=sys.stderr,
         disable=len(items) < 200 or not sys.stderr.isatty(),
     )
-
-
-def _check_out(out: Path) -> None:
-    """Refuse, before any case runs, an `--out` that cannot be written as a file."""
-    try:
-        if out.is_dir():
-            raise BenchError(f"--out {out} is a directory; give a file for the per-case results")
-    except OSError as error:  # a name too long
-        raise BenchError(f"--out: cannot use {out}: {error.strerror}") from None
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise BenchError(f"--out: cannot create {out.parent}: {error.strerror}") from None
 
 
 def _write(out: Path, results: list[dict[str, Any]]) -> None:
@@ -139,7 +126,7 @@ def run_verifier_bench(
     trained without its fold, on other data to the one trained on all of them.
     """
     if out is not None:
-        _check_out(out)
+        check_output_file(out, "--out", "the per-case results")
     try:
         questions = load_questions(data)
     except (OSError, ValueError) as error:
