@@ -72,7 +72,7 @@ def test_a_plot_path_that_is_a_directory_is_refused_before_anything_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     argv = ["verifier", "--simulate", "--n", "2", "--p", "0.5", "--plot", str(tmp_path)]
-    with pytest.raises(BenchError, match="--plot .* is a directory"):
+    with pytest.raises(BenchError, match=r"--plot .* is a directory"):
         main(argv)
     assert capsys.readouterr().out == "" and not list(tmp_path.parent.glob("*.png"))
 
