@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from langchain_core.messages import BaseMessage
 
@@ -58,8 +59,14 @@ class HotpotReaderModel(ScriptedReActModel):
     count_usage: bool = False
 
     def script_for(self, messages: Sequence[BaseMessage]) -> list[str]:
-        record = hotpot_record(question_of(messages))
-        return [UNKNOWN] if record is None else reader_script(record)
+        return list(_script_of(question_of(messages)))
+
+
+@lru_cache(maxsize=1024)
+def _script_of(question: str) -> tuple[str, ...]:
+    """A question's script, made once (the model asks for it at every turn)."""
+    record = hotpot_record(question)
+    return (UNKNOWN,) if record is None else tuple(reader_script(record))
 
 
 def hotpot_reader_model() -> HotpotReaderModel:

@@ -158,7 +158,33 @@ def holder_alive(holder: Holder, now: float | None = None) -> bool:
     return True
 
 
-class SqliteThreadLease:
+class TokenBook:
+    """What both lease stores answer from the thread's row (`_row`) and the tokens this
+    process holds (`_tokens`: thread id -> (owner, token))."""
+
+    _tokens: dict[str, tuple[str, int]]
+
+    def _row(self, thread_id: str) -> Holder | None:
+        raise NotImplementedError
+
+    def holder(self, thread_id: str) -> Holder | None:
+        """The current holder, live or not, or None (also when it was released)."""
+        row = self._row(thread_id)
+        return row if row is not None and row.expires_at != RELEASED else None
+
+    def token_of(self, thread_id: str) -> int | None:
+        """The fencing token of the lease this process holds on the thread, else None."""
+        held = self._tokens.get(thread_id)
+        return held[1] if held else None
+
+    def lost(self, thread_id: str) -> LeaseLostError:
+        """The error of a write refused for a newer token. The token stays this process's
+        until the lease is released, so every later write of the stale holder is refused too."""
+        row = self._row(thread_id)
+        return LeaseLostError(thread_id, row.since if row is not None else "")
+
+
+class SqliteThreadLease(TokenBook):
     """`ThreadLease` on a table of the SQLite checkpoint database."""
 
     def __init__(self, path: str | Path, ttl_s: float | None = None) -> None:
@@ -188,22 +214,6 @@ class SqliteThreadLease:
         query = f"SELECT {COLUMNS} FROM thread_leases WHERE thread_id = ?"
         row = self._conn().execute(query, (thread_id,)).fetchone()
         return Holder(*row) if row else None
-
-    def holder(self, thread_id: str) -> Holder | None:
-        """The current holder, live or not, or None (also when it was released)."""
-        row = self._row(thread_id)
-        return row if row is not None and row.expires_at != RELEASED else None
-
-    def token_of(self, thread_id: str) -> int | None:
-        """The fencing token of the lease this process holds on the thread, else None."""
-        held = self._tokens.get(thread_id)
-        return held[1] if held else None
-
-    def lost(self, thread_id: str) -> LeaseLostError:
-        """The error of a write refused for a newer token. The token stays this process's
-        until the lease is released, so every later write of the stale holder is refused too."""
-        row = self._row(thread_id)
-        return LeaseLostError(thread_id, row.since if row is not None else "")
 
     def _refuse_if_taken_over(self, thread_id: str, owner: str, row: Holder | None) -> None:
         """Raise `LeaseLostError` when `owner` held the lease here and another took it since."""

@@ -44,6 +44,16 @@ def _fence(saver: Any, config: RunnableConfig) -> Fence | None:
     return None if found is None else (found[0], thread_id, found[1])
 
 
+@contextmanager
+def _fenced(saver: Any, config: RunnableConfig) -> Iterator[None]:
+    """The saver's statements in this block are fenced by the thread's lease token."""
+    fencing = FENCING.set(_fence(saver, config))
+    try:
+        yield
+    finally:
+        FENCING.reset(fencing)
+
+
 def _newer(row: Any, token: int) -> bool:
     return row is not None and int(row["token"]) > token
 
@@ -59,11 +69,8 @@ class FencedPostgresSaver(PostgresSaver):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         """Store the checkpoint unless a newer lease was taken on the thread."""
-        fencing = FENCING.set(_fence(self, config))
-        try:
+        with _fenced(self, config):
             return super().put(config, checkpoint, metadata, new_versions)
-        finally:
-            FENCING.reset(fencing)
 
     def put_writes(
         self,
@@ -73,11 +80,8 @@ class FencedPostgresSaver(PostgresSaver):
         task_path: str = "",
     ) -> None:
         """Store the writes unless a newer lease was taken on the thread."""
-        fencing = FENCING.set(_fence(self, config))
-        try:
+        with _fenced(self, config):
             super().put_writes(config, writes, task_id, task_path)
-        finally:
-            FENCING.reset(fencing)
 
     @contextmanager
     def _cursor(self, *, pipeline: bool = False) -> Iterator[Any]:
@@ -115,11 +119,8 @@ class FencedAsyncPostgresSaver(AsyncPostgresSaver):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         """Store the checkpoint unless a newer lease was taken on the thread."""
-        fencing = FENCING.set(_fence(self, config))
-        try:
+        with _fenced(self, config):
             return await super().aput(config, checkpoint, metadata, new_versions)
-        finally:
-            FENCING.reset(fencing)
 
     async def aput_writes(
         self,
@@ -129,11 +130,8 @@ class FencedAsyncPostgresSaver(AsyncPostgresSaver):
         task_path: str = "",
     ) -> None:
         """Store the writes unless a newer lease was taken on the thread."""
-        fencing = FENCING.set(_fence(self, config))
-        try:
+        with _fenced(self, config):
             await super().aput_writes(config, writes, task_id, task_path)
-        finally:
-            FENCING.reset(fencing)
 
     @asynccontextmanager
     async def _cursor(self, *, pipeline: bool = False) -> AsyncIterator[Any]:

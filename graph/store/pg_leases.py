@@ -34,8 +34,8 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from graph.errors import DatabaseError, LeaseHeldError, LeaseLostError
-from graph.store.leases import RELEASED, Holder, lease_ttl_s
+from graph.errors import DatabaseError, LeaseHeldError
+from graph.store.leases import RELEASED, Holder, TokenBook, lease_ttl_s
 from graph.store.processes import ThisProcess, utc_now
 
 SCHEMA = (
@@ -93,7 +93,7 @@ class _Held:
     token: int = 0
 
 
-class PostgresThreadLease:
+class PostgresThreadLease(TokenBook):
     """`ThreadLease` on advisory locks of the PostgreSQL checkpoint database."""
 
     def __init__(self, conninfo: str, pool: ConnectionPool[Any], ttl_s: float | None = None):
@@ -131,22 +131,6 @@ class PostgresThreadLease:
                 f"SELECT {HOLDER_COLUMNS} FROM thread_leases WHERE thread_id = %s", (thread_id,)
             ).fetchone()
         return Holder(**row) if row else None
-
-    def holder(self, thread_id: str) -> Holder | None:
-        """The holder row (live or stale), or None (also when it was released)."""
-        row = self._row(thread_id)
-        return row if row is not None and row.expires_at != RELEASED else None
-
-    def token_of(self, thread_id: str) -> int | None:
-        """The fencing token of the lease this process holds on the thread, else None."""
-        held = self._tokens.get(thread_id)
-        return held[1] if held else None
-
-    def lost(self, thread_id: str) -> LeaseLostError:
-        """The error of a write refused for a newer token. The token stays this process's
-        until the lease is released, so every later write of the stale holder is refused too."""
-        row = self._row(thread_id)
-        return LeaseLostError(thread_id, row.since if row is not None else "")
 
     def _refuse_if_taken_over(self, thread_id: str, owner: str) -> None:
         """Raise `LeaseLostError` when `owner` held the lease and another took it since."""
