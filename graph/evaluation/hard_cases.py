@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -36,8 +36,26 @@ from graph.evaluation.rewordings import MONTHS, rewordings
 from graph.evaluation.spans import NAME, NUMBER, YEAR, YES_NO, answer_kind, fold, spans
 from graph.evaluation.spans import is_other_answer as _is_other
 from graph.verifier.normalise import split_words
+from tools.base import Evidence
 
 Fact = tuple[str, int, str]
+RETRIEVED_AT = "2017-10-01T00:00:00Z"
+
+
+def as_evidence(facts: Iterable[Fact]) -> list[Evidence]:
+    """Facts (page title, sentence index, text) as stored evidence, numbered e1, e2, ..."""
+    return [
+        Evidence(
+            id=f"e{number}",
+            text=text,
+            tool="Search",
+            source={"title": title, "sentence_index": index},
+            facts={},
+            retrieved_at=RETRIEVED_AT,
+        )
+        for number, (title, index, text) in enumerate(facts, start=1)
+    ]
+
 
 NEGATIVE_KINDS = (
     "partial_name",
@@ -205,8 +223,6 @@ def hard_cases(
     rng: random.Random,
 ) -> Iterator[dict[str, Any]]:
     """The new kinds' cases of one question (`facts`: the episode's evidence)."""
-    from graph.evaluation.verifier_cases import as_evidence
-
     gold = question["answer"]
     texts = [text for _, _, text in facts]
     evidence = as_evidence(facts)

@@ -37,14 +37,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from graph.evaluation.hard_cases import NEGATIVE_KINDS, POSITIVE_KINDS, hard_cases
+from graph.evaluation.hard_cases import NEGATIVE_KINDS, POSITIVE_KINDS, as_evidence, hard_cases
 from graph.evaluation.hotpot import normalize_answer
 from graph.evaluation.spans import YES_NO, answer_kind, fold, is_other_answer, spans
-from tools.base import Evidence
 from tools.wikipedia.snapshot import SNAPSHOT_FILE, iter_snapshot, normalize_title
 
 SEED = 13
-RETRIEVED_AT = "2017-10-01T00:00:00Z"
 SEARCH_SENTENCES = 5
 SWAPS_PER_QUESTION = 2
 EASY_KINDS = ("positive", "distractor", "wrong_answer")
@@ -76,20 +74,6 @@ def load_pages(titles: Iterable[str], snapshot: Path = SNAPSHOT_FILE) -> Pages:
         if key in wanted and key not in pages:
             pages[key] = (title, [sentence.strip() for sentence in sentences])
     return pages
-
-
-def as_evidence(facts: Iterable[Fact]) -> list[Evidence]:
-    return [
-        Evidence(
-            id=f"e{number}",
-            text=text,
-            tool="Search",
-            source={"title": title, "sentence_index": index},
-            facts={},
-            retrieved_at=RETRIEVED_AT,
-        )
-        for number, (title, index, text) in enumerate(facts, start=1)
-    ]
 
 
 def _gold_facts(question: dict[str, Any], pages: Pages) -> list[Fact]:
