@@ -13,7 +13,7 @@ import pytest
 
 from graph.errors import DatabaseError, LeaseHeldError
 from graph.runner import open_checkpointer
-from graph.store.pg_leases import PostgresThreadLease
+from graph.store.pg_leases import PostgresThreadLease, lock_key
 from graph.store.postgres import PostgresCheckpointSaver
 
 pytestmark = pytest.mark.postgres
@@ -174,3 +174,19 @@ def test_processes_opening_a_new_database_at_once_set_it_up_once_without_deadloc
         versions = conn.execute("SELECT count(*), count(DISTINCT v) FROM checkpoint_migrations")
         total, distinct = versions.fetchone() or (0, 0)
     assert total == distinct > 0
+
+
+def test_a_released_row_is_no_frozen_holder_to_take_over(
+    saver: PostgresCheckpointSaver, postgres_url: str
+) -> None:
+    """Between a newcomer's lock and its row the row still says released: a second
+    newcomer is told the thread is held and ends no session (it ended the first one's)."""
+    lease = saver.thread_lease
+    assert isinstance(lease, PostgresThreadLease)
+    lease.acquire(THREAD, "earlier-run")
+    lease.release(THREAD, "earlier-run")
+    with psycopg.connect(postgres_url, autocommit=True) as newcomer:
+        newcomer.execute("SELECT pg_advisory_lock(%s)", (lock_key(THREAD),))
+        with pytest.raises(LeaseHeldError):
+            lease.acquire(THREAD, "second-newcomer")
+        assert newcomer.execute("SELECT 1").fetchone() == (1,)

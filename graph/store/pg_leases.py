@@ -164,8 +164,8 @@ class PostgresThreadLease(TokenBook):
         """End the session holding the thread's lock when its row expired unrenewed (a frozen
         process); True when one was ended (the lock is then free, or soon)."""
         current = self._row(thread_id)
-        if current is None or current.expires_at > time.time():
-            return False
+        if current is None or current.expires_at == RELEASED or current.expires_at > time.time():
+            return False  # a released row is no frozen holder: one is taking the lock now
         pids = [r[0] for r in conn.execute(LOCK_HOLDERS, (lock_key(thread_id),)).fetchall()]
         try:
             for pid in pids:
