@@ -8,7 +8,10 @@ sentence states together did not pay its way on held-out folds.
 
 Read on the raw sentence: a name continues into a capitalised word written right next to
 it (a sentence's first word, and the function words a sentence or title may open with,
-aside).
+aside), or one particle away ("Bank of America"; before a name only a person's particle:
+"the Cathedral of Lithuania" is about Lithuania). A word before a name that describes it
+(a demonym, a party, a direction: "Republican Lee Zeldin") or owns it ("TV's") is no part
+of it; a full stop ends a sentence or an initial, never a word ("Pictures.", "J.").
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from graph.verifier.categories import DEMONYMS
 from graph.verifier.check import Check
 from graph.verifier.matching import contains
 from graph.verifier.normalise import split_words
@@ -37,6 +41,18 @@ _TITLES = frozenset(
     )
 )
 _PARTICLES = frozenset(split_words("of de du da di van von der den la le del y"))
+# What may stand before the name it belongs to: a person's particles ("Daphne du
+# Maurier"), not "of" ("the Cathedral of Lithuania" is about Lithuania).
+_LEADING_PARTICLES = _PARTICLES - {"of"}
+# Words before a name that describe it rather than belong to it: "American BMX rider",
+# "Republican Lee Zeldin", "Southern United States".
+_DESCRIBING = DEMONYMS | frozenset(
+    split_words(
+        "republican democrat democratic conservative liberal labour socialist communist"
+        " northern southern eastern western northeastern northwestern southeastern"
+        " southwestern central"
+    )
+)
 _OPENERS = frozenset(
     split_words(
         "a an and as at but by for from he her his in it its of on or she that the their"
@@ -65,9 +81,17 @@ def _extends(word: str) -> bool:
     return word[:1].isupper() and key not in _OPENERS and key not in _TITLES
 
 
+def _describes(word: str) -> bool:
+    """A word before a name that describes it (a demonym, a party, a direction) or owns
+    it ("TV's")."""
+    return word.casefold() in _DESCRIBING or word.endswith(("'s", "’s"))
+
+
 @lru_cache(maxsize=16384)
 def _folded_words(text: str) -> tuple[str, ...]:
-    return tuple(word.casefold() for word, _ in _words(text))
+    """The words folded, without a full stop ("Pictures." ends a sentence, "J." an
+    initial)."""
+    return tuple(word.casefold().rstrip(".") for word, _ in _words(text))
 
 
 def _occurrences(text: str, needle: tuple[str, ...]) -> list[int]:
@@ -79,13 +103,14 @@ def _occurrences(text: str, needle: tuple[str, ...]) -> list[int]:
     return [i for i in range(len(folded) - size + 1) if folded[i : i + size] == needle]
 
 
-def _joined(words: tuple[tuple[str, bool], ...], left: int, right: int) -> bool:
+def _joined(words: tuple[tuple[str, bool], ...], left: int, right: int, step: int) -> bool:
     """Words at `left` and `right` (next to each other, or one particle apart: "Bank of
     America", "Daphne du Maurier") are parted by spaces alone."""
     if right - left == 1:
         return words[left][1]
     middle = words[left + 1][0]
-    return words[left][1] and words[left + 1][1] and middle in _PARTICLES
+    particles = _PARTICLES if step > 0 else _LEADING_PARTICLES
+    return words[left][1] and words[left + 1][1] and middle in particles
 
 
 def _neighbour(words: tuple[tuple[str, bool], ...], index: int, step: int, first: int) -> int:
@@ -95,8 +120,10 @@ def _neighbour(words: tuple[tuple[str, bool], ...], index: int, step: int, first
         other = index + step * reach
         if other < first or other >= len(words) or not _extends(words[other][0]):
             continue
+        if step < 0 and _describes(words[other][0]):
+            continue
         left, right = sorted((index, other))
-        if _joined(words, left, right):
+        if _joined(words, left, right, step):
             return other
     return -1
 
@@ -114,7 +141,8 @@ def _longer_name(
     if before < 0 and after < 0:
         return None
     span = words[before if before >= 0 else start : after + 1 if after >= 0 else end]
-    return " ".join(word for word, _ in span)
+    name = " ".join(word for word, _ in span)
+    return name[:-1] if name.endswith(".") and len(span[-1][0]) > 3 else name
 
 
 def _in_titles(check: Check, needle: tuple[str, ...]) -> tuple[list[str], list[str]]:
