@@ -60,8 +60,8 @@ def _load(code: Path) -> tuple[list[dict[str, Any]], Timed]:
         from graph.evaluation.verifier_bench import _decider_for
         from graph.evaluation.verifier_cases import build_cases, load_pages
         from graph.verifier import verify_answer
-        from graph.verifier.combiner import load_combiner
-        from graph.verifier.lexicon_store import snapshot_lexicon
+        from graph.verifier.kinds.lexicon_store import snapshot_lexicon
+        from graph.verifier.score.combiner import load_combiner
 
         questions = load_questions(None)
         titles = {title for q in questions for title in q.get("context_titles", [])}

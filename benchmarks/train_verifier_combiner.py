@@ -3,7 +3,7 @@
 Run with `python benchmarks/train_verifier_combiner.py [--target-recall R] [--write]`
 (needs the `[train]` extra: scikit-learn). Training data: the built-in HotpotQA
 training questions only, through the verifier benchmark's cases: every stated year,
-number or name that reaches the combiner (`graph.verifier.signals`), labelled by
+number or name that reaches the combiner (`graph.verifier.score.signals`), labelled by
 whether it is the gold answer or a rewording of it (`positive`, `episode_positive`,
 `reworded`) or a hard negative (`TRAINING_NEGATIVES`: wrong spans from the same pages,
 from the bridge page, the bridge entity, partial and extended names; the kinds the case
@@ -12,7 +12,7 @@ fold, one logistic regression per group of answer kinds (years and numbers; name
 trained on the other four folds, and its threshold keeps the target share of their gold
 answers (the operating point is chosen on the training folds only); it is then scored on
 the held-out fold against the rules on the same answers. `--write` saves the per-fold
-combiners and one trained on every fold to `graph/verifier/data/combiner.json`.
+combiners and one trained on every fold to `graph/verifier/score/data/combiner.json`.
 """
 
 from __future__ import annotations
@@ -30,13 +30,13 @@ sys.path.insert(0, str(ROOT))
 from graph.evaluation.hotpot import load_questions  # noqa: E402
 from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages  # noqa: E402
 from graph.verifier import verify_answer  # noqa: E402
-from graph.verifier.candidates import NAME  # noqa: E402
-from graph.verifier.check import Check, Found  # noqa: E402
-from graph.verifier.combiner import COMBINER_FILE, GROUPS, VALUE, Decision  # noqa: E402
-from graph.verifier.lexicon_store import snapshot_lexicon  # noqa: E402
-from graph.verifier.reading import Reading  # noqa: E402
-from graph.verifier.signals import SIGNALS, signals  # noqa: E402
-from graph.verifier.ties import rule_problem  # noqa: E402
+from graph.verifier.evidence.candidates import NAME  # noqa: E402
+from graph.verifier.kinds.lexicon_store import snapshot_lexicon  # noqa: E402
+from graph.verifier.read.check import Check, Found  # noqa: E402
+from graph.verifier.read.reading import Reading  # noqa: E402
+from graph.verifier.read.ties import rule_problem  # noqa: E402
+from graph.verifier.score.combiner import COMBINER_FILE, GROUPS, VALUE, Decision  # noqa: E402
+from graph.verifier.score.signals import SIGNALS, signals  # noqa: E402
 
 FOLDS = 5
 TUNED_FOLDS = 3  # the hand rules were written looking at folds 0-2 only

@@ -9,12 +9,12 @@ import pytest
 from verifier_utils import Store, check, rejected, supported
 
 from graph.verifier import GROUNDING_STATED, verify_answer
-from graph.verifier.answer_types import expected_class
-from graph.verifier.categories import EVENT, ORGANISATION, PERSON, PLACE, WORK
-from graph.verifier.classes import classify
-from graph.verifier.combiner import load_combiner
-from graph.verifier.lexicon_store import snapshot_lexicon
-from graph.verifier.normalise import analyse
+from graph.verifier.kinds.answer_types import expected_class
+from graph.verifier.kinds.classes import classify
+from graph.verifier.kinds.lexicon_store import snapshot_lexicon
+from graph.verifier.score.combiner import load_combiner
+from graph.verifier.text.categories import EVENT, ORGANISATION, PERSON, PLACE, WORK
+from graph.verifier.text.normalise import analyse
 
 
 @pytest.fixture

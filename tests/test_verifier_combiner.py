@@ -13,8 +13,9 @@ import pytest
 from verifier_utils import Store
 
 from graph.verifier import verify_answer
-from graph.verifier.candidates import NAME
-from graph.verifier.combiner import (
+from graph.verifier.evidence.candidates import NAME
+from graph.verifier.kinds.lexicon_store import snapshot_lexicon
+from graph.verifier.score.combiner import (
     COMBINER_FILE,
     RULES,
     VALUE,
@@ -22,8 +23,7 @@ from graph.verifier.combiner import (
     Model,
     load_combiner,
 )
-from graph.verifier.lexicon_store import snapshot_lexicon
-from graph.verifier.signals import SIGNALS
+from graph.verifier.score.signals import SIGNALS
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTION = "What film did Peter Best make in 1986 that was set in the Australian Outback?"

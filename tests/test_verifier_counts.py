@@ -8,7 +8,7 @@ from __future__ import annotations
 from verifier_utils import Store, check, grounded, stated, supported
 
 from graph.verifier import GROUNDING_STATED, verify_answer
-from graph.verifier.combiner import load_combiner
+from graph.verifier.score.combiner import load_combiner
 
 
 def test_twice_counts_times() -> None:

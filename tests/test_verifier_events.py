@@ -8,8 +8,8 @@ import pytest
 from verifier_utils import Store, check, grounded, stated
 
 from graph.verifier import verify_answer
-from graph.verifier.combiner import load_combiner
-from graph.verifier.lexicon_store import snapshot_lexicon
+from graph.verifier.kinds.lexicon_store import snapshot_lexicon
+from graph.verifier.score.combiner import load_combiner
 from tools.base import Verdict
 
 

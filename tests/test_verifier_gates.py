@@ -10,9 +10,9 @@ import unicodedata
 import pytest
 from verifier_injections import INJECTIONS, MORE_INJECTIONS
 
-from graph.verifier import clean as cleaning
-from graph.verifier.instructions import _read_words, is_trusted
-from graph.verifier.order_patterns import ORDER_PATTERNS, patterns_for
+from graph.verifier.text import clean as cleaning
+from graph.verifier.trust.instructions import _read_words, is_trusted
+from graph.verifier.trust.order_patterns import ORDER_PATTERNS, patterns_for
 from tools.wikipedia.snapshot import iter_snapshot
 
 # At least one text each pattern matches (the test below checks that every one does).

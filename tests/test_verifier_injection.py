@@ -6,8 +6,8 @@ import pytest
 from verifier_injections import INJECTIONS, MORE_INJECTIONS
 from verifier_utils import Store, check, rejected, stated
 
-from graph.verifier.clean import clean
-from graph.verifier.instructions import is_trusted
+from graph.verifier.text.clean import clean
+from graph.verifier.trust.instructions import is_trusted
 from tools.wikipedia.snapshot import iter_snapshot
 
 QUESTION = "What is the capital of Freedonia?"

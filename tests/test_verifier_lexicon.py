@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from graph.verifier.lexicon import Lexicon
-from graph.verifier.lexicon_store import (
+from graph.verifier.kinds.lexicon import Lexicon
+from graph.verifier.kinds.lexicon_store import (
     StoredLexicon,
     build_lexicon_file,
     lexicon_fingerprint,

@@ -8,8 +8,8 @@ import pytest
 from verifier_utils import Store, check, grounded, supported
 
 from graph.verifier import GROUNDING_STATED
-from graph.verifier.namesakes import Described, in_question, is_namesake
-from graph.verifier.normalise import analyse
+from graph.verifier.kinds.namesakes import Described, in_question, is_namesake
+from graph.verifier.text.normalise import analyse
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ from verifier_utils import Store, check, grounded, rejected, stated, supported
 from graph.agent import wikipedia_environment
 from graph.context import Context
 from graph.verifier import GROUNDING_STATED, verify_answer
-from graph.verifier.denials import negated
-from graph.verifier.described import described_nouns
-from graph.verifier.normalise import analyse
+from graph.verifier.kinds.described import described_nouns
+from graph.verifier.text.normalise import analyse
+from graph.verifier.trust.denials import negated
 from graph.verifier.verify import core_answer
 from tools.wikipedia.environment import WikipediaEnvironment
 

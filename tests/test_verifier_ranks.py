@@ -7,7 +7,7 @@ import pytest
 from verifier_utils import Store, check, grounded, supported
 
 from graph.verifier import GROUNDING_STATED
-from graph.verifier.ranks import question_rank
+from graph.verifier.rules.ranks import question_rank
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from verifier_utils import Store, check, grounded
 
-from graph.verifier.normalise import analyse
-from graph.verifier.respectively import paired_elsewhere
+from graph.verifier.rules.respectively import paired_elsewhere
+from graph.verifier.text.normalise import analyse
 
 
 @pytest.fixture

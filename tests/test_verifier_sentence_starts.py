@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from graph.verifier.instructions import is_trusted
-from graph.verifier.sentence_starts import at_sentence_starts
+from graph.verifier.trust.instructions import is_trusted
+from graph.verifier.trust.sentence_starts import at_sentence_starts
 
 
 def test_only_anchors_outside_classes_are_rewritten() -> None:

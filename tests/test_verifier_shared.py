@@ -17,11 +17,11 @@ import graph.verifier
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.verifier_cases import build_cases, load_pages
 from graph.verifier import verify_answer
-from graph.verifier.clean import INVISIBLE, SHOWN, clean
-from graph.verifier.combiner import load_combiner
-from graph.verifier.lexicon_store import snapshot_lexicon
-from graph.verifier.normalise import alternation, fold_each, fold_plain, may_hold_number
-from graph.verifier.relation import FAR, distance
+from graph.verifier.kinds.lexicon_store import snapshot_lexicon
+from graph.verifier.read.relation import FAR, distance
+from graph.verifier.score.combiner import load_combiner
+from graph.verifier.text.clean import INVISIBLE, SHOWN, clean
+from graph.verifier.text.normalise import alternation, fold_each, fold_plain, may_hold_number
 from tools.base import Verdict
 
 QUESTIONS = 30
@@ -29,8 +29,8 @@ QUESTIONS = 30
 
 def _clear_kept() -> None:
     """Empty every cache the verifier's modules keep."""
-    for info in pkgutil.iter_modules(graph.verifier.__path__):
-        module = importlib.import_module(f"graph.verifier.{info.name}")
+    for info in pkgutil.walk_packages(graph.verifier.__path__, "graph.verifier."):
+        module = importlib.import_module(info.name)
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()

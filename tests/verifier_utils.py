@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from graph.verifier import GROUNDING_NONE, verify_answer
-from graph.verifier.lexicon import Lexicon
-from graph.verifier.lexicon_store import snapshot_lexicon
+from graph.verifier.kinds.lexicon import Lexicon
+from graph.verifier.kinds.lexicon_store import snapshot_lexicon
 from tools.base import Evidence, Verdict
 from tools.wikipedia.snapshot import SnapshotSource, shared_snapshot
 

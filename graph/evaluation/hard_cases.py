@@ -35,7 +35,7 @@ from typing import Any
 from graph.evaluation.rewordings import MONTHS, rewordings
 from graph.evaluation.spans import NAME, NUMBER, YEAR, YES_NO, answer_kind, fold, spans
 from graph.evaluation.spans import is_other_answer as _is_other
-from graph.verifier.normalise import split_words
+from graph.verifier.text.normalise import split_words
 from tools.base import Evidence
 
 Fact = tuple[str, int, str]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from itertools import takewhile
 
 from graph.evaluation.spans import NAME, NUMBER, YEAR, answer_kind, fold
-from graph.verifier.normalise import split_words
+from graph.verifier.text.normalise import split_words
 
 _CONNECTORS = frozenset(split_words("of the and for de la von van der y & a an in on"))
 MONTHS = split_words(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from graph.verifier.normalise import split_words
+from graph.verifier.text.normalise import split_words
 
 YES_NO = "yes/no"
 YEAR = "year"

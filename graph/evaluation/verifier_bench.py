@@ -31,9 +31,9 @@ from graph.evaluation.verifier_outcomes import outcome_summary
 from graph.evaluation.verifier_summary import format_summary, summarise
 from graph.models import load_chat_model
 from graph.verifier import verify_answer
-from graph.verifier.combiner import RULES, CombinerFile, Decider, load_combiner
 from graph.verifier.judge import JUDGE_MAX_TOKENS, judge
-from graph.verifier.lexicon_store import snapshot_lexicon
+from graph.verifier.kinds.lexicon_store import snapshot_lexicon
+from graph.verifier.score.combiner import RULES, CombinerFile, Decider, load_combiner
 from tools.base import Verdict
 
 DEFAULT_OUT = Path("verifier_bench.jsonl")

@@ -17,9 +17,24 @@ verdict's `outcome` is one of three:
 
 The verdict's `grounding` says how far the check went: `computed`, `stated`,
 `undecided`, `judge-confirmed`, or `none`.
+
+`verify.py` is the pipeline; each stage has its folder, each folder imports only those
+listed before it:
+
+- `text/`: fold text for matching (normalise, clean, word stems, word lists);
+- `trust/`: what counts as evidence (text addressed to the assistant; denials);
+- `evidence/`: the stored sentences as items, and the spans of each kind they hold;
+- `kinds/`: what the question asks for, and what a name is (the lexicon, classes);
+- `read/`: locate the answer and read how the evidence ties it to the question;
+- `rules/`: comparisons computed, and misreadings (ranks, ranges, titles, name parts);
+- `score/`: the reading's signals, scored by the learned combiner;
+- `verdicts.py`, `answers.py`: the outcome and its reason.
+
+At its edge, `checkers.py` gives the agent one `Checker`: the rules, the judge
+(`judge.py`), or the rules then the judge.
 """
 
-from graph.verifier.answer_types import NameLexicon
+from graph.verifier.kinds.answer_types import NameLexicon
 from graph.verifier.verdicts import (
     GROUNDING_COMPUTED,
     GROUNDING_JUDGED,

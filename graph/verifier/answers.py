@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
-from graph.verifier.check import Check, Found
-from graph.verifier.denials import negated
-from graph.verifier.matching import contains, probe_of
-from graph.verifier.normalise import is_number, may_hold_number
-from graph.verifier.reading import Reading
-from graph.verifier.ties import SUBJECT_CUES, Problem, loose, wanted
+from graph.verifier.evidence.matching import contains, probe_of
+from graph.verifier.read.check import Check, Found
+from graph.verifier.read.reading import Reading
+from graph.verifier.read.ties import SUBJECT_CUES, Problem, loose, wanted
+from graph.verifier.text.normalise import is_number, may_hold_number
+from graph.verifier.trust.denials import negated
 from graph.verifier.verdicts import (
     GROUNDING_STATED,
     MATCH_PARAPHRASE,

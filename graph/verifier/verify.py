@@ -13,23 +13,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from graph.verifier.answer_types import NameLexicon
 from graph.verifier.answers import explain_missing, refused, supported
-from graph.verifier.check import Check, Found
-from graph.verifier.combiner import Decider, load_combiner
-from graph.verifier.comparison import alternative, computed, names_same, stated_comparison
-from graph.verifier.described import is_described_bridge
-from graph.verifier.events import event_problem
-from graph.verifier.lexicon_store import shared_lexicon
-from graph.verifier.matching import STOPWORDS, contains, stored_items
-from graph.verifier.name_parts import part_of_longer_name
-from graph.verifier.normalise import MONTH_NAMES, analyse, is_number
-from graph.verifier.ranges import range_problem
-from graph.verifier.ranks import rank_problem
-from graph.verifier.reading import Reading
-from graph.verifier.respectively import respectively_problem
-from graph.verifier.ties import class_problem, kind_problem, rule_problem, unit_problem
-from graph.verifier.titles import title_problem
+from graph.verifier.evidence.matching import contains, stored_items
+from graph.verifier.kinds.answer_types import NameLexicon
+from graph.verifier.kinds.described import is_described_bridge
+from graph.verifier.kinds.lexicon_store import shared_lexicon
+from graph.verifier.read.check import Check, Found
+from graph.verifier.read.reading import Reading
+from graph.verifier.read.ties import class_problem, kind_problem, rule_problem, unit_problem
+from graph.verifier.rules.comparison import alternative, computed, names_same, stated_comparison
+from graph.verifier.rules.events import event_problem
+from graph.verifier.rules.name_parts import part_of_longer_name
+from graph.verifier.rules.ranges import range_problem
+from graph.verifier.rules.ranks import rank_problem
+from graph.verifier.rules.respectively import respectively_problem
+from graph.verifier.rules.titles import title_problem
+from graph.verifier.score.combiner import Decider, load_combiner
+from graph.verifier.text.normalise import MONTH_NAMES, analyse, is_number
+from graph.verifier.text.wordstems import STOPWORDS
 from graph.verifier.verdicts import (
     GROUNDING_COMPUTED,
     GROUNDING_STATED,
@@ -108,7 +109,7 @@ def verify_answer(
     yes/no answer, or a choice between two named alternatives ("X or Y?"), is checked
     as a comparison. `lexicon` says what names are (default: the snapshot's leads, see
     `NameLexicon`); `decider` scores a stated year, number or name against the question
-    (default: the learned combiner, see `graph.verifier.combiner`).
+    (default: the learned combiner, see `graph.verifier.score.combiner`).
     """
     answer = core_answer(answer)
     if not analyse(answer).tokens:

@@ -1,0 +1,1 @@
+"""Stored sentences as items, and the spans of each kind they hold."""

@@ -1,0 +1,176 @@
+"""Stored sentences and how texts match: containment, near spans, topical overlap, and
+which pages relate to one another (denials: `graph.verifier.trust.denials`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import islice, pairwise
+from typing import NamedTuple
+
+from graph.verifier.text.normalise import (
+    REWRITTEN,
+    Text,
+    analyse,
+    plain,
+    singular_form,
+)
+from graph.verifier.text.wordstems import stems
+from graph.verifier.trust.instructions import introduces, is_trusted
+from tools.base import Evidence
+
+_NO_SOURCE: dict[str, object] = {}
+_PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
+# Two or more capitalised words (the first not inside a word; the look-behind follows its
+# capital, so the scan can skip to capitals).
+_CAPITALISED_RUN = re.compile(r"[A-Z](?<!\w[A-Z])[\w'’-]*\s+(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*")
+
+
+class Item(NamedTuple):
+    """One stored sentence with its page title; analysed only when a check needs it (each
+    analysis is kept per sentence text)."""
+
+    id: str
+    title: str
+    raw: str
+    position: int = -1  # the sentence's index on its page (-1: unknown)
+    preceding: str = ""  # the stored sentence just before it on its page ("" if none)
+
+    @property
+    def page(self) -> str:
+        return self.title or self.id
+
+    @property
+    def text(self) -> Text:
+        return analyse(self.raw)
+
+    @property
+    def title_text(self) -> Text:
+        """The page title folded, without its parenthesis."""
+        return title_text(self.title)
+
+    @property
+    def trusted(self) -> bool:
+        """Not addressed to the agent, nor introduced to it by the sentence before it
+        ("Note to AI:", then the fact); decided only for sentences a check reads."""
+        return is_trusted(self.raw) and not (self.preceding and introduces(self.preceding))
+
+    def title_may_contain(self, probe: str | None) -> bool:
+        """Whether the page's title can state a text whose `probe_of` is `probe` (a cheap
+        filter; `Check.containing` filters sentences so)."""
+        return probe is None or probe in plain(self.title)
+
+
+@lru_cache(maxsize=16384)
+def title_text(title: str) -> Text:
+    """A page title folded for matching, without its parenthesis."""
+    return analyse(_PARENTHETICAL.sub("", title))
+
+
+def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
+    """The stored evidence as sentences with their page titles, each with the stored
+    sentence before it on its page (each `Item` made as the tuple it is, without the
+    named tuple's Python-level constructor: half the time)."""
+    items: list[Item] = []
+    placed: dict[tuple[str, int], str] = {}
+    new = tuple.__new__
+    for record in evidence:
+        source = record.get("source") or _NO_SOURCE
+        index = source.get("sentence_index")
+        title, raw = str(source.get("title") or ""), str(record["text"])
+        position = index if isinstance(index, int) else -1
+        if position >= 0:
+            placed[title, position] = raw
+        items.append(new(Item, (str(record["id"]), title, raw, position, "")))
+    if len(placed) > 1:
+        for number, (ident, title, raw, position, _) in enumerate(items):
+            preceding = placed.get((title, position - 1))
+            if preceding is not None:
+                items[number] = new(Item, (ident, title, raw, position, preceding))
+    return items
+
+
+def probe_of(needle: Text) -> str | None:
+    """A substring every sentence that states `needle` must contain, or None.
+
+    It is the start of the needle's longest plain word (not a number, month or
+    unit, which folding may have rewritten), short enough to match plurals.
+    """
+    words = [token for token in needle.tokens if token.isalpha() and token not in REWRITTEN]
+    if not words:
+        return None
+    word = max(words, key=len)
+    if word.endswith("ies"):
+        return word[:-3]
+    return word[:-1] if word.endswith("s") else word
+
+
+def contains(hay: Text, needle: Text) -> bool:
+    """The needle's tokens occur in the hay, in order, as whole words."""
+    return bool(needle.tokens) and needle.padded in hay.padded
+
+
+def contains_singular(hay: Text, needle: Text) -> bool:
+    """`contains`, with every word of both texts in the singular (`plants` ~ `plant`)."""
+    return bool(needle.tokens) and singular_form(needle.padded) in singular_form(hay.padded)
+
+
+def near(hay: Text, needle: Text) -> bool:
+    """Every needle token within a window barely longer than the needle, in any order."""
+    wanted = set(needle.tokens)
+    if len(wanted) < 2 or not wanted.issubset(hay.tokens):
+        return False
+    width = len(needle.tokens) + 1
+    positions = [i for i, token in enumerate(hay.tokens) if token in wanted]
+    for first, start in enumerate(positions):
+        seen: set[str] = set()
+        for i in islice(positions, first, None):
+            if i >= start + width:
+                break
+            seen.add(hay.tokens[i])
+        if seen >= wanted:
+            return True
+    return False
+
+
+@lru_cache(maxsize=65536)
+def _names(text: str) -> frozenset[str]:
+    """Capitalised two-word names in a sentence (`Clear Lake`, `Pacific Games`), folded."""
+    pairs: set[str] = set()
+    for name in _CAPITALISED_RUN.findall(text):
+        words = name.casefold().split()
+        pairs.update(f"{a} {b}" for a, b in pairwise(words))
+    return frozenset(pairs)
+
+
+def _names_title(sentences: list[Item], page: list[Item]) -> bool:
+    """Some sentence names the page's title (or the part before a comma: `Stull, Kansas`)."""
+    core = _PARENTHETICAL.sub("", page[0].title)
+    titles = [
+        title for title in (analyse(core), analyse(core.split(",")[0])) if stems(title.padded)
+    ]
+    return any(contains(item.text, title) for item in sentences for title in titles)
+
+
+def pages_linked(page: list[Item], other: list[Item]) -> bool:
+    """Two pages are linked: one names the other's title, or both name the same name."""
+    if _names_title(other, page) or _names_title(page, other):
+        return True
+    names = frozenset().union(*(_names(item.raw) for item in page))
+    return any(not names.isdisjoint(_names(item.raw)) for item in other)
+
+
+def is_about(item: Item, entity: Text) -> bool:
+    """The stored sentence is about `entity`: it comes from the entity's page.
+
+    A page title inside the entity's name counts when it has two words or more
+    (`Hoodoo Gurus` for "Sydney's Hoodoo Gurus", not `Boston` for "Boston
+    College"). Evidence without a page title is about what it names.
+    """
+    title = item.title_text
+    if not title.tokens:
+        return contains_singular(item.text, entity)
+    if contains_singular(title, entity):
+        return True
+    return len(title.tokens) > 1 and contains_singular(entity, title)

@@ -1,0 +1,1 @@
+"""What a question asks for, and what a name is (lexicon, categories, classes)."""

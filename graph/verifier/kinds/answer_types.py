@@ -1,0 +1,313 @@
+"""The class of thing a question asks for, and the class of thing an answer names.
+
+A question's class comes from its wh-word ("who", "where") or the category noun
+after "which"/"what" ("which label" -> an organisation). An answer's class
+comes from a description of it: the first sentence of its own article says
+what it is ("... is an American actor"), as does a title's parenthesis
+(`Lolita (1962 film)`). Descriptions come from the stored evidence and, when
+the caller injects one, a `Describe` lookup (the offline snapshot's leads, or
+one request per name on a live wiki). A description only ever rejects an
+answer of the wrong class or confirms the class; it never states the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Protocol
+
+from graph.verifier.text.categories import (
+    CLASS_OF,
+    DEMONYMS,
+    NATIONALITY,
+    PERSON,
+    PLACE,
+    WHERE_CLASSES,
+    WHO_CLASSES,
+)
+from graph.verifier.text.normalise import singular, split_words
+
+
+class NameLexicon(Protocol):
+    """What names are: the injected type lexicon (the offline snapshot's leads, or one
+    request per name on a live wiki)."""
+
+    def describe(self, name: str) -> Sequence[str]:
+        """The descriptions of the articles titled `name` (first sentences, title
+        parentheses); empty when unknown."""
+        ...
+
+    def guess(self, name: str) -> str | None:
+        """A weaker description of a name `describe` does not know ("X is a person", from a
+        given name), or None."""
+        ...
+
+    def __hash__(self) -> int:
+        """Lexicons are hashable (the verifier caches what they say per name)."""
+        ...
+
+
+_WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+|[,;:()\"“”?]")
+_COPULA = frozenset(split_words("is was are were"))
+_DETERMINERS = frozenset(split_words("a an the one of any"))
+_PHRASE_STOPS = frozenset(
+    split_words(
+        "of in on at by from for with about to who whom whose which that where when what as"
+        " known located founded formed released produced directed written created published"
+        " owned operated named called best but than since during after before while who's"
+        " between among against versus"
+        " comprising consisting including featuring starring containing covering serving"
+        " originally currently also"
+    )
+)
+_QUANTIFIERS = frozenset(
+    split_words("series group collection set pair number kind type sort form range chain list")
+)
+_QUESTION_STOPS = frozenset(
+    split_words(
+        "is are was were do does did has have had can could will would should of in on at by from"
+        " for with to that which who whom whose as and or the be been being"
+    )
+)
+_SKIP_AFTER_WH = frozenset(split_words("type kind sort form genre"))
+_NAME_JOINERS = frozenset(split_words("of the and de von van for"))
+_PHRASE_WORDS = 6
+# "who" asking, not relating: opening a clause, after a preposition, or closing the question.
+_WH_WORDS = frozenset(split_words("which what when where how why"))
+_RELATING = frozenset(split_words("who whom whose where when"))
+# A "who" asks at the start, after a preposition, or at the end ("created by who?").
+_ASKING_BEFORE = frozenset(split_words("by with to for from of than about in on at"))
+_NATIONALITY = re.compile(
+    r"\b(?:nationality|citizenship|ethnicity|(?:country of|national) origin)\b", re.IGNORECASE
+)
+_BORN = re.compile(r"\(\s*(?:born|b\.)\s|\(\s*[^()]*\d{3,4}\s*[-–—]\s*[^()]*\d{3,4}\s*\)")
+_PARENTHESIS = re.compile(r"\(([^()]*)\)\s*$")
+_BRACKETS = re.compile(r"\([^()]*\)")
+_BARE_PHRASE_WORDS = 4
+_SHORTEST_COMPOUND = 6
+_SHORTEST_PART = 4
+
+
+@lru_cache(maxsize=65536)
+def class_of(word: str) -> frozenset[str]:
+    """The classes a category noun names (a compound by its last part: "headcoach")."""
+    found = CLASS_OF.get(word) or CLASS_OF.get(singular(word))
+    if found is None and len(word) > _SHORTEST_COMPOUND:
+        for start in range(2, len(word) - _SHORTEST_PART + 1):
+            found = CLASS_OF.get(singular(word[start:]))
+            if found is not None:
+                break
+    return found or frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """What a question asks for: acceptable classes (empty: any), the noun that said so,
+    and whether that noun is part of a name ("which World Cup")."""
+
+    classes: frozenset[str] = frozenset()
+    noun: str = ""
+    proper: bool = False
+
+
+NOTHING_EXPECTED = Expected()
+
+
+def _capitalised(word: str) -> bool:
+    return word[:1].isupper()
+
+
+def _name_end(raw: list[str], start: int) -> int:
+    """The end of the capitalised name opening at `start`: its capitalised words, numbers,
+    and the small words between two of them ("World Series of Poker Ladies' Event")."""
+    end = start
+    while end < len(raw) and (
+        _capitalised(raw[end])
+        or raw[end].isdigit()
+        or (raw[end] in _NAME_JOINERS and end + 1 < len(raw) and _capitalised(raw[end + 1]))
+    ):
+        end += 1
+    return end
+
+
+def _head_after(words: list[str], raw: list[str], start: int) -> tuple[str, frozenset[str], bool]:
+    """The category nouns after a wh-word, up to the end of its phrase: the last one, the
+    classes of them all ("band artist": an organisation or a person), and whether it is
+    part of a name ("which World Cup"). A year inside the phrase is passed over ("what
+    2001 novel"); a capitalised name counts as one word, and its nouns only when no
+    common noun follows ("which Soviet Union dictator" asks for a dictator)."""
+    head, kinds = "", frozenset[str]()
+    named_head, named_kinds = "", frozenset[str]()
+    while start < len(words) and words[start] in _DETERMINERS:
+        start += 1
+    index, seen = start, 0
+    while index < len(words) and seen < _PHRASE_WORDS:
+        word = words[index]
+        seen += 1
+        if _capitalised(raw[index]):
+            end = _name_end(raw, index)
+            for inner in words[index:end]:
+                found = class_of(inner)
+                if found:
+                    named_head, named_kinds = inner, named_kinds | found
+            index = end
+            continue
+        index += 1
+        if word in _SKIP_AFTER_WH or word == "of" or word.isdigit():
+            if word == "of" and (head or named_head):
+                break
+            continue
+        if word in _QUESTION_STOPS or word in _DETERMINERS or not word[0].isalpha():
+            break
+        found = class_of(word)
+        if found:
+            head, kinds = word, kinds | found
+    if head:
+        return head, kinds, False
+    return named_head, named_kinds, bool(named_head)
+
+
+def _asking(words: list[str], index: int) -> bool:
+    """Whether the wh-word at `index` asks: "which"/"what" unless after a comma; "who",
+    "where" and "when" at the start, after a preposition or at the end (not "the city
+    where she was born")."""
+    word = words[index]
+    before = words[index - 1] if index else ""
+    if word in ("which", "what"):
+        return before != ","
+    if word not in _RELATING:
+        return word in _WH_WORDS
+    after = words[index + 1 : index + 3]
+    return not before or before in _ASKING_BEFORE or not any(w[0].isalnum() for w in after)
+
+
+@lru_cache(maxsize=4096)
+def expected_class(question: str) -> Expected:
+    """The classes of answer the question's first asking wh-word accepts (nothing when it
+    does not say: when, how, or a which/what without a category noun)."""
+    raw = _WORD.findall(question)
+    words = [word.casefold() for word in raw]
+    if _NATIONALITY.search(question):
+        return Expected(frozenset({NATIONALITY, PLACE}), "nationality")
+    for index, word in enumerate(words):
+        named = word == "name" and words[index + 1 : index + 2] == ["of"]
+        if named:
+            head, kinds, _ = _head_after(words, raw, index + 2)
+            if kinds:
+                return Expected(kinds, head)
+        if not _asking(words, index):
+            continue
+        if word in ("which", "what"):
+            head, kinds, proper = _head_after(words, raw, index + 1)
+            if kinds:
+                return Expected(kinds, head, proper)
+            following = words[index + 1 : index + 3]
+            if len(following) == 2 and following[0] in DEMONYMS and following[1] in _QUESTION_STOPS:
+                return Expected(frozenset({PERSON}), following[0])
+            continue
+        if word == "whose":
+            return Expected(WHO_CLASSES | {PLACE}, "who")
+        if word in ("who", "whom"):
+            return Expected(WHO_CLASSES, "who")
+        if word == "where":
+            return Expected(WHERE_CLASSES, "where")
+        return NOTHING_EXPECTED
+    return NOTHING_EXPECTED
+
+
+@lru_cache(maxsize=65536)
+def described_class(description: str) -> tuple[frozenset[str], str] | None:
+    """(class, noun) that a description gives its subject, or None.
+
+    The noun is the last category word of the phrase after the copula ("is a
+    1986 Australian action comedy film set in ..." -> film); a bare phrase (a
+    title's parenthesis, "1962 film") is read whole. A life-span or "born"
+    parenthesis marks a person when the phrase names no category.
+    """
+    words = [word.casefold() for word in _WORD.findall(_BRACKETS.sub(" ", description))]
+    copulas = [i for i, word in enumerate(words) if word in _COPULA]
+    if not copulas and len(words) > _BARE_PHRASE_WORDS:
+        return None
+    introduced = [i for i in copulas if i + 1 < len(words) and words[i + 1] in _DETERMINERS]
+    start = (introduced or copulas or [-1])[0] + 1
+    found: tuple[frozenset[str], str] | None = None
+    for index, word in enumerate(words[start:], start=start):
+        if word in _DETERMINERS and found is None:
+            continue
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if word in _QUANTIFIERS and following == "of":
+            found = None
+            continue
+        if word in _PHRASE_STOPS or word in _COPULA or not word[0].isalnum():
+            if found is not None or word not in ("of", ","):
+                break
+            continue
+        kinds = class_of(word)
+        if kinds:
+            found = (kinds, word)
+    if found is None and _BORN.search(description):
+        return (frozenset({PERSON}), "born")
+    return found
+
+
+def title_description(title: str) -> str:
+    """The parenthesis of a page title (`Lolita (1962 film)` -> `1962 film`), or ""."""
+    match = _PARENTHESIS.search(title)
+    return match.group(1) if match else ""
+
+
+def classes_of(descriptions: Sequence[str]) -> dict[str, str]:
+    """Class -> the description that gives it, over all descriptions of one name."""
+    found: dict[str, str] = {}
+    for description in descriptions:
+        described = described_class(description)
+        if described is not None:
+            for kind in described[0]:
+                found.setdefault(kind, description)
+    return found
+
+
+# Words before a name that say what it is: the agent of "directed by", a person
+# "starring", a place one is "born in".
+_AGENT_VERBS = frozenset(
+    split_words(
+        "directed written produced created composed founded cofounded published released"
+        " performed sung recorded developed designed built owned operated voiced hosted presented"
+        " edited illustrated painted invented discovered coached managed led distributed"
+        " manufactured narrated choreographed authored"
+    )
+)
+_PERSON_BEFORE = frozenset(split_words("starring featuring starred"))
+_PLACE_BEFORE = frozenset(
+    split_words("born located based headquartered situated raised died buried lies lived")
+)
+
+
+def local_classes(tokens: tuple[str, ...], span: tuple[int, int]) -> dict[str, str]:
+    """Class -> the words that give it, from a name's neighbours in its sentence:
+    a category noun right before it ("actor James Cromwell"), "directed by" (a person
+    or an organisation), "starring", "born in", "born" right after it, or "is a ..."
+    after a name that opens the sentence."""
+    start, end = span
+    found: dict[str, str] = {}
+    before = tokens[max(0, start - 2) : start]
+    if before:
+        kinds = class_of(before[-1]) if not before[-1][0].isdigit() else frozenset()
+        if kinds:
+            found.update(dict.fromkeys(kinds, before[-1]))
+        elif before[-1] in _PERSON_BEFORE:
+            found[PERSON] = before[-1]
+        elif len(before) == 2 and before[1] == "by" and before[0] in _AGENT_VERBS:
+            found.update(dict.fromkeys(WHO_CLASSES, " ".join(before)))
+        elif len(before) == 2 and before[1] == "in" and before[0] in _PLACE_BEFORE:
+            found.update(dict.fromkeys(WHERE_CLASSES, " ".join(before)))
+    after = tokens[end : end + 12]
+    if after[:1] == ("born",):
+        found.setdefault(PERSON, "born")
+    elif start == 0 and after[:1] and after[0] in _COPULA:
+        described = described_class(" ".join(after))
+        for kind in described[0] if described else ():
+            found.setdefault(kind, " ".join(after[:6]))
+    return found

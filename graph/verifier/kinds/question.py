@@ -1,0 +1,165 @@
+"""What a question asks: yes/no, a year, a number, a person, or a choice between two
+named alternatives, and the names it mentions."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from graph.verifier.text.normalise import Text, analyse, split_words
+from graph.verifier.text.wordstems import STOPWORDS, stems
+
+_CLAUSES = re.compile(r"(?<=[.?!])\s+")
+_YEAR_QUESTION = re.compile(
+    r"\b(?:what|which)\s+year\b|\bbirth ?year\b|\byear of (?:birth|death)\b", re.IGNORECASE
+)
+_NUMBER_QUESTION = re.compile(
+    r"\bhow (?:many|much|old|long|tall|high|far|large|big|wide|deep|heavy)\b", re.IGNORECASE
+)
+_WHO_START = re.compile(r"^\W*(?:who|whom)\b", re.IGNORECASE)
+_WH_WORD = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
+_AUXILIARY_START = re.compile(
+    r"^\W*(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b",
+    re.IGNORECASE,
+)
+_RAW_WORD = re.compile(r"[A-Z]\.(?=\s)|(?:[^\s,;?!()\"“”.]|\.(?=\S))+|[,;?!()]|\.")
+
+_LEADING_SKIP = frozenset(
+    split_words(
+        "is are was were do does did has have had can could will would should which who what whom"
+        " whose when where why how both between of in if the a an"
+    )
+)
+_CONNECTORS = frozenset(
+    split_words(
+        "of the de del della di da du des la le les von van der den y e and on in for at to a an"
+        " with from & n"
+    )
+)
+
+
+def _is_named(word: str) -> bool:
+    first = next((char for char in word if char.isalnum()), "")
+    return first.isupper() or first.isdigit()
+
+
+def _trim(run: list[str]) -> list[str]:
+    """Drop connectors and question words from the ends of a run of words."""
+    start, end = 0, len(run)
+    while start < end and (
+        run[start].lower() in _CONNECTORS or run[start].lower() in _LEADING_SKIP
+    ):
+        start += 1
+    while end > start and run[end - 1].lower() in _CONNECTORS:
+        end -= 1
+    return run[start:end]
+
+
+def _run(words: list[str], start: int, step: int) -> tuple[list[str], bool]:
+    """The name next to a conjunction, walking away from it, and whether it is capitalised.
+
+    Without a capitalised name, one plain content word next to the conjunction
+    stands in (`cranberries and blueberries`).
+    """
+    if 0 <= start < len(words) and words[start] == ",":
+        start += step
+    run: list[str] = []
+    index = start
+    if step > 0:
+        ahead = start
+        while (
+            ahead < min(len(words), start + 4) and words[ahead].isalpha() and words[ahead].islower()
+        ):
+            ahead += 1
+        if ahead < len(words) and _is_named(words[ahead]):
+            index = ahead
+    while 0 <= index < len(words) and (
+        _is_named(words[index]) or words[index].lower() in _CONNECTORS
+    ):
+        run.append(words[index])
+        index += step
+    run = _trim(run if step > 0 else run[::-1])
+    if run:
+        return run, True
+    if (
+        0 <= start < len(words)
+        and words[start].isalpha()
+        and words[start].lower() not in STOPWORDS | _LEADING_SKIP
+    ):
+        return [words[start]], False
+    return [], False
+
+
+def _pair(words: list[str]) -> tuple[tuple[Text, ...], str, bool]:
+    """The two names joined by the question's last usable `or` (else `and`)."""
+    for kind in ("or", "and"):
+        for index in range(len(words) - 1, -1, -1):
+            if words[index].lower() != kind:
+                continue
+            left, left_named = _run(words, index - 1, -1)
+            right, right_named = _run(words, index + 1, 1)
+            names = (analyse(" ".join(left)), analyse(" ".join(right)))
+            if names[0].tokens and names[1].tokens:
+                return names, kind, left_named and right_named
+    return (), "", False
+
+
+@lru_cache(maxsize=4096)
+def named_entities(words: tuple[str, ...]) -> tuple[Text, ...]:
+    """Capitalised names in a question that joins none with `and`/`or`."""
+    names: list[Text] = []
+    run: list[str] = []
+    for word in [*words, "."]:
+        if _is_named(word) or (run and word.lower() in _CONNECTORS):
+            run.append(word)
+            continue
+        name = analyse(" ".join(_trim(run)))
+        if name.tokens:
+            names.append(name)
+        run = []
+    return tuple(names)
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What the checks need to know about the question."""
+
+    text: Text
+    asks_yes_no: bool
+    strict_yes_no: bool
+    asks_year: bool
+    asks_number: bool
+    asks_person: bool
+    asks_which: bool
+    pair: tuple[Text, ...]
+    pair_kind: str
+    pair_named: bool
+    words: tuple[str, ...]
+    name_stems: frozenset[str]
+
+
+@lru_cache(maxsize=4096)
+def analyse_question(question: str) -> Question:
+    clauses = _CLAUSES.split(question.strip())
+    wh = _WH_WORD.search(question)
+    has_wh = wh is not None
+    first_wh = wh.group(0).lower() if wh else ""
+    words = _RAW_WORD.findall(question)
+    pair, kind, named = _pair(words)
+    return Question(
+        text=analyse(question),
+        asks_yes_no=not has_wh,
+        strict_yes_no=not has_wh and bool(_AUXILIARY_START.match(clauses[-1])),
+        asks_year=_YEAR_QUESTION.search(question) is not None,
+        asks_number=_NUMBER_QUESTION.search(question) is not None,
+        asks_person=_WHO_START.match(clauses[-1]) is not None,
+        asks_which=first_wh in ("which", "who", "whom"),
+        pair=pair,
+        pair_kind=kind,
+        pair_named=named,
+        words=tuple(words),
+        name_stems=frozenset().union(
+            *(stems(name.padded) for name in (*pair, *named_entities(tuple(words))))
+        ),
+    )

@@ -1,0 +1,2 @@
+"""Rules over a reading: comparisons computed, and misreadings (ranks, ranges, titles,
+name parts)."""

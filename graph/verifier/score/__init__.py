@@ -1,0 +1,1 @@
+"""The signals of a reading and the learned combiner that scores them."""

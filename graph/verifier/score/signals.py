@@ -1,0 +1,165 @@
+"""The signals a stated answer gives about whether it answers the question, each scaled to
+about [0, 1]: what the rules measure, taken as evidence for a learned decision rather
+than as vetoes (see `graph.verifier.score.combiner`).
+
+Class: whether what the answer is (lexicon, own page, its words, its neighbours) fits
+what the question asks for, and how strong the source that says so is; a year or a
+number offered for a name. Ties: how near the question's relation word sits (for a
+date, its event; for a number, what it counts or measures), whether the answer is the
+span of its kind nearest it, the question's words in its sentence and around it, its
+own page, the category noun next to it, a unit next to a measure, and how strongly the
+nearest rival span of its kind is tied.
+"""
+
+from __future__ import annotations
+
+from graph.verifier.evidence.candidates import NAME, NUMBER, YEAR
+from graph.verifier.evidence.matching import contains
+from graph.verifier.kinds.classes import STRONG_SOURCES
+from graph.verifier.read.check import Check, Found
+from graph.verifier.read.reading import Reading
+from graph.verifier.read.relation import FAR
+from graph.verifier.read.ties import RIVAL_DISTANCE, SLOT_DISTANCE, year_asked
+from graph.verifier.text.categories import DEMONYMS
+from graph.verifier.verdicts import MATCH_PARAPHRASE
+
+CAP = 8.0
+NEAR = 2
+
+SIGNALS = (
+    "kind_year",
+    "kind_number",
+    "kind_name",
+    "asks_class",
+    "class_fits",
+    "class_mismatch_strong",
+    "class_mismatch_weak",
+    "class_unknown",
+    "year_for_name",
+    "number_for_name",
+    "numbered",
+    "slot",
+    "relation_nearness",
+    "relation_within_2",
+    "relation_within_6",
+    "no_relation_word",
+    "slot_within_6",
+    "rival_nearness",
+    "nearer_than_rivals",
+    "rival_far",
+    "sentence_cues",
+    "near_cues",
+    "cue_share",
+    "own_page",
+    "own_page_cues",
+    "category_noun_next",
+    "no_category_noun",
+    "names_question",
+    "rival_cues",
+    "cue_margin",
+    "placements",
+    "in_first_sentence",
+    "event_asked",
+    "event_unsaid",
+    "count_asked",
+    "count_unsaid",
+    "unit_missing",
+    "described",
+    "paraphrase",
+    "title_match",
+    "lexicon_known",
+    "single_word",
+    "demonym",
+    "named_pages_only",
+    "own_page_stored",
+)
+
+
+def _nearness(distance: int) -> float:
+    return 1.0 / distance if distance < FAR else 0.0
+
+
+def _class_signals(check: Check, reading: Reading) -> tuple[bool, ...]:
+    expected = check.expected
+    asks = bool(expected.classes)
+    kind = reading.kind
+    fits = reading.classified.fits(expected) if kind == NAME else None
+    strong = any(source in STRONG_SOURCES for source, _ in reading.classified.classes.values())
+    return (
+        asks,
+        fits is True,
+        fits is False and strong,
+        fits is False and not strong,
+        asks and kind == NAME and fits is None,
+        asks and kind == YEAR and not year_asked(check, reading),
+        asks and kind == NUMBER and not reading.numbered,
+        kind == NUMBER and reading.numbered,
+    )
+
+
+def _named_pages_only(check: Check) -> bool:
+    """Every sentence stating the answer is on a page the question names: the page it
+    starts from (a bridge), not the answer's own."""
+    stating = check.stating_items()
+    return bool(stating) and all(contains(check.q.text, item.title_text) for item in stating)
+
+
+def _own_page_stored(check: Check) -> bool:
+    """A stored page is about the answer: its title (without a parenthesis) is the answer."""
+    folded = check.folded.tokens
+    return any(item.title_text.tokens == folded for item in check.items)
+
+
+def signals(check: Check, found: Found, reading: Reading) -> list[float]:
+    """The signals of one stated answer of a kind (a year, a number, a name), in
+    `SIGNALS` order."""
+    kind = reading.kind
+    near, rival = reading.relation_distance, reading.rival_distance
+    best = reading.best
+    cues, near_cues = (len(best.sentence_cues), len(best.near_cues)) if best else (0, 0)
+    subject, rival_cues, head = reading.subject_cues, reading.rival_cues, reading.head_adjacent
+    slot = reading.slot
+    events = kind == YEAR and bool(reading.cues.dates)
+    counts = kind == NUMBER and bool(reading.cues.measures)
+    nearest = min(reading.placements, key=lambda p: p.relation_distance, default=None)
+    values = (
+        kind == YEAR,
+        kind == NUMBER,
+        kind == NAME,
+        *_class_signals(check, reading),
+        slot,
+        _nearness(near),
+        near <= NEAR,
+        near <= SLOT_DISTANCE,
+        near >= FAR,
+        slot and near <= SLOT_DISTANCE,
+        _nearness(rival),
+        near < rival,
+        rival > RIVAL_DISTANCE,
+        min(cues, CAP) / CAP,
+        min(near_cues, CAP) / CAP,
+        cues / max(1, reading.cue_count),
+        subject >= 0,
+        min(max(subject, 0), CAP) / CAP,
+        head is True,
+        head is None,
+        reading.names_question,
+        min(rival_cues, CAP) / CAP,
+        (cues - rival_cues) / CAP,
+        min(len(reading.placements), 4) / 4,
+        bool(best and best.item.position == 0),
+        events,
+        events and near >= FAR,
+        counts,
+        counts and near >= FAR,
+        kind == NUMBER and not reading.has_unit,
+        bool(nearest and nearest.described and slot),
+        found.match == MATCH_PARAPHRASE,
+        bool(found.title),
+        bool(check.lexicon and check.lexicon.describe(" ".join(reading.answer.tokens))),
+        len(reading.answer.tokens) == 1,
+        all(token in DEMONYMS for token in reading.answer.tokens),
+        _named_pages_only(check),
+        _own_page_stored(check),
+    )
+    return list(map(float, values))

@@ -1,0 +1,1 @@
+"""Text folded for matching: normalisation, cleaning, word stems, per-check caches."""

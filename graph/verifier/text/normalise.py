@@ -1,0 +1,302 @@
+"""Fold text for matching: case, accents, abbreviations, possessives, articles,
+numbers, dates and units, so that equal facts compare equal."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+from itertools import filterfalse
+
+from graph.verifier.text.clean import clean
+
+# A date glued to the next one where a dash was lost ("195418 March 2008", "1971September").
+_GLUED_DATE = re.compile(
+    r"(?<=\b\d{4})(?=(?:\d{1,2} )?(?:january|february|march|april|may|june|july|august"
+    r"|september|october|november|december)\b)",
+    re.IGNORECASE,
+)
+_GLUED_YEAR = re.compile(r"[0-9]{4}(?:[A-Z]|[0-9]{1,2} [A-Z])")
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_ABBREVIATION = re.compile(r"\b(?:[^\W\d_]\.){2,}")
+_APOSTROPHE = re.compile(r"(?<=\w)['’](?:s\b|(?=\w))")
+_COMBINING = re.compile(r"[\u0300-\u036f]")
+_DIGIT = re.compile(r"\d")
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
+# A text of plain letters and spaces, whose words are its tokens.
+_LETTERS = re.compile(r"[A-Za-z ]+")
+# The same tokens in a text folded to ASCII, found faster.
+_ASCII_TOKEN = re.compile(r"[a-z]+|\d+(?:[.,]\d+)*")
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_TENS_UNITS = re.compile(
+    r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]+"
+    r"(one|two|three|four|five|six|seven|eight|nine)\b"
+)
+
+
+def split_words(text: str) -> list[str]:
+    """The space-separated words of a word-list literal."""
+    return text.split()
+
+
+def alternation(words: list[str]) -> str:
+    """A regex alternation of plain words, as a trie ("t(?:en|wo)" for "ten|two"): the
+    same words, but a search tries one branch per letter instead of every word."""
+    branches: dict[str, list[str]] = {}
+    for word in words:
+        branches.setdefault(word[0], []).append(word[1:])
+    parts = []
+    for head, rests in sorted(branches.items()):
+        longer = [rest for rest in rests if rest]
+        if not longer:
+            parts.append(head)
+            continue
+        optional = "?" if len(longer) < len(rests) else ""
+        parts.append(f"{head}(?:{alternation(longer)}){optional}")
+    return "|".join(parts)
+
+
+_ARTICLES = frozenset(split_words("a an the"))
+_MONTHS = split_words(
+    "january february march april may june july august september october november december"
+)
+MONTH_NAMES = {
+    **{month: month for month in _MONTHS},
+    **{month[:3]: month for month in _MONTHS},
+    "sept": "september",
+}
+_ORDINAL_SUFFIXES = frozenset(split_words("st nd rd th"))
+_NUMBER_WORDS = {
+    **{
+        word: str(value)
+        for value, word in enumerate(
+            split_words(
+                "zero one two three four five six seven eight nine ten eleven twelve thirteen"
+                " fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+            )
+        )
+    },
+    **{
+        word: str(10 * tens)
+        for tens, word in enumerate(
+            split_words("thirty forty fifty sixty seventy eighty ninety"), start=3
+        )
+    },
+    **{
+        word: str(value)
+        for value, word in enumerate(
+            split_words(
+                "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth"
+                " fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
+            ),
+            start=3,
+        )
+    },
+    "once": "1",
+    "twice": "2",
+    "thrice": "3",
+}
+_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12, "bn": 10**9}
+_UNITS = {
+    "kilometres": "km",
+    "kilometers": "km",
+    "kilometre": "km",
+    "kilometer": "km",
+    "metres": "m",
+    "meters": "m",
+    "metre": "m",
+    "meter": "m",
+    "miles": "mi",
+    "mile": "mi",
+    "feet": "ft",
+    "foot": "ft",
+    "inches": "inch",
+    "kilograms": "kg",
+    "kilogram": "kg",
+    "pct": "percent",
+    "centimetres": "cm",
+    "centimeters": "cm",
+    "hectares": "ha",
+    "acres": "acre",
+}
+_WORD_FOLDS = {**_NUMBER_WORDS, **_UNITS}
+_NUMBER_WORD = re.compile(rf"\b(?:{alternation(list(_NUMBER_WORDS))})\b", re.IGNORECASE)
+# Folded spellings of units and months, which a sentence may write otherwise.
+REWRITTEN = frozenset([*_UNITS.values(), "percent", *MONTH_NAMES.values()])
+# Folded units: a number followed by one is a measure ("1454 ft"), never a year.
+UNITS = frozenset([*_UNITS.values(), "percent"])
+_TENS = frozenset(split_words("twenty thirty forty fifty sixty seventy eighty ninety"))
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A text folded for matching: its tokens, and them joined with a space at each end."""
+
+    tokens: tuple[str, ...]
+    padded: str
+
+
+def may_hold_number(text: str) -> bool:
+    """Whether `analyse` may give the text a number: it has a digit or a number word (the
+    digit is looked for first, on its own: a scan for it is fast, and most have one)."""
+    return _DIGIT.search(text) is not None or _NUMBER_WORD.search(text) is not None
+
+
+def is_number(token: str) -> bool:
+    return token[:1].isdigit()
+
+
+@lru_cache(maxsize=65536)
+def singular(token: str) -> str:
+    if len(token) > 4 and token.endswith("ies"):
+        return token[:-3] + "y"
+    if len(token) > 4 and token.endswith(("sses", "xes", "ches", "shes", "zzes")):
+        return token[:-2]
+    if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        return token[:-1]
+    return token
+
+
+def _number(token: str) -> list[str]:
+    """Canonical digits of a numeric token (`7,000` -> `7000`, `3.50` -> `3.5`, `07` -> `7`).
+
+    Commas that are not thousands separators split the token (`1,2,3`).
+    """
+    if "," in token:
+        if not _THOUSANDS.fullmatch(token):
+            return [number for part in token.split(",") if part for number in _number(part)]
+        token = token.replace(",", "")
+    if token.isdigit():
+        return [str(int(token))]
+    try:
+        return [format(Decimal(token).normalize(), "f")]
+    except InvalidOperation:
+        return [token]
+
+
+def _scaled(number: str, scale: int) -> str:
+    try:
+        return format((Decimal(number) * scale).normalize(), "f")
+    except InvalidOperation:
+        return number
+
+
+def _fold_numbers(raw: list[str]) -> list[str]:
+    """Fold the tokens around each number: ordinals, scales, months and day-month order."""
+    out: list[str] = []
+    size = len(raw)
+    start = 0
+    for index in [i for i, token in enumerate(raw) if token[0].isdigit()]:
+        if index < start:
+            continue
+        out.extend(raw[start:index])
+        if out and out[-1] in MONTH_NAMES:
+            out[-1] = MONTH_NAMES[out[-1]]
+        numbers = _number(raw[index])
+        after = index + 1
+        if after < size and raw[after] in _ORDINAL_SUFFIXES:
+            after += 1
+        following = raw[after] if after < size else ""
+        if following in _SCALES and len(numbers) == 1:
+            numbers = [_scaled(numbers[0], _SCALES[following])]
+            after += 1
+        else:
+            month_at = after + 1 if following == "of" else after
+            month = MONTH_NAMES.get(raw[month_at]) if month_at < size else None
+            if month and len(numbers) == 1 and numbers[0].isdigit() and 1 <= int(numbers[0]) <= 31:
+                numbers = [month, numbers[0]]
+                after = month_at + 1
+        out.extend(numbers)
+        start = after
+    out.extend(raw[start:])
+    return out
+
+
+def unglue_dates(text: str) -> str:
+    """Put back the dash between two dates written without one ("1971September 13, 1996")."""
+    return _GLUED_DATE.sub(" – ", text) if _GLUED_YEAR.search(text) else text
+
+
+def _tens_units(match: re.Match[str]) -> str:
+    return str(int(_NUMBER_WORDS[match.group(1)]) + int(_NUMBER_WORDS[match.group(2)]))
+
+
+def _iso_date(match: re.Match[str]) -> str:
+    month = int(match.group(2))
+    if not 1 <= month <= 12:
+        return match.group(0)
+    return f"{_MONTHS[month - 1]} {int(match.group(3))} {match.group(1)}"
+
+
+def _unabbreviate(match: re.Match[str]) -> str:
+    return match.group(0).replace(".", "")
+
+
+def _folded_words(words: list[str]) -> list[str]:
+    """The words without articles, number words and unit names folded (mapped in C: a
+    comprehension over every token of every new sentence cost more)."""
+    kept = list(filterfalse(_ARTICLES.__contains__, words))
+    return list(map(_WORD_FOLDS.get, kept, kept))
+
+
+@lru_cache(maxsize=65536)
+def analyse(text: str) -> Text:
+    """Fold `text` for matching (cached: stored sentences recur across checks)."""
+    if _LETTERS.fullmatch(text):
+        words = text.casefold().split()
+        if _TENS.isdisjoint(words):
+            raw = _folded_words(words)
+            return Text(tuple(raw), f" {' '.join(raw)} ")
+    folded = unglue_dates(clean(text)).casefold()
+    if not folded.isascii():
+        folded = _COMBINING.sub("", unicodedata.normalize("NFKD", folded))
+    tokens = _ASCII_TOKEN if folded.isascii() else _TOKEN
+    if "-" in folded and _DIGIT.search(folded):
+        folded = _ISO_DATE.sub(_iso_date, folded)
+    if folded.count(".") > 1:
+        folded = _ABBREVIATION.sub(_unabbreviate, folded)
+    if "'" in folded or "’" in folded:
+        folded = _APOSTROPHE.sub("", folded)
+    if "%" in folded:
+        folded = folded.replace("%", " percent ")
+    raw = tokens.findall(folded)
+    if not _TENS.isdisjoint(raw):
+        raw = tokens.findall(_TENS_UNITS.sub(_tens_units, folded))
+    if _DIGIT.search(folded):
+        raw = _fold_numbers(raw)
+    raw = _folded_words(raw)
+    return Text(tuple(raw), f" {' '.join(raw)} ")
+
+
+@lru_cache(maxsize=65536)
+def singular_form(padded: str) -> str:
+    """A padded folded text with each word in the singular."""
+    return f" {' '.join(map(singular, padded.split()))} "
+
+
+@lru_cache(maxsize=65536)
+def plain(text: str) -> str:
+    """`fold_plain`, kept per text."""
+    return fold_plain(text)
+
+
+def fold_each(texts: Sequence[str]) -> list[str]:
+    """`fold_plain` of each text. The ASCII texts (without a newline) are folded at once,
+    joined by newlines, then split apart: `fold_plain` works character by character, and
+    one pass over many ASCII texts costs far less than a call for each; the others are
+    folded one by one (kept by `plain`)."""
+    joinable = [text for text in texts if text.isascii() and "\n" not in text]
+    folded = iter(fold_plain("\n".join(joinable)).split("\n") if joinable else ())
+    return [next(folded) if text.isascii() and "\n" not in text else plain(text) for text in texts]
+
+
+def fold_plain(text: str) -> str:
+    """Case, accents, apostrophes and full stops folded away, as `analyse` folds them
+    (character by character: the fold of texts joined is the fold of each joined)."""
+    folded = text.casefold()
+    if not folded.isascii():
+        folded = _COMBINING.sub("", unicodedata.normalize("NFKD", folded))
+    return folded.replace("'", "").replace("’", "").replace(".", "")

@@ -1,0 +1,94 @@
+"""Stems for comparing a question's words with a sentence's: irregular forms brought
+together ("born" ~ "birth", "wrote" ~ "written"), -ed/-ing dropped, prepositions and
+stopwords left out."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from graph.verifier.text.normalise import singular, split_words
+
+STOPWORDS = frozenset(
+    split_words(
+        "a an the and or but of in on at to for from by with as into onto about over under after"
+        " before between than then that this these those it its he she they his her their them him"
+        " who whom whose which what when where why how is are was were be been being do does did"
+        " has have had can could will would should may might also both same other one 1 not no yes"
+        " there here name named known called first more most during while such only any all some"
+        " each many much well"
+    )
+)
+
+
+@lru_cache(maxsize=65536)
+def stem(token: str) -> str:
+    """A crude stem for topical overlap; empty for stopwords."""
+    return "" if token in STOPWORDS else singular(token)[:5]
+
+
+@lru_cache(maxsize=65536)
+def stems(padded: str) -> frozenset[str]:
+    """The content-word stems of a padded folded text."""
+    return frozenset(map(stem, padded.split())) - {""}
+
+
+# Irregular forms that a crude stem does not bring together.
+_IRREGULAR = {
+    **dict.fromkeys(split_words("birth births birthplace birthdate birthday"), "born"),
+    **dict.fromkeys(split_words("died dies death deaths dead"), "die"),
+    **dict.fromkeys(split_words("wrote written writing writes"), "write"),
+    **dict.fromkeys(split_words("sang sung singing sings"), "sing"),
+    **dict.fromkeys(split_words("won winning winner winners wins"), "win"),
+    **dict.fromkeys(split_words("built building builds"), "build"),
+    **dict.fromkeys(split_words("made making makes maker"), "make"),
+    **dict.fromkeys(split_words("began begun beginning begins"), "begin"),
+    **dict.fromkeys(split_words("led leads leading leader"), "lead"),
+    **dict.fromkeys(split_words("taught teaches teaching teacher"), "teach"),
+    **dict.fromkeys(split_words("held holds holding"), "hold"),
+    **dict.fromkeys(split_words("became becomes becoming"), "become"),
+    **dict.fromkeys(split_words("fought fights fighting"), "fight"),
+    **dict.fromkeys(split_words("grew grown grows growing"), "grow"),
+    **dict.fromkeys(split_words("knew known knows"), "know"),
+    **dict.fromkeys(split_words("lost loses losing"), "lose"),
+    **dict.fromkeys(split_words("met meets meeting"), "meet"),
+    **dict.fromkeys(split_words("spoke spoken speaks speaking speaker"), "speak"),
+    **dict.fromkeys(split_words("took taken takes taking"), "take"),
+    **dict.fromkeys(split_words("gave given gives giving"), "give"),
+    **dict.fromkeys(split_words("sold sells selling"), "sell"),
+    **dict.fromkeys(split_words("bought buys buying"), "buy"),
+    **dict.fromkeys(split_words("starred starring stars"), "star"),
+    **dict.fromkeys(split_words("song songs track tracks"), "song"),
+    **dict.fromkeys(
+        split_words(
+            "found founded founding founds foundation form formed forming forms formation"
+            " establish established establishment"
+        ),
+        "found",
+    ),
+    **dict.fromkeys(split_words("located location locations"), "locat"),
+    **dict.fromkeys(split_words("lived lives living"), "live"),
+    **dict.fromkeys(split_words("married marries marrying marriage"), "marry"),
+}
+_PREPOSITIONS = frozenset(
+    split_words(
+        "through via across along within without among amongst toward towards upon against"
+        " despite per beside besides beyond near inside outside throughout"
+    )
+)
+_SHORTEST_ROOT = 3
+
+
+@lru_cache(maxsize=65536)
+def cue_stem(token: str) -> str:
+    """A token's stem for cue matching ("" for stopwords and prepositions), irregular forms
+    brought together, -ed/-ing and a final -e dropped ("served" ~ "serve" ~ "serving")."""
+    if token in _PREPOSITIONS:
+        return ""
+    token = _IRREGULAR.get(token, token)
+    if token not in _IRREGULAR.values():
+        for ending in ("ed", "ing"):
+            if token.endswith(ending) and len(token) - len(ending) >= _SHORTEST_ROOT:
+                token = token[: -len(ending)]
+                break
+    stemmed = stem(token)
+    return stemmed[:-1] if len(stemmed) > _SHORTEST_ROOT and stemmed.endswith("e") else stemmed
