@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,10 +19,13 @@ from langgraph.runtime import Runtime
 from graph.context import Context
 from graph.state import AgentState
 from graph.thread_guard import actor_of, fence_token
-from tools.base import Environment, ExecContext
+from graph.trajectory import budget_message
+from tools.base import Environment, Evidence, ExecContext, Verdict
 
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
+
+    from graph.verifier.checkers import Allowance, Checker
 
 MODEL_BACKOFF_S = 2.0
 JUDGE_AUTO = "auto"
@@ -81,6 +84,17 @@ class AgentDeps:
             self._models[key] = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
         return self._models[key]
 
+    def checker(self, ctx: Context, env: Environment, exec_ctx: ExecContext) -> Checker:
+        """The environment's rules, then this run's judge (if any)."""
+        # Imported here: the verifier takes a quarter of a second to import
+        # (`python -X importtime`), and the commands that only read threads never need it.
+        from graph.verifier.checkers import checker_for
+
+        def rules(question: str, answer: str, evidence: Sequence[Evidence]) -> Verdict:
+            return env.check_answer(question, answer, evidence, exec_ctx)
+
+        return checker_for(rules, self.judge_model(ctx))
+
     def judge_model(self, ctx: Context) -> BaseChatModel | None:
         """The judge model for this run, or None (`judge` overrides `Context.judge`).
 
@@ -123,6 +137,17 @@ def counters_of(state: AgentState) -> dict[str, Any]:
 def bump(counters: dict[str, Any], key: str, amount: float = 1) -> None:
     """Add `amount` to one counter."""
     counters[key] = counters.get(key, 0) + amount
+
+
+def judge_allowance(ctx: Context, counters: dict[str, Any]) -> Allowance:
+    """What the judge may spend of the run's budgets: the model turns and seconds left."""
+    from graph.verifier.checkers import Allowance  # see `AgentDeps.checker`
+
+    return Allowance(
+        calls=ctx.max_model_turns - counters.get("model_calls", 0),
+        seconds=ctx.max_seconds - counters.get("elapsed_s", 0.0),
+        exhausted=budget_message("model_turns", ctx),
+    )
 
 
 def add_elapsed(counters: dict[str, Any], started: float) -> None:

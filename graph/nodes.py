@@ -1,7 +1,7 @@
 """The graph's nodes: reason, review, act, observe, verify.
 
 Each node is thin: the decisions live in helpers (`graph.proposals`,
-`graph.trajectory`, `graph.review`, `graph.judging`, the environment's checker). Live
+`graph.trajectory`, `graph.review`, the checker of `graph.verifier.checkers`). Live
 dependencies come from `AgentDeps`, settings from `Runtime[Context]` (the
 thread's stored ones: `graph.thread_guard` binds them), and everything else
 from state.
@@ -16,7 +16,6 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.context import Context
-from graph.judging import confirm_with_judge
 from graph.node_support import (
     MODEL_BACKOFF_S,
     AgentDeps,
@@ -25,6 +24,7 @@ from graph.node_support import (
     counters_of,
     emit,
     exec_context,
+    judge_allowance,
     reply_text,
 )
 from graph.outcomes import outcome_evidence, stored_outcome
@@ -269,9 +269,18 @@ class Nodes:
         proposal = state.get("proposal") or {}
         answer = str((proposal.get("args") or {}).get("answer", proposal.get("argument", "")))
         exec_ctx = exec_context(state, runtime)
-        verdict = env.check_answer(state["question"], answer, state.get("evidence") or [], exec_ctx)
         counters = counters_of(state)
-        verdict, note = confirm_with_judge(self.deps, state, ctx, answer, verdict, counters)
+        checker = self.deps.checker(ctx, env, exec_ctx)
+        started = time.monotonic()
+        judged = checker.check(
+            state["question"], answer, state.get("evidence") or [], judge_allowance(ctx, counters)
+        )
+        if judged.called:
+            bump(counters, "model_calls")
+            bump(counters, "input_tokens", judged.input_tokens)
+            bump(counters, "output_tokens", judged.output_tokens)
+            add_elapsed(counters, started)
+        verdict, note = judged.verdict, judged.note
         outcome = verdict_outcome(verdict)
         step = Step(
             index=len(state.get("steps") or []) + 1,
