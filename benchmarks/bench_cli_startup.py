@@ -38,7 +38,7 @@ HEAVY_MODULES = (
     "langchain.agents",
     "langgraph.graph",
     "langgraph.checkpoint.sqlite",
-    "graph.nodes",
+    "graph.core.nodes",
     "graph.verifier",
     "graph.evaluation",
     "sqlalchemy",

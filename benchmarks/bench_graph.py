@@ -39,10 +39,10 @@ from graph.agent import (
     route_after_review,
     route_after_verify,
 )
-from graph.context import WikipediaContext
-from graph.nodes import AgentDeps, Nodes
-from graph.runner import open_checkpointer, run_episode
-from graph.state import AgentState, Step
+from graph.core.nodes import AgentDeps, Nodes
+from graph.core.state import AgentState, Step
+from graph.episodes.runner import open_checkpointer, run_episode
+from graph.settings.context import WikipediaContext
 from graph.testing import ScriptedReActModel
 from tools.base import Evidence
 from tools.wikipedia.snapshot import SnapshotSource, shared_snapshot

@@ -123,7 +123,7 @@ def kill_trial(bench: Bench, number: int, rng: random.Random) -> str:
 
 def race_round(bench: Bench, number: int, rng: random.Random) -> None:
     """Two processes decide one paused request at once: approve and reject."""
-    from graph.audit import untruths
+    from graph.episodes.audit import untruths
 
     scenario = next(s for s in SCENARIOS if s.name == "library-approve")
     db, library = bench.databases(f"race-{number}")

@@ -25,9 +25,9 @@ from langgraph.runtime import Runtime
 from langgraph.types import Durability
 
 from graph.agent import ENVIRONMENTS, build_agent, build_graph, recursion_limit
-from graph.context import Context, WikipediaContext
-from graph.nodes import AgentDeps, Nodes
-from graph.state import AgentState
+from graph.core.nodes import AgentDeps, Nodes
+from graph.core.state import AgentState
+from graph.settings.context import Context, WikipediaContext
 from graph.store.savers import connect, open_sqlite_saver
 from graph.testing import TOUR_QUESTION, ScriptedReActModel, tour_settings
 

@@ -78,7 +78,7 @@ def reference(bench: Bench, scenario: Scenario) -> dict[str, Any]:
 
 def check_episode(bench: Bench, scenario: Scenario, db: str, library: str, label: str) -> None:
     """Count what a finished trial's thread, library and audit log get wrong."""
-    from graph.audit import untruths
+    from graph.episodes.audit import untruths
     from tools.library.db import reservations
 
     expected = bench.references[scenario.name]

@@ -225,8 +225,8 @@ def finish_episode(bench: Bench, scenario: Scenario, db: str, thread_id: str) ->
 def read_state(db: str, thread_id: str) -> dict[str, Any] | None:
     """The thread's result, settings and checkpoint count, read in this process."""
     from graph.agent import build_agent
+    from graph.episodes.runner import episode_result, open_checkpointer, snapshot, stored_settings
     from graph.errors import AgentError
-    from graph.runner import episode_result, open_checkpointer, snapshot, stored_settings
 
     if "://" not in db and not Path(db).exists():
         return None

@@ -38,11 +38,11 @@ from langgraph.graph._branch import BranchSpec
 from langgraph.pregel._loop import PregelLoop
 from prebuilt_runs import run_one
 
-import graph.nodes
+import graph.core.nodes
 import graph.store.serde
-from graph.nodes import Nodes
+from graph.core.nodes import Nodes
+from graph.core.thread_guard import ThreadGuard
 from graph.testing import tour_replies
-from graph.thread_guard import ThreadGuard
 
 MEMBERS = ("project", "floor", "bare", "anchor")
 # (label, owner, attribute): the owner's attribute is replaced by a timed wrapper.
@@ -50,9 +50,9 @@ PARTS: tuple[tuple[str, Any, str], ...] = (
     ("guard + node", ThreadGuard, "run"),
     ("node + settings binding + registry", ThreadGuard, "_run_node"),
     ("reason", Nodes, "reason"),
-    ("reason: validate_run", graph.nodes, "validate_run"),
-    ("reason: build_messages", graph.nodes, "build_messages"),
-    ("reason: propose", graph.nodes, "propose"),
+    ("reason: validate_run", graph.core.nodes, "validate_run"),
+    ("reason: build_messages", graph.core.nodes, "build_messages"),
+    ("reason: propose", graph.core.nodes, "propose"),
     ("model call (BaseChatModel.invoke)", BaseChatModel, "invoke"),
     ("act", Nodes, "act"),
     ("observe", Nodes, "observe"),

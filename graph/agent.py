@@ -9,7 +9,7 @@ START -> reason -> act -------> observe -> reason
 ```
 
 Nothing is compiled at import: the CLI and tests call `build_agent` with a
-`SqliteSaver`; `graph.studio` compiles the graphs `langgraph.json` names and
+`SqliteSaver`; `graph.server.studio` compiles the graphs `langgraph.json` names and
 hands them to the server through factories (the server brings its own
 persistence), and `wikipedia_agent` / `library_agent` here are compiled on
 first use.
@@ -24,10 +24,10 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from graph.context import CONTEXT_TYPES, Context
-from graph.nodes import AgentDeps, Nodes
-from graph.state import AgentState, InputState
-from graph.thread_guard import ThreadGuard
+from graph.core.nodes import AgentDeps, Nodes
+from graph.core.state import AgentState, InputState
+from graph.core.thread_guard import ThreadGuard
+from graph.settings.context import CONTEXT_TYPES, Context
 from tools.base import Environment
 
 if TYPE_CHECKING:
@@ -141,8 +141,8 @@ def build_agent(
 @cache
 def server_agent(env_name: EnvName) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The agent of `env_name` without a checkpointer, compiled once (for the server), its
-    state written by its nodes only (`graph.state_edits`)."""
-    from graph.state_edits import guarded
+    state written by its nodes only (`graph.server.state_edits`)."""
+    from graph.server.state_edits import guarded
 
     return guarded(build_agent(env_name))
 

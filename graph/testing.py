@@ -21,7 +21,7 @@ from langchain_core.messages.ai import UsageMetadata
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-from graph.trajectory import one_line
+from graph.core.trajectory import one_line
 
 OBSERVATION_MARK = "Observation "
 _OBSERVATION_NUMBER = re.compile(r"Observation (\d+):")
@@ -171,9 +171,9 @@ def library_demo_model() -> PolicyReActModel:
     """A scripted librarian for `--env library` (the README's offline approval round trip).
 
     It reads the trajectory in the prompt and picks the next action
-    (`graph.library_demo.next_turn`), so it resumes in any process.
+    (`graph.core.library_demo.next_turn`), so it resumes in any process.
     """
-    from graph.library_demo import next_turn
+    from graph.core.library_demo import next_turn
 
     return PolicyReActModel(policy=next_turn)
 

@@ -1,7 +1,7 @@
 """The ReAct parser as it was before issue 10 (one regex per line kind), kept as an oracle.
 
 Its regexes backtrack quadratically on long runs of `*` or blank lines, so it
-is only run on short inputs: the linear parser in `graph.protocol` must read
+is only run on short inputs: the linear parser in `graph.core.protocol` must read
 every one of them the same way.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from graph.protocol import (
+from graph.core.protocol import (
     EMPTY_ARGUMENT,
     INVALID_ACTION,
     MAX_THOUGHT_CHARS,

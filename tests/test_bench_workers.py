@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from cli_utils import run_cli
 
+from graph.episodes.runner import run_episode
 from graph.evaluation.config import BenchConfig
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.methods import MethodRunner, RunSettings
 from graph.evaluation.qa_bench import run_qa_bench
 from graph.evaluation.stored import StoredMethodRunner, episode_thread_id
-from graph.runner import run_episode
 from graph.testing import hotpot_oracle_model
 
 ORACLE = "graph.testing:hotpot_oracle_model"

@@ -21,9 +21,9 @@ import pytest
 from cli_utils import run_cli
 
 from graph.cli import main
-from graph.runner import open_checkpointer
+from graph.episodes.runner import open_checkpointer
+from graph.settings.validation import MAX_QUESTION_CHARS
 from graph.testing import DEMO_QUESTION
-from graph.validation import MAX_QUESTION_CHARS
 
 USAGE = 2
 BROKEN_PIPE = 141

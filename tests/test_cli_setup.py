@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from cli_utils import run_cli
 
-from graph.runner import open_checkpointer
+from graph.episodes.runner import open_checkpointer
 from graph.testing import DEMO_QUESTION
 from tools.library.backend import LibraryBackend
 from tools.library.db import reservations

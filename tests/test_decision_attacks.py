@@ -150,7 +150,7 @@ def test_a_crash_log_is_written_when_the_command_line_holds_bytes_that_are_not_u
 
 def test_parse_decision_refuses_a_reject_reason_that_is_not_text() -> None:
     """The API path: a resume value is parsed without the CLI's argument check."""
-    from graph.approval import parse_decision
+    from graph.core.approval import parse_decision
     from graph.errors import DecisionError
 
     with pytest.raises(DecisionError, match="not valid text: character 4"):

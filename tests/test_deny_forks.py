@@ -18,9 +18,9 @@ import pytest
 from reliability_utils import in_process, paused_reservation
 
 from graph.agent import build_agent
-from graph.audit import untruths
-from graph.history import checkpoint_rows
-from graph.runner import local_actor, open_checkpointer
+from graph.episodes.audit import untruths
+from graph.episodes.history import checkpoint_rows
+from graph.episodes.runner import local_actor, open_checkpointer
 from tools.library.backend import LibraryBackend
 from tools.library.db import audit_log, reservations
 

@@ -6,17 +6,17 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from graph.context import WikipediaContext
-from graph.derived import PrefixCache
-from graph.prompts import render
-from graph.state import Step
-from graph.trajectory import (
+from graph.core.derived import PrefixCache
+from graph.core.state import Step
+from graph.core.trajectory import (
     add_evidence,
     build_messages,
     find_repeat,
     fingerprint,
     render_step,
 )
+from graph.prompts import render
+from graph.settings.context import WikipediaContext
 from tools.base import Evidence, EvidenceDraft, Verdict
 from tools.wikipedia.base import FetchResult
 from tools.wikipedia.environment import WikipediaEnvironment

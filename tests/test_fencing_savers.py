@@ -16,9 +16,9 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import empty_checkpoint
 from library_utils import fetch
 
+from graph.episodes.runner import open_checkpointer
 from graph.errors import AgentError, LeaseLostError
-from graph.runner import open_checkpointer
-from graph.server import attach_thread_stores
+from graph.server.checkpointer import attach_thread_stores
 from graph.store.aio import open_async_sqlite_saver
 from graph.store.leases import TTL_ENV_VAR, SqliteThreadLease, lease_ttl_s
 from graph.store.pg_aio import open_async_postgres_saver

@@ -11,8 +11,8 @@ from server_utils import LIBRARY_QUESTION, LIBRARY_SCRIPT, write_script
 
 from graph import cli
 from graph.agent import build_agent
-from graph.history import checkpoint_rows
-from graph.runner import local_actor, open_checkpointer, snapshot
+from graph.episodes.history import checkpoint_rows
+from graph.episodes.runner import local_actor, open_checkpointer, snapshot
 from tools.library.db import audit_log
 
 

@@ -12,9 +12,9 @@ import pytest
 from langchain_core.runnables import RunnableConfig
 
 from graph.agent import build_agent, build_graph
-from graph.context import WikipediaContext
-from graph.nodes import AgentDeps
-from graph.runner import open_checkpointer, resume_episode, run_episode
+from graph.core.nodes import AgentDeps
+from graph.episodes.runner import open_checkpointer, resume_episode, run_episode
+from graph.settings.context import WikipediaContext
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES, ScriptedReActModel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,8 +197,8 @@ def test_graph_shape_is_pinned() -> None:
 KILL_AFTER_STEP_2 = """
 import os, sys
 from graph.agent import build_agent
-from graph.context import WikipediaContext
-from graph.runner import open_checkpointer, run_episode
+from graph.settings.context import WikipediaContext
+from graph.episodes.runner import open_checkpointer, run_episode
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES, ScriptedReActModel, turn_index
 
 
@@ -219,8 +219,8 @@ run_episode(agent, DEMO_QUESTION, ctx, thread_id=sys.argv[3])
 KILL_WHILE_STREAMING = """
 import os, sys
 from graph.agent import build_agent
-from graph.context import WikipediaContext
-from graph.runner import open_checkpointer, run_episode
+from graph.settings.context import WikipediaContext
+from graph.episodes.runner import open_checkpointer, run_episode
 from graph.testing import DEMO_QUESTION
 
 

@@ -21,9 +21,9 @@ from pydantic import Field
 import graph.verifier
 from graph.agent import ENVIRONMENTS, build_graph
 from graph.cli import main
-from graph.context import WikipediaContext
-from graph.node_support import AgentDeps, is_test_model
-from graph.runner import open_checkpointer, run_episode
+from graph.core.node_support import AgentDeps, is_test_model
+from graph.episodes.runner import open_checkpointer, run_episode
+from graph.settings.context import WikipediaContext
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES, ScriptedReActModel, turn_index
 from graph.verifier import verify_answer
 from graph.verifier.verdicts import GROUNDING_JUDGED, GROUNDING_STATED, ground, reject

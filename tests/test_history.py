@@ -12,9 +12,8 @@ from server_utils import LIBRARY_QUESTION, LIBRARY_SCRIPT, write_script
 
 from graph import cli
 from graph.agent import EnvName, build_agent
-from graph.errors import AgentError, ThreadNotFoundError
-from graph.history import checkpoint_rows, edit_state, register
-from graph.runner import (
+from graph.episodes.history import checkpoint_rows, edit_state, register
+from graph.episodes.runner import (
     Agent,
     episode_result,
     make_context,
@@ -22,6 +21,7 @@ from graph.runner import (
     resume_episode,
     run_episode,
 )
+from graph.errors import AgentError, ThreadNotFoundError
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
 from tools.library.db import reservations
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from graph.episodes.runner import open_checkpointer
 from graph.errors import DatabaseError, LeaseHeldError
-from graph.runner import open_checkpointer
 from graph.store.heartbeats import ensure, holding
 from graph.store.leases import Holder, SqliteThreadLease, holder_alive, lease_of
 from graph.store.processes import ThisProcess, process_alive, process_start

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from graph.context import LibraryContext
+from graph.settings.context import LibraryContext
 from tools.base import ArgumentError, Environment, Evidence, ExecContext, ToolOutcome, Verdict
 from tools.library.backend import LibraryBackend
 from tools.library.clock import deadline_in_question, step_clock

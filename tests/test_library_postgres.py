@@ -13,7 +13,7 @@ import psycopg
 import pytest
 from library_utils import fetch, tables
 
-from graph.context import LibraryContext
+from graph.settings.context import LibraryContext
 from tools.base import ExecContext, ToolOutcome
 from tools.dbfiles import DatabaseFileError, DatabaseServerError
 from tools.library.backend import LibraryBackend

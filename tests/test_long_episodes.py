@@ -8,8 +8,8 @@ from pathlib import Path
 from cli_utils import run_cli
 
 from graph.agent import build_agent, recursion_limit
-from graph.context import WikipediaContext
-from graph.runner import open_checkpointer, run_episode
+from graph.episodes.runner import open_checkpointer, run_episode
+from graph.settings.context import WikipediaContext
 from graph.testing import TOUR_QUESTION, ScriptedReActModel, tour_replies
 
 TOUR_MODEL = "tests/data/tour_model.py:tour_model"

@@ -20,7 +20,7 @@ from reliability_utils import (
     write_model,
 )
 
-from graph.audit import untruths
+from graph.episodes.audit import untruths
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
 from tools.library.db import audit_log, reservations
 

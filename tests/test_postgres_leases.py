@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
+from graph.episodes.runner import open_checkpointer
 from graph.errors import DatabaseError, LeaseHeldError
-from graph.runner import open_checkpointer
 from graph.store.pg_leases import PostgresThreadLease, lock_key
 from graph.store.postgres import PostgresCheckpointSaver
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.postgres
 THREAD = "0b5e7f3a-pg-lease"
 HOLD_AND_WAIT = """
 import sys, time
-from graph.runner import open_checkpointer
+from graph.episodes.runner import open_checkpointer
 saver = open_checkpointer(sys.argv[1])
 saver.lease.acquire(sys.argv[2], "other-process")
 print("held", flush=True)

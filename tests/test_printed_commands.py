@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from graph.cli import main
+from graph.cli.command_guard import resume_command
 from graph.cli.output import resume_hint
-from graph.command_guard import resume_command
 from graph.testing import DEMO_QUESTION
 
 USAGE = 2

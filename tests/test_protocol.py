@@ -8,7 +8,7 @@ import time
 import pytest
 from protocol_reference import reference_parse
 
-from graph.protocol import MAX_REPLY_CHARS, ParsedAction, ParseFailure, parse_react_output
+from graph.core.protocol import MAX_REPLY_CHARS, ParsedAction, ParseFailure, parse_react_output
 
 NAMES = ["Search", "Lookup", "Finish", "get_open_hours"]
 

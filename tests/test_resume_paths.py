@@ -11,8 +11,8 @@ from pathlib import Path
 from cli_utils import run_cli
 from reliability_utils import checkpoint_count, finish, start_cli, wait_for, write_model
 
+from graph.cli.command_guard import resume_command
 from graph.cli.output import resume_hint
-from graph.command_guard import resume_command
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
 from tools.library.db import reservations
 

@@ -20,8 +20,8 @@ from conftest import fresh_database
 from langchain_core.runnables import RunnableConfig
 
 from graph.agent import build_agent
-from graph.context import WikipediaContext
-from graph.server import attach_thread_stores
+from graph.server.checkpointer import attach_thread_stores
+from graph.settings.context import WikipediaContext
 from graph.store.aio import open_async_sqlite_saver
 from graph.store.pg_aio import open_async_postgres_saver
 from graph.store.rollback import RollbackRefusedError, RunRows, refusal

@@ -12,9 +12,9 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from graph.agent import build_agent
-from graph.context import WikipediaContext
-from graph.history import checkpoint_rows, edit_state
-from graph.runner import open_checkpointer, resume_episode, run_episode
+from graph.episodes.history import checkpoint_rows, edit_state
+from graph.episodes.runner import open_checkpointer, resume_episode, run_episode
+from graph.settings.context import WikipediaContext
 from graph.store.aio import open_async_sqlite_saver
 from graph.store.savers import CompactSqliteSaver, next_version
 from graph.store.serde import CompressingSerializer

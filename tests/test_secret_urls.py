@@ -23,11 +23,11 @@ from reliability_utils import RESERVE_QUESTION, RESERVE_SCRIPT, write_model
 
 from graph.agent import build_agent
 from graph.cli.output import resume_hint
-from graph.context import LibraryContext, WikipediaContext
+from graph.episodes.runner import open_checkpointer, run_episode
 from graph.errors import AgentError
 from graph.remote.client import connect
 from graph.remote.episodes import RemoteRun, start_episode
-from graph.runner import open_checkpointer, run_episode
+from graph.settings.context import LibraryContext, WikipediaContext
 from tools.library.db import audit_log, reservations
 
 SECRET = "s3cret-Pw-71"
@@ -132,7 +132,7 @@ def test_a_thread_stored_with_its_password_before_still_resumes_and_shows_none(
 ) -> None:
     db = tmp_path / "episodes.sqlite3"
     script = write_model(tmp_path / "r.json", RESERVE_SCRIPT)
-    from graph import passwords
+    from graph.core import passwords
 
     monkeypatch.setattr(passwords, "URL_SETTINGS", ())  # how threads were stored before
     with open_checkpointer(db) as saver:
@@ -271,7 +271,7 @@ def test_a_password_given_as_a_query_parameter_is_hidden_and_not_stored(
 
 
 def test_a_run_gives_a_password_only_for_the_same_database_and_only_one_it_holds() -> None:
-    from graph.passwords import with_given_password
+    from graph.core.passwords import with_given_password
 
     stored = LibraryContext(library_db=f"postgresql://k:{SECRET}@h/db")  # stored before
     assert with_given_password(stored, LibraryContext(library_db="postgresql://k@h/db")) is stored

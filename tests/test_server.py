@@ -32,9 +32,8 @@ from server_utils import (
 )
 
 from graph.agent import EnvName, build_agent
-from graph.context import Context, LibraryContext, WikipediaContext
-from graph.history import checkpoint_rows
-from graph.runner import (
+from graph.episodes.history import checkpoint_rows
+from graph.episodes.runner import (
     Agent,
     episode_result,
     list_threads,
@@ -43,8 +42,9 @@ from graph.runner import (
     resume_episode,
     run_episode,
 )
+from graph.settings.context import Context, LibraryContext, WikipediaContext
+from graph.settings.validation import MAX_QUESTION_CHARS, SettingsError, validate_run
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
-from graph.validation import MAX_QUESTION_CHARS, SettingsError, validate_run
 from tools.library.db import audit_log, reservations
 
 pytestmark = pytest.mark.server

@@ -1,5 +1,5 @@
 """`langgraph dev` on PostgreSQL checkpoints: `REACT_AGENT_DB` is a `postgresql://` URL, so
-the server (`graph/server.py`'s factory, `AsyncPostgresSaver`) and the CLI share one
+the server (`graph/server/checkpointer.py`'s factory, `AsyncPostgresSaver`) and the CLI share one
 database, its threads and its thread leases."""
 
 from __future__ import annotations

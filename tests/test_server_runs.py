@@ -1,4 +1,4 @@
-"""`graph.server_runs` on a real SQLite lease: a server run that ends (is cancelled) gives
+"""`graph.store.server_runs` on a real SQLite lease: a server run that ends (is cancelled) gives
 its thread up at once, or when its node still running returns, and never sooner."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from graph.episodes.runner import open_checkpointer
 from graph.errors import LeaseHeldError
-from graph.runner import open_checkpointer
-from graph.server_runs import RunEndedError, ServerRuns
 from graph.store.leases import SqliteThreadLease
+from graph.store.server_runs import RunEndedError, ServerRuns
 
 THREAD = "0b7e3c1a-6f42-4c1e-8d2b-3a9f5e7c1d20"
 RUN, NEXT_RUN = "run-cancelled", "run-next"

@@ -1,4 +1,4 @@
-"""API clients cannot write the state only the agent's nodes write (`graph.state_edits`).
+"""API clients cannot write the state only the agent's nodes write (`graph.server.state_edits`).
 
 Before, `threads.update_state` appended a finished thread's reservation evidence to
 a thread whose hold the human had rejected, and the answer claiming the hold came out
@@ -26,7 +26,7 @@ from server_utils import (
     write_script,
 )
 
-from graph.state_edits import StateEditError, check_edit, check_input
+from graph.server.state_edits import StateEditError, check_edit, check_input
 from tools.library.db import audit_log, reservations
 
 DEMO = "graph.testing:library_demo_model"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from graph.context import WikipediaContext
+from graph.settings.context import WikipediaContext
 from graph.verifier import verify_answer
 from tools.base import ExecContext
 from tools.dbfiles import DatabaseFileError

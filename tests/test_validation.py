@@ -1,4 +1,4 @@
-"""The one validation of a run's question and settings (`graph.validation`)."""
+"""The one validation of a run's question and settings (`graph.settings.validation`)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,10 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from graph.agent import build_agent
-from graph.context import CONTEXT_TYPES, LibraryContext, WikipediaContext
+from graph.episodes.runner import run_episode
 from graph.errors import AgentError, ModelConfigError
-from graph.runner import run_episode
-from graph.testing import DEMO_QUESTION, ScriptedReActModel
-from graph.validation import (
+from graph.settings.context import CONTEXT_TYPES, LibraryContext, WikipediaContext
+from graph.settings.validation import (
     MAX_QUESTION_CHARS,
     RULES,
     SettingsError,
@@ -22,6 +21,7 @@ from graph.validation import (
     validate_run,
     validate_settings,
 )
+from graph.testing import DEMO_QUESTION, ScriptedReActModel
 from tools.dbfiles import DatabaseFileError
 
 

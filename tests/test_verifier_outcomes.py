@@ -7,7 +7,7 @@ import pytest
 from verifier_utils import Store, check, grounded, rejected, stated, supported
 
 from graph.agent import wikipedia_environment
-from graph.context import Context
+from graph.settings.context import Context
 from graph.verifier import GROUNDING_STATED, verify_answer
 from graph.verifier.kinds.described import described_nouns
 from graph.verifier.text.normalise import analyse

@@ -25,7 +25,7 @@ from reliability_utils import (
     write_model,
 )
 
-from graph.audit import untruths
+from graph.episodes.audit import untruths
 from tools.library.db import audit_log, ensure_database, reservations, set_copy_status
 
 HOLD_AFTER_WRITE = """\

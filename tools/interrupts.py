@@ -7,7 +7,7 @@ spent, well after Ctrl-C. `install` makes SIGINT also set `INTERRUPT`, and
 `call_interruptibly` runs blocking work in a daemon thread and raises
 `KeyboardInterrupt` in its caller as soon as `INTERRUPT` is set; the abandoned
 work ends by its own timeout, and a daemon thread does not hold the exit. Model
-calls (`graph.nodes`) run the same way; `call_with_timeout` (the verifier's judge)
+calls (`graph.core.nodes`) run the same way; `call_with_timeout` (the verifier's judge)
 also gives up after a timeout.
 """
 

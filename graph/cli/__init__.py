@@ -33,8 +33,8 @@ from graph.cli.settings import (
 )
 from graph.cli.threads import cmd_show, cmd_threads
 from graph.errors import AgentError
+from graph.settings.validation import MAX_QUESTION_CHARS
 from graph.store.locations import DB_HELP
-from graph.validation import MAX_QUESTION_CHARS
 
 __all__ = ["build_parser", "entry", "main"]
 
@@ -167,7 +167,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _register_history(commands: argparse._SubParsersAction) -> None:
-    from graph import history
+    from graph.episodes import history
 
     history.register(commands)
 
@@ -184,7 +184,7 @@ def _register_bench(commands: argparse._SubParsersAction) -> None:
 # Commands whose modules are slow to import: fully built only when chosen (or for
 # `build_parser()` with no command), else listed by name and help only.
 def _register_audit(commands: argparse._SubParsersAction) -> None:
-    from graph import audit
+    from graph.episodes import audit
 
     audit.register(commands)
 

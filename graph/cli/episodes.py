@@ -1,7 +1,7 @@
 """`ask` and `resume`: start an episode, or continue one (with a human's decision).
 
 Both hold the thread's lease for the whole command, taken before the state
-they act on is read (`graph.command_guard.holding_thread`); Ctrl-C leaves the
+they act on is read (`graph.cli.command_guard.holding_thread`); Ctrl-C leaves the
 thread marked `interrupted` and prints the command that resumes it (exit 130).
 """
 
@@ -13,6 +13,13 @@ import uuid
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from graph.cli.command_guard import (
+    INTERRUPTED_EXIT,
+    damage_reported,
+    holding_thread,
+    prepare_environment,
+    separate_databases,
+)
 from graph.cli.output import emit, print_event
 from graph.cli.settings import (
     anchored,
@@ -21,16 +28,9 @@ from graph.cli.settings import (
     settings_of,
     thread_env,
 )
-from graph.command_guard import (
-    INTERRUPTED_EXIT,
-    damage_reported,
-    holding_thread,
-    prepare_environment,
-    separate_databases,
-)
-from graph.context import Context
 from graph.errors import AgentError, DecisionError, RequestError
-from graph.validation import validate_run, validate_settings
+from graph.settings.context import Context
+from graph.settings.validation import validate_run, validate_settings
 
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
@@ -48,7 +48,7 @@ def open_agent(
     default: the shared one); without `create`, a missing database is an error (read-only
     commands never make one)."""
     from graph.agent import build_agent
-    from graph.runner import open_checkpointer
+    from graph.episodes.runner import open_checkpointer
     from graph.store.locations import checkpoint_location
 
     saver = open_checkpointer(checkpoint_location(db), create=create)
@@ -57,7 +57,7 @@ def open_agent(
 
 def cli_actor() -> str:
     """Who decides from this command line: `cli:user@host`."""
-    from graph.runner import local_actor
+    from graph.episodes.runner import local_actor
 
     return local_actor("cli")
 
@@ -68,8 +68,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     env_name = args.env or "wikipedia"
     ctx = settings_of(env_name, chosen_settings(args))
     question = validate_run(read_question(args.question), ctx)
-    from graph.models import load_chat_model
-    from graph.runner import run_episode
+    from graph.core.models import load_chat_model
+    from graph.episodes.runner import run_episode
 
     model = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
     ctx = replace(ctx, **anchored(vars(ctx)))  # stored: a resume elsewhere opens the same files
@@ -107,8 +107,8 @@ def read_decision(args: argparse.Namespace) -> tuple[Any, str | None]:
     thread's lease from someone deciding it; an `--edit`'s action name, when
     `--edit-action` gives none, is the pending action's (`decision_of`).
     """
-    from graph.approval import parse_decision
-    from graph.review import named_request
+    from graph.core.approval import parse_decision
+    from graph.core.review import named_request
 
     if args.edit_action is not None and args.edit is None:
         raise DecisionError(EDIT_ACTION_ALONE)
@@ -148,7 +148,7 @@ def decision_of(value: Any, pending_name: str, not_waiting: str = "") -> dict[st
     (`not_waiting` says why: the request was answered, maybe by someone else just
     now) that reason is the refusal.
     """
-    from graph.approval import parse_decision
+    from graph.core.approval import parse_decision
 
     if value is None:
         return None
@@ -162,7 +162,7 @@ def decision_of(value: Any, pending_name: str, not_waiting: str = "") -> dict[st
 
 def not_waiting(state: StateSnapshot) -> str:
     """Why a thread with no pending request takes no decision (its last request's fate)."""
-    from graph.resuming import NOT_AWAITING, last_answered
+    from graph.episodes.resuming import NOT_AWAITING, last_answered
 
     return NOT_AWAITING.format(last=last_answered(state))
 
@@ -195,7 +195,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     from the stored ones need `--change-settings`.
     """
     from graph.agent import build_agent
-    from graph.runner import resume_episode, snapshot, stored_settings
+    from graph.episodes.runner import resume_episode, snapshot, stored_settings
 
     given, request_id = read_decision(args)
     agent, saver = open_agent(args.env, args.db, create=False)

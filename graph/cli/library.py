@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from graph.library_rules import check_library_db
-from graph.validation import SettingsError
+from graph.settings.library_rules import check_library_db
+from graph.settings.validation import SettingsError
 
 RESET = "Reset the library database {path}: the seed's catalogue, no reservations, no audit rows."
 

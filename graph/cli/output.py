@@ -102,7 +102,7 @@ def emit(
     result: Mapping[str, Any], as_json: bool, db: str | None = None, server: str | None = None
 ) -> int:
     """Print the outcome (text or one JSON object); returns its exit status."""
-    from graph.results import EXIT_CODES
+    from graph.episodes.results import EXIT_CODES
 
     if as_json:
         print(terminal.dumps(result, default=str))

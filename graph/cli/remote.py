@@ -19,7 +19,7 @@ from graph import terminal
 from graph.cli.output import emit, print_episode, print_event
 from graph.cli.settings import chosen_settings, read_question, settings_of, thread_env
 from graph.errors import AgentError
-from graph.validation import validate_run
+from graph.settings.validation import validate_run
 
 if TYPE_CHECKING:
     from graph.remote.episodes import RemoteRun

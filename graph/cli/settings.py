@@ -1,6 +1,6 @@
 """Run settings as flags (one per `Context` field) and the question as given.
 
-The flags only parse; `graph.validation` judges the values, for the CLI and
+The flags only parse; `graph.settings.validation` judges the values, for the CLI and
 the server alike.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, fields
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
-from graph.context import CONTEXT_TYPES, Context
-from graph.validation import MAX_QUESTION_CHARS, SettingsError, refuse_foreign
+from graph.settings.context import CONTEXT_TYPES, Context
+from graph.settings.validation import MAX_QUESTION_CHARS, SettingsError, refuse_foreign
 
 STDIN = "-"
 
@@ -87,7 +87,7 @@ def anchored(settings: Mapping[str, Any]) -> dict[str, Any]:
     """The file-naming settings among `settings` (`model`, `judge`, `library_db`) with
     relative paths made absolute: a thread stores its settings, and a resume from
     another working directory must use the same files, not ones of the same name there."""
-    from graph.models import model_files_anchored
+    from graph.core.models import model_files_anchored
     from graph.store.locations import anywhere
 
     found: dict[str, Any] = {}

@@ -8,16 +8,16 @@ from pathlib import Path
 from typing import Any
 
 from graph import terminal
+from graph.cli.command_guard import damage_reported
 from graph.cli.episodes import open_agent
 from graph.cli.output import print_episode, print_threads
 from graph.cli.settings import thread_env
-from graph.command_guard import damage_reported
 
 
 @damage_reported
 def cmd_show(args: argparse.Namespace) -> int:
     """Print an episode's trajectory and state."""
-    from graph.runner import episode_result, snapshot, stored_settings
+    from graph.episodes.runner import episode_result, snapshot, stored_settings
 
     agent, _ = open_agent(args.env, args.db, create=False)
     if args.env:  # refused as `resume` refuses it
@@ -113,7 +113,7 @@ def _registered_rows(registered: list[Any], live: Mapping[str, Any]) -> list[dic
 
 
 def _rows_from_states(agent: Any, thread_ids: list[str]) -> list[dict[str, Any]]:
-    from graph.runner import episode_result, snapshot, stored_settings
+    from graph.episodes.runner import episode_result, snapshot, stored_settings
 
     rows: list[dict[str, Any]] = []
     for thread_id in thread_ids:

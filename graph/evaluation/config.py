@@ -16,10 +16,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Literal
 
-from graph.context import DEFAULT_MODEL
 from graph.errors import AgentError
 from graph.evaluation.methods import GRAPH_STYLES, METHODS, RunSettings
-from graph.validation import RULES
+from graph.settings.context import DEFAULT_MODEL
+from graph.settings.validation import RULES
 
 EPISODES_FILE = "episodes.jsonl"
 SUMMARY_FILE = "summary.json"

@@ -79,7 +79,7 @@ class _DefaultModels:
     """The `--model` chat model, loaded once, one seeded copy per seed."""
 
     def __init__(self, settings: RunSettings) -> None:
-        from graph.models import load_chat_model
+        from graph.core.models import load_chat_model
 
         self.base = load_chat_model(settings.model, settings.temperature, settings.max_tokens)
         self.seed_reaches_model = seeded(self.base, 0)[1]

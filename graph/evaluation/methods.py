@@ -28,12 +28,12 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
 from graph.agent import ENVIRONMENTS, build_graph
-from graph.context import WikipediaContext
+from graph.core.nodes import MODEL_BACKOFF_S, AgentDeps
+from graph.core.trajectory import one_line
+from graph.episodes.runner import Agent, run_episode
 from graph.evaluation.rate_limits import RateLimited, is_rate_limit, is_rate_limit_text, retry_after
-from graph.nodes import MODEL_BACKOFF_S, AgentDeps
 from graph.prompts import render
-from graph.runner import Agent, run_episode
-from graph.trajectory import one_line
+from graph.settings.context import WikipediaContext
 
 METHODS = ("standard", "cot", "act", "react", "react+verify", "react->cot")
 GRAPH_STYLES: dict[str, tuple[Literal["react", "act"], Literal["enforce", "record"]]] = {

@@ -24,7 +24,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from graph.context import DEFAULT_MODEL
 from graph.errors import AgentError
 from graph.evaluation.config import (
     EPISODES_FILE,
@@ -35,6 +34,7 @@ from graph.evaluation.config import (
 )
 from graph.evaluation.harness import QABench, plots_available
 from graph.evaluation.methods import METHODS, ModelFactory
+from graph.settings.context import DEFAULT_MODEL
 
 __all__ = ["BenchConfig", "BenchError", "QABench", "main", "register", "run_qa_bench"]
 

@@ -19,9 +19,9 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
+from graph.core.trajectory import one_line
 from graph.evaluation.hotpot import load_questions
 from graph.testing import ScriptedReActModel, question_of
-from graph.trajectory import one_line
 
 RIGHT = 0.5
 STALL = 0.2

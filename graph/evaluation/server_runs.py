@@ -15,12 +15,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from graph.episodes.runner import local_actor, settings_of
 from graph.evaluation.methods import error_outcome, graph_outcome
 from graph.evaluation.scheduler import run_all
 from graph.evaluation.stored import UNFINISHED, episode_thread_id
 from graph.remote.client import connect, talking_to
 from graph.remote.episodes import outcome, read_state, run_config, thread_metadata
-from graph.runner import local_actor, settings_of
 
 if TYPE_CHECKING:
     from graph.evaluation.harness import EpisodeTask, QABench

@@ -35,12 +35,12 @@ from typing import Any, Literal
 from langgraph.checkpoint.memory import InMemorySaver
 
 from graph.agent import build_agent
-from graph.context import WikipediaContext
+from graph.core.trajectory import one_line
+from graph.episodes.runner import run_episode
 from graph.evaluation.hotpot import exact_match, load_questions
 from graph.evaluation.verifier_cases import build_cases, load_pages
-from graph.runner import run_episode
+from graph.settings.context import WikipediaContext
 from graph.testing import PolicyReActModel
-from graph.trajectory import one_line
 
 POLICY_KINDS = (
     "span_swap",

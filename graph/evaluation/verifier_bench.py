@@ -23,13 +23,13 @@ from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
+from graph.core.models import load_chat_model
 from graph.evaluation import simulation_report
 from graph.evaluation.config import BenchError, check_output_file
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages
 from graph.evaluation.verifier_outcomes import outcome_summary
 from graph.evaluation.verifier_summary import format_summary, summarise
-from graph.models import load_chat_model
 from graph.verifier import verify_answer
 from graph.verifier.judge import JUDGE_MAX_TOKENS, judge
 from graph.verifier.kinds.lexicon_store import snapshot_lexicon

@@ -1,13 +1,13 @@
 """Episodes on a LangGraph server: start, resume with a decision, read back.
 
-The same contract as the local commands (`graph.runner`, `graph.resuming`):
+The same contract as the local commands (`graph.episodes.runner`, `graph.episodes.resuming`):
 the run's settings go into the input (`{"question", "settings"}`), so the
 thread stores them before any node runs; a decision is bound to the request
 pending when the state was read (by its request id, which the server's
 `review` node checks again when the run starts, and its savers when nothing
 is pending any more: `graph.store.resume_guard`); a decision for a request
 that is not pending is refused with the same line as locally. The
-server's runs take the thread's lease themselves (`graph.thread_guard`), so
+server's runs take the thread's lease themselves (`graph.core.thread_guard`), so
 a thread another process drives is refused by the run, and the server's
 message comes back.
 """
@@ -24,11 +24,8 @@ from langgraph_sdk.client import SyncLangGraphClient
 
 from graph import terminal
 from graph.agent import recursion_limit
-from graph.context import Context
-from graph.errors import AgentError, DecisionError, RequestError, ThreadNotFoundError
-from graph.remote.client import plain_url, server_url, talking_to
-from graph.results import outcome_of
-from graph.resuming import (
+from graph.episodes.results import outcome_of
+from graph.episodes.resuming import (
     AWAITS_DECISION,
     ENDED,
     NOT_AWAITING,
@@ -39,7 +36,10 @@ from graph.resuming import (
     settings_changes,
     with_defaults,
 )
-from graph.runner import EventHandler, make_context, settings_of
+from graph.episodes.runner import EventHandler, make_context, settings_of
+from graph.errors import AgentError, DecisionError, RequestError, ThreadNotFoundError
+from graph.remote.client import plain_url, server_url, talking_to
+from graph.settings.context import Context
 from graph.store.locations import server_words
 from graph.store.resume_guard import NOT_PENDING
 

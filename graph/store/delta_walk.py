@@ -1,6 +1,6 @@
 """Rebuilding `DeltaChannel` values from SQLite without reading every ancestor.
 
-A `DeltaChannel` (see `graph.state`) stores no value in a checkpoint except
+A `DeltaChannel` (see `graph.core.state`) stores no value in a checkpoint except
 an occasional snapshot, its *seed*; reading a channel walks the checkpoint's
 ancestors back to the nearest seed and replays the writes in between.
 LangGraph's `SqliteSaver` finds seeds by deserialising every ancestor's whole

@@ -13,7 +13,7 @@ are told apart by the row: an owner whose lease expired without renewal is
 taken over by the next owner in the same process, as the SQLite lease does;
 a sweeper also closes such leases so other processes can take them. (A
 server run releases its lease when its stream ends, cancelled or not:
-`graph.server_runs`; expiry is the fallback.)
+`graph.store.server_runs`; expiry is the fallback.)
 
 The row also keeps the thread's fencing token (`graph.store.leases`): one more
 at every take-over, kept when the lease is released. A lease whose row expired

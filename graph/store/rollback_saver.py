@@ -21,7 +21,6 @@ from langgraph.checkpoint.base import (
 )
 
 from graph.errors import ThreadDeletedError
-from graph.server_runs import SERVER_RUNS
 from graph.store.copies import copy_thread
 from graph.store.locations import metadata_without_passwords
 from graph.store.resume_guard import named_decision, refused_decision
@@ -35,6 +34,7 @@ from graph.store.rollback import (
     restore_registry,
     run_of,
 )
+from graph.store.server_runs import SERVER_RUNS
 
 LOG = logging.getLogger(__name__)
 REQUEST_WAIT_S = 30.0

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from graph.context import Context
+from graph.settings.context import Context
 from graph.store.locations import without_password
 
 URL_SETTINGS = ("library_db",)

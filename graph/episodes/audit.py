@@ -18,11 +18,11 @@ from typing import Any
 
 from graph import terminal
 from graph.agent import ENVIRONMENTS
-from graph.command_guard import damage_reported
-from graph.context import Context
+from graph.cli.command_guard import damage_reported
+from graph.core.node_support import recorded_decisions
+from graph.episodes.runner import Agent, env_of
 from graph.errors import AgentError, DatabaseError
-from graph.node_support import recorded_decisions
-from graph.runner import Agent, env_of
+from graph.settings.context import Context
 from graph.store.locations import DB_HELP, anywhere, hidden_password, without_password
 from tools.base import ExecContext
 
@@ -105,7 +105,7 @@ def audit_rows(
     log (a Wikipedia episode) or a `given` database it did not use, and `DatabaseError`
     when its library database is missing (nothing is created).
     """
-    from graph.runner import snapshot, stored_settings
+    from graph.episodes.runner import snapshot, stored_settings
     from tools.library.db import audit_log, default_db_path
     from tools.library.engines import describe, parse_location
 
@@ -140,7 +140,7 @@ def copied_from(agent: Agent, thread_id: str) -> tuple[set[str], list[str]]:
     A copy (`threads.copy`) keeps its original's checkpoints, and with them requests
     decided on the original, whose audit rows carry the original's thread id.
     """
-    from graph.runner import thread_config
+    from graph.episodes.runner import thread_config
 
     requests: set[str] = set()
     others: list[str] = []
@@ -172,7 +172,7 @@ def format_row(row: Mapping[str, Any]) -> str:
 def cmd_audit(args: argparse.Namespace) -> int:
     """Print a thread's audit rows (library episodes)."""
     from graph.agent import build_agent
-    from graph.runner import open_checkpointer
+    from graph.episodes.runner import open_checkpointer
     from graph.store.locations import checkpoint_location
 
     agent = build_agent("library", open_checkpointer(checkpoint_location(args.db), create=False))

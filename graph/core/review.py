@@ -30,10 +30,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from graph.approval import Decision, approval_request, parse_decision
-from graph.context import Context
-from graph.errors import DecisionError
-from graph.node_support import (
+from graph.core.approval import Decision, approval_request, parse_decision
+from graph.core.node_support import (
     AgentDeps,
     add_elapsed,
     counters_of,
@@ -41,8 +39,10 @@ from graph.node_support import (
     recorded_decisions,
     request_id_for,
 )
-from graph.state import AgentState, Proposal, Step
-from graph.trajectory import action_text
+from graph.core.state import AgentState, Proposal, Step
+from graph.core.trajectory import action_text
+from graph.errors import DecisionError
+from graph.settings.context import Context
 from tools.base import ArgumentError, Environment, ExecContext
 
 REJECTED = "A human rejected {action}: {message} It was not run."

@@ -1,17 +1,17 @@
 """What the LangGraph server (`langgraph dev`, Studio) needs from this package.
 
 `langgraph.json` names `make_checkpointer` as the server's checkpointer
-(`{"checkpointer": {"path": "./graph/server.py:make_checkpointer"}}`), so the
+(`{"checkpointer": {"path": "./graph/server/checkpointer.py:make_checkpointer"}}`), so the
 server keeps every checkpoint in the same database as the CLI,
-`graph.runner.default_db_location()` (`$REACT_AGENT_DB` if set): an SQLite
+`graph.episodes.runner.default_db_location()` (`$REACT_AGENT_DB` if set): an SQLite
 file with the same pragmas and channel version scheme (`graph.store.aio`),
 or a PostgreSQL database (`graph.store.pg_aio`).
 
 Runs on the server take part in the thread lease like the CLI's commands: the
 saver carries the lease and the thread registry of its file, and the graph's
-nodes find them there (`graph.thread_guard`); the graph factories
-(`graph.studio`) release a run's lease when its stream ends, a cancelled run's
-included (`graph.server_runs`).
+nodes find them there (`graph.core.thread_guard`); the graph factories
+(`graph.server.studio`) release a run's lease when its stream ends, a cancelled run's
+included (`graph.store.server_runs`).
 
 Both savers implement `adelete_for_runs`, which langgraph-api calls to roll a
 run back (`runs.cancel(..., action="rollback")`, `multitask_strategy="rollback"`):
@@ -30,7 +30,7 @@ from pathlib import Path
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graph.runner import default_db_location
+from graph.episodes.runner import default_db_location
 from graph.store.aio import CompactAsyncSqliteSaver, open_async_sqlite_saver
 from graph.store.leases import SqliteThreadLease
 from graph.store.registry import ThreadRegistry

@@ -24,11 +24,9 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.types import Command, StateSnapshot
 
-from graph.approval import parse_decision
-from graph.context import Context
-from graph.errors import AgentError, RequestError, SettingsChangeError
-from graph.passwords import recorded
-from graph.runner import (
+from graph.core.approval import parse_decision
+from graph.core.passwords import recorded
+from graph.episodes.runner import (
     Agent,
     EventHandler,
     _stream,
@@ -40,6 +38,8 @@ from graph.runner import (
     stored_settings,
     thread_config,
 )
+from graph.errors import AgentError, RequestError, SettingsChangeError
+from graph.settings.context import Context
 
 AWAITS_DECISION = (
     "this episode awaits a human decision on request {request_id}: resume it with "
@@ -198,7 +198,7 @@ def _decision_of_record(
 ) -> Mapping[str, Any]:
     """The decision to send: the one the audit log already holds for the request (a crash
     came between recording it and storing the step), else the one given."""
-    from graph.audit import recorded_decision
+    from graph.episodes.audit import recorded_decision
 
     recorded = recorded_decision(agent, ctx, thread_id, pending.request_id)
     if recorded is None:
@@ -238,7 +238,7 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
     def record_change() -> None:
         """Record a settings change, once nothing stands in the way of the run."""
         if changes:
-            from graph.audit import record_thread_event
+            from graph.episodes.audit import record_thread_event
 
             detail = {"changes": {k: {"from": a, "to": b} for k, (a, b) in changes.items()}}
             record_thread_event(
@@ -288,11 +288,11 @@ def _fork(
         raise AgentError(
             FORK_NOT_AT_APPROVAL.format(checkpoint=request.checkpoint_id, thread_id=thread_id)
         )
-    from graph.audit import record_thread_event
+    from graph.episodes.audit import record_thread_event
 
     detail: dict[str, Any] = {}
     if request.edit_action is not None:
-        from graph.history import edited_fork
+        from graph.episodes.history import edited_fork
 
         chosen = state.config["configurable"]["checkpoint_id"]
         state = edited_fork(agent, state, request.edit_action, ctx, actor)

@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from graph.setting_rules import text as text_rule
+from graph.settings.setting_rules import text as text_rule
 
 NOT_A_DATETIME = "{value!r} is not a date-time; use YYYY-MM-DDTHH:MM (e.g. 2026-09-26T14:00)"
 NOT_A_DEADLINE = (

@@ -2,7 +2,7 @@
 
 Live dependencies (chat model, environment) are bound when the graph is built
 and never stored in state; settings come from `Runtime[Context]` (the thread's
-stored ones, see `graph.thread_guard`); everything else comes from state.
+stored ones, see `graph.core.thread_guard`); everything else comes from state.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from langgraph.runtime import Runtime
 
-from graph.context import Context
-from graph.state import AgentState
-from graph.thread_guard import actor_of, fence_token
-from graph.trajectory import budget_message
+from graph.core.state import AgentState
+from graph.core.thread_guard import actor_of, fence_token
+from graph.core.trajectory import budget_message
+from graph.settings.context import Context
 from tools.base import Environment, Evidence, ExecContext, Verdict
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ class AgentDeps:
             return self.model
         key = (ctx.model, ctx.temperature, ctx.max_tokens)
         if key not in self._models:
-            from graph.models import load_chat_model
+            from graph.core.models import load_chat_model
 
             self._models[key] = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
         return self._models[key]
@@ -115,7 +115,7 @@ class AgentDeps:
         """`spec` loaded as a judge (temperature 0, a short reply), cached."""
         key = ("judge", spec)
         if key not in self._models:
-            from graph.models import load_chat_model
+            from graph.core.models import load_chat_model
             from graph.verifier.judge import JUDGE_MAX_TOKENS
 
             self._models[key] = load_chat_model(spec, 0.0, JUDGE_MAX_TOKENS)
@@ -180,7 +180,7 @@ def exec_context(
     """What an environment may read while executing one action of this state.
 
     The request is the proposal's (unless given), the actor whoever drives the
-    run (`graph.thread_guard.actor_of`) unless given.
+    run (`graph.core.thread_guard.actor_of`) unless given.
     """
     info = runtime.execution_info
     thread_id = str(info.thread_id or "") if info is not None else ""

@@ -5,7 +5,7 @@ the LangGraph server drives the same graph through its own API. A driver
 holds the thread's lease (`graph.store.leases`) for as long as it drives it,
 taken before it reads the state it acts on; the run's settings go into the
 input, so the input checkpoint stores them before any node runs. What an episode
-returns is built by `graph.results`.
+returns is built by `graph.episodes.results`.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import StateSnapshot
 
 from graph.agent import ENVIRONMENTS, recursion_limit
-from graph.context import Context
+from graph.core.passwords import recorded
+from graph.episodes.results import outcome_of
 from graph.errors import AgentError, DatabaseError, ThreadNotFoundError
-from graph.passwords import recorded
-from graph.results import outcome_of
+from graph.settings.context import Context
 from graph.store.heartbeats import holding
 from graph.store.leases import lease_of, new_owner
 from graph.store.locations import (
@@ -90,7 +90,7 @@ def make_context(env_name: str, settings: Mapping[str, Any]) -> Context:
 
 def settings_of(env_name: str, ctx: Context) -> dict[str, Any]:
     """A run's settings as the thread stores them: the Context's fields plus `env`, a
-    database URL without its password (`graph.passwords`)."""
+    database URL without its password (`graph.core.passwords`)."""
     return recorded(asdict(ctx) | {"env": env_name})
 
 
@@ -261,7 +261,7 @@ def resume_episode(
     actor: str | None = None,
     edit_action: str | None = None,
 ) -> dict[str, Any]:
-    """Continue a paused, interrupted or failed episode (see `graph.resuming.resume`).
+    """Continue a paused, interrupted or failed episode (see `graph.episodes.resuming.resume`).
 
     With `decision` it answers the pending approval request (`request_id`, if
     given, must name it); from `checkpoint_id` it forks the thread there (the
@@ -269,7 +269,7 @@ def resume_episode(
     a `ctx` that differs from them is refused unless `change_settings`. `edit_action`
     replaces the pending Action there first (`--edit-state`), once nothing refuses the fork.
     """
-    from graph.resuming import Resume, resume
+    from graph.episodes.resuming import Resume, resume
 
     request = Resume(
         thread_id=thread_id,

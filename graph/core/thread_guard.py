@@ -8,7 +8,7 @@
   the lease if it is free, renews it while it works, and gives it up when the
   run pauses for approval, ends the episode or fails; a crashed run's lease
   expires. A run that is cancelled gives it up when its stream ends, or when
-  its node still running then returns (`graph.server_runs`): a node of such a
+  its node still running then returns (`graph.store.server_runs`): a node of such a
   run that had not started does not start, and a new server run that finds
   the thread held by it waits for that node rather than being refused.
 - **Fencing.** Taking the lease gives this process the thread's fencing token
@@ -18,7 +18,7 @@
 - **The settings.** The run's `Context` comes from `state["settings"]`, stored
   with the thread from the input checkpoint on, not from whatever the resuming
   run passed, but for the password of the database URL the run was given
-  (`graph.passwords`: the thread stores none). A thread started with only a
+  (`graph.core.passwords`: the thread stores none). A thread started with only a
   question stores its run's context on its first node (`reason`).
 - **The registry.** Status changes are written to the thread registry, so
   `react-agent threads` lists server-run threads too.
@@ -39,14 +39,14 @@ from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 from langgraph.errors import GraphInterrupt
 from langgraph.runtime import Runtime
 
-from graph.context import Context
+from graph.core.passwords import with_given_password
+from graph.core.state import AgentState
 from graph.errors import LeaseHeldError, SettingsChangeError
-from graph.passwords import with_given_password
-from graph.server_runs import SERVER_RUNS
-from graph.state import AgentState
+from graph.settings.context import Context
 from graph.store.heartbeats import HEARTBEATS, ensure
 from graph.store.leases import ThreadLease, lease_of
 from graph.store.registry import ThreadRegistry, registry_of
+from graph.store.server_runs import SERVER_RUNS
 from tools.fencing import TakenOverError
 
 CONTEXT_CACHE_SIZE = 64

@@ -17,11 +17,10 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import StateSnapshot
 
 from graph import terminal
-from graph.command_guard import damage_reported
-from graph.context import Context
-from graph.errors import AgentError, ThreadNotFoundError
-from graph.proposals import propose
-from graph.runner import (
+from graph.cli.command_guard import damage_reported
+from graph.core.proposals import propose
+from graph.core.state import Proposal
+from graph.episodes.runner import (
     NO_THREAD,
     Agent,
     db_label,
@@ -31,7 +30,8 @@ from graph.runner import (
     snapshot,
     thread_config,
 )
-from graph.state import Proposal
+from graph.errors import AgentError, ThreadNotFoundError
+from graph.settings.context import Context
 from graph.store.locations import DB_HELP, db_command
 from tools.base import ExecContext
 
@@ -261,7 +261,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     the graph's shape, and listing runs no node.
     """
     from graph.agent import build_agent
-    from graph.runner import open_checkpointer
+    from graph.episodes.runner import open_checkpointer
     from graph.store.locations import checkpoint_location
 
     agent = build_agent("wikipedia", open_checkpointer(checkpoint_location(args.db), create=False))

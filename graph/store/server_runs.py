@@ -1,14 +1,14 @@
 """The LangGraph server's runs in this process: which are running a node, which have ended.
 
 A server run drives its thread under the run id as lease owner
-(`graph.thread_guard`). Its nodes give the lease up when the run pauses, ends
+(`graph.core.thread_guard`). Its nodes give the lease up when the run pauses, ends
 the episode or fails; but a run that is *cancelled* (`runs.cancel`, Studio's
 cancel button, `multitask_strategy="interrupt"` or `"rollback"`) stops
 between or around nodes, where no node of ours runs. LangGraph cannot stop a
 synchronous node that is already running in its worker thread: cancelling the
 run only drops the node's result, and the node runs on to its end.
 
-So the server's graphs are entered once per run (`graph.studio`), and leaving
+So the server's graphs are entered once per run (`graph.server.studio`), and leaving
 that, which the server does when the run's stream ends for whatever reason,
 calls `ServerRuns.ended`:
 

@@ -10,7 +10,8 @@ Every setting of every `Context` has a rule here (a test checks it); a bad
 value gets one line naming it and the accepted forms, e.g.
 `--now: 'yesterday' is not a date-time; use YYYY-MM-DDTHH:MM (e.g. 2026-09-26T14:00)`.
 The CLI names settings by their flags (`--now`), the server by their names (`now`).
-The rules' kinds are in `graph.setting_rules`, the library's own in `graph.library_rules`.
+The rules' kinds are in `graph.settings.setting_rules`, the library's own in
+`graph.settings.library_rules`.
 """
 
 from __future__ import annotations
@@ -19,10 +20,17 @@ from collections.abc import Iterable
 from dataclasses import fields
 from typing import Any, Literal
 
-from graph.context import Context
 from graph.errors import AgentError
-from graph.library_rules import check_library_db, deadline, faults, local_datetime, origin, patron
-from graph.setting_rules import Rule, api_url, choice, number, text, whole
+from graph.settings.context import Context
+from graph.settings.library_rules import (
+    check_library_db,
+    deadline,
+    faults,
+    local_datetime,
+    origin,
+    patron,
+)
+from graph.settings.setting_rules import Rule, api_url, choice, number, text, whole
 
 MAX_QUESTION_CHARS = 4000
 # The recursion limit follows the budgets (graph.agent.recursion_limit), so these caps

@@ -5,9 +5,9 @@ edits of a pending action both use it.
 
 from __future__ import annotations
 
-from graph.protocol import ParseFailure, parse_react_output
-from graph.state import Proposal, Step
-from graph.trajectory import REPEATED, action_text, find_repeat, repeat_key
+from graph.core.protocol import ParseFailure, parse_react_output
+from graph.core.state import Proposal, Step
+from graph.core.trajectory import REPEATED, action_text, find_repeat, repeat_key
 from tools.base import ArgumentError, Environment, ExecContext
 
 

@@ -5,7 +5,7 @@ hand the same compiled graph out every time. A run's use (langgraph-api's
 `threads.create_run` access, the only one it marks as an execution) is also
 the one place that sees every end of the run, a cancelled one included: the
 server leaves the factory's context when the run's stream ends, and
-`graph.server_runs` then releases the run's thread lease (at once, or when a
+`graph.store.server_runs` then releases the run's thread lease (at once, or when a
 node still finishing in its worker thread returns), and notes a run ended by
 a rollback, which a new run of its thread waits for before it starts. Every other use (schemas,
 state reads, Studio's drawing) only gets the graph.
@@ -23,9 +23,9 @@ from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 from langgraph.graph.state import CompiledStateGraph
 
 from graph.agent import EnvName, server_agent
-from graph.server_runs import SERVER_RUNS
+from graph.core.thread_guard import run_owner
 from graph.store.leases import lease_of
-from graph.thread_guard import run_owner
+from graph.store.server_runs import SERVER_RUNS
 
 EXECUTION_MARK = "__is_for_execution__"  # set by langgraph-api on a run's own use only
 

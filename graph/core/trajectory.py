@@ -12,10 +12,10 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from graph.context import Context
-from graph.derived import PrefixCache
+from graph.core.derived import PrefixCache
+from graph.core.state import Step
 from graph.prompts import render
-from graph.state import Step
+from graph.settings.context import Context
 from tools.base import Environment, Evidence, EvidenceDraft, Verdict
 
 MAX_ACTION_TEXT = 200
@@ -106,7 +106,7 @@ def build_messages(
     let its text pose as past Thoughts, Actions and Observations.
 
     The system prompt is rendered once per distinct settings and situation,
-    and each past step once (see `graph.derived`).
+    and each past step once (see `graph.core.derived`).
     """
     actions = tuple((spec.usage, spec.description) for spec in env.specs().values())
     settings = tuple(vars(ctx).items())

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graph.context import Context
 from graph.errors import AgentError, DatabaseError
+from graph.settings.context import Context
 from graph.store.heartbeats import holding
 from graph.store.leases import lease_of, new_owner
 from graph.store.locations import db_command

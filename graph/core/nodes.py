@@ -1,9 +1,9 @@
 """The graph's nodes: reason, review, act, observe, verify.
 
-Each node is thin: the decisions live in helpers (`graph.proposals`,
-`graph.trajectory`, `graph.review`, the checker of `graph.verifier.checkers`). Live
+Each node is thin: the decisions live in helpers (`graph.core.proposals`,
+`graph.core.trajectory`, `graph.core.review`, the checker of `graph.verifier.checkers`). Live
 dependencies come from `AgentDeps`, settings from `Runtime[Context]` (the
-thread's stored ones: `graph.thread_guard` binds them), and everything else
+thread's stored ones: `graph.core.thread_guard` binds them), and everything else
 from state.
 """
 
@@ -15,8 +15,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from graph.context import Context
-from graph.node_support import (
+from graph.core.node_support import (
     MODEL_BACKOFF_S,
     AgentDeps,
     add_elapsed,
@@ -27,12 +26,12 @@ from graph.node_support import (
     judge_allowance,
     reply_text,
 )
-from graph.outcomes import outcome_evidence, stored_outcome
-from graph.passwords import recorded
-from graph.proposals import propose
-from graph.review import governing, review_write, unapproved
-from graph.state import AgentState, Step
-from graph.trajectory import (
+from graph.core.outcomes import outcome_evidence, stored_outcome
+from graph.core.passwords import recorded
+from graph.core.proposals import propose
+from graph.core.review import governing, review_write, unapproved
+from graph.core.state import AgentState, Step
+from graph.core.trajectory import (
     add_evidence,
     budget_exceeded,
     budget_message,
@@ -44,7 +43,8 @@ from graph.trajectory import (
     same_answer,
     unverified_answer,
 )
-from graph.validation import validate_run
+from graph.settings.context import Context
+from graph.settings.validation import validate_run
 from tools.base import ToolOutcome, verdict_outcome
 from tools.dbfiles import DiskFullError
 from tools.fencing import TakenOverError
@@ -165,7 +165,7 @@ class Nodes:
         return update | ({"outcome": None} if state.get("outcome") else {})
 
     def review(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
-        """Ask a human about a write action before anything runs (see `graph.review`)."""
+        """Ask a human about a write action before anything runs (see `graph.core.review`)."""
         return review_write(self.deps, state, runtime)
 
     def act(self, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:

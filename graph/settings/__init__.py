@@ -1,0 +1,1 @@
+"""Run settings: what each environment takes, how they are checked and stored."""
