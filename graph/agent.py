@@ -11,13 +11,11 @@ START -> reason -> act -------> observe -> reason
 Nothing is compiled at import: the CLI and tests call `build_agent` with a
 `SqliteSaver`; `graph.server.studio` compiles the graphs `langgraph.json` names and
 hands them to the server through factories (the server brings its own
-persistence), and `wikipedia_agent` / `library_agent` here are compiled on
-first use.
+persistence).
 """
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -27,13 +25,12 @@ from langgraph.graph.state import CompiledStateGraph
 from graph.core.nodes import AgentDeps, Nodes
 from graph.core.state import AgentState, InputState
 from graph.core.thread_guard import ThreadGuard
-from graph.settings.context import CONTEXT_TYPES, Context
+from graph.settings.context import CONTEXT_TYPES, Context, EnvName
 from tools.base import Environment
 
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
 
-EnvName = Literal["wikipedia", "library"]
 SUPERSTEPS_PER_TURN = 4  # reason, review, act, observe: the longest path of one model turn
 RECURSION_MARGIN = 8
 
@@ -136,20 +133,3 @@ def build_agent(
     _, factory, keys = ENVIRONMENTS[env_name]
     deps = AgentDeps(environment_factory=factory, environment_keys=keys, model=model)
     return build_graph(env_name, deps).compile(checkpointer=checkpointer, name=f"{env_name}-agent")
-
-
-@cache
-def server_agent(env_name: EnvName) -> CompiledStateGraph[Any, Any, Any, Any]:
-    """The agent of `env_name` without a checkpointer, compiled once (for the server), its
-    state written by its nodes only (`graph.server.state_edits`)."""
-    from graph.server.state_edits import guarded
-
-    return guarded(build_agent(env_name))
-
-
-def __getattr__(name: str) -> Any:
-    """`wikipedia_agent` and `library_agent`, compiled on first access."""
-    env_name = name.removesuffix("_agent")
-    if name.endswith("_agent") and env_name in ENVIRONMENTS:
-        return server_agent(env_name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,7 +13,8 @@ from langchain_core.runnables import RunnableConfig
 
 from graph.agent import build_agent, build_graph
 from graph.core.nodes import AgentDeps
-from graph.episodes.runner import open_checkpointer, resume_episode, run_episode
+from graph.episodes.resuming import resume_episode
+from graph.episodes.runner import open_checkpointer, run_episode
 from graph.settings.context import WikipediaContext
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES, ScriptedReActModel
 

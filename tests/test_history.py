@@ -11,17 +11,19 @@ import pytest
 from server_utils import LIBRARY_QUESTION, LIBRARY_SCRIPT, write_script
 
 from graph import cli
-from graph.agent import EnvName, build_agent
-from graph.episodes.history import checkpoint_rows, edit_state, register
+from graph.agent import build_agent
+from graph.cli.history import register
+from graph.episodes.history import checkpoint_rows, edit_state
+from graph.episodes.resuming import resume_episode
 from graph.episodes.runner import (
     Agent,
     episode_result,
     make_context,
     open_checkpointer,
-    resume_episode,
     run_episode,
 )
 from graph.errors import AgentError, ThreadNotFoundError
+from graph.settings.context import EnvName
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
 from tools.library.db import reservations
 

@@ -12,7 +12,8 @@ from cli_utils import run_cli
 from langchain_core.runnables import RunnableConfig
 
 from graph.agent import build_agent
-from graph.episodes.runner import episode_result, open_checkpointer, resume_episode, run_episode
+from graph.episodes.resuming import resume_episode
+from graph.episodes.runner import episode_result, open_checkpointer, run_episode
 from graph.settings.context import LibraryContext
 from graph.testing import PolicyReActModel, ScriptedReActModel
 from tools.library.db import audit_log, ensure_database, reservations, set_copy_status

@@ -9,7 +9,8 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from graph.agent import build_agent
-from graph.episodes.runner import Agent, resume_episode, run_episode
+from graph.episodes.resuming import resume_episode
+from graph.episodes.runner import Agent, run_episode
 from graph.settings.context import LibraryContext
 from graph.testing import library_demo_model
 from tools.library.db import reservations

@@ -31,18 +31,18 @@ from server_utils import (
     write_script,
 )
 
-from graph.agent import EnvName, build_agent
+from graph.agent import build_agent
 from graph.episodes.history import checkpoint_rows
+from graph.episodes.resuming import resume_episode
 from graph.episodes.runner import (
     Agent,
     episode_result,
     list_threads,
     make_context,
     open_checkpointer,
-    resume_episode,
     run_episode,
 )
-from graph.settings.context import Context, LibraryContext, WikipediaContext
+from graph.settings.context import Context, EnvName, LibraryContext, WikipediaContext
 from graph.settings.validation import MAX_QUESTION_CHARS, SettingsError, validate_run
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
 from tools.library.db import audit_log, reservations

@@ -167,7 +167,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _register_history(commands: argparse._SubParsersAction) -> None:
-    from graph.episodes import history
+    from graph.cli import history
 
     history.register(commands)
 
@@ -184,7 +184,7 @@ def _register_bench(commands: argparse._SubParsersAction) -> None:
 # Commands whose modules are slow to import: fully built only when chosen (or for
 # `build_parser()` with no command), else listed by name and help only.
 def _register_audit(commands: argparse._SubParsersAction) -> None:
-    from graph.episodes import audit
+    from graph.cli import audit
 
     audit.register(commands)
 

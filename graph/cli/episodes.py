@@ -195,7 +195,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
     from the stored ones need `--change-settings`.
     """
     from graph.agent import build_agent
-    from graph.episodes.runner import resume_episode, snapshot, stored_settings
+    from graph.episodes.resuming import resume_episode
+    from graph.episodes.runner import snapshot, stored_settings
 
     given, request_id = read_decision(args)
     agent, saver = open_agent(args.env, args.db, create=False)

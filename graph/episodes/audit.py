@@ -1,4 +1,5 @@
-"""The thread's side of the audit log: events the runner records, and `react-agent audit`.
+"""The thread's side of the audit log: the events the runner records (the command is
+`graph.cli.audit`).
 
 Library episodes keep an append-only audit log in their library database
 (`tools.library.audit`): every proposal, decision, execution, fork and
@@ -8,22 +9,18 @@ write actions and no audit log.
 
 from __future__ import annotations
 
-import argparse
-import json
 import uuid
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-from graph import terminal
 from graph.agent import ENVIRONMENTS
-from graph.cli.command_guard import damage_reported
 from graph.core.node_support import recorded_decisions
 from graph.episodes.runner import Agent, env_of
 from graph.errors import AgentError, DatabaseError
 from graph.settings.context import Context
-from graph.store.locations import DB_HELP, anywhere, hidden_password, without_password
+from graph.store.locations import anywhere, hidden_password, without_password
 from tools.base import ExecContext
 
 OTHER_LIBRARY = (
@@ -155,66 +152,6 @@ def copied_from(agent: Agent, thread_id: str) -> tuple[set[str], list[str]]:
             if writer != thread_id and writer not in others:
                 others.append(writer)
     return requests, others
-
-
-def format_row(row: Mapping[str, Any]) -> str:
-    """One audit row as one line: id, time, event, request, actor, step and detail."""
-    detail = terminal.line(json.dumps(row["detail"], ensure_ascii=False, sort_keys=True))
-    request = row.get("request_id") or "-"
-    actor = terminal.line(row.get("actor") or "-")
-    return (
-        f"#{row['audit_id']:<4} {row['recorded_at']}  {row['event']:<16} {request:<13} "
-        f"{actor:<24} step {row['step_index']:<3} {detail}"
-    )
-
-
-@damage_reported
-def cmd_audit(args: argparse.Namespace) -> int:
-    """Print a thread's audit rows (library episodes)."""
-    from graph.agent import build_agent
-    from graph.episodes.runner import open_checkpointer
-    from graph.store.locations import checkpoint_location
-
-    agent = build_agent("library", open_checkpointer(checkpoint_location(args.db), create=False))
-    path, rows = audit_rows(agent, args.thread_id, args.library_db)
-    if args.json:
-        print(terminal.dumps(rows, default=str))
-        return 0
-    print(f"Audit log of thread {args.thread_id} (library database {path}):")
-    inherited = [row for row in rows if row.get("inherited_from")]
-    for source in dict.fromkeys(str(row["inherited_from"]) for row in inherited):
-        print(INHERITED.format(source=source, thread_id=args.thread_id))
-        for row in inherited:
-            if row["inherited_from"] == source:
-                print(format_row(row))
-    own = [row for row in rows if not row.get("inherited_from")]
-    if inherited and own:
-        print(f"Rows of thread {args.thread_id} itself:")
-    for row in own:
-        print(format_row(row))
-    if not own:
-        _, others = copied_from(agent, args.thread_id)
-        sources = others or list(dict.fromkeys(str(row["inherited_from"]) for row in inherited))
-        if sources:
-            print(NONE_OF_ITS_OWN.format(sources=", ".join(sources)))
-        else:
-            print("(no rows: the episode proposed no write action)")
-    return 0
-
-
-def register(commands: Any) -> None:
-    """Add `react-agent audit THREAD_ID [--db] [--library-db] [--json]` to the CLI's
-    subcommands."""
-    audit = commands.add_parser("audit", help="print a library episode's audit log")
-    audit.add_argument("thread_id")
-    audit.add_argument("--db", help=DB_HELP)
-    audit.add_argument(
-        "--library-db",
-        help="the thread's library database with its password (the thread stores the "
-        "URL without it; else PGPASSWORD or ~/.pgpass give it)",
-    )
-    audit.add_argument("--json", action="store_true", help="print one JSON list")
-    audit.set_defaults(func=cmd_audit)
 
 
 def untruths(

@@ -9,15 +9,12 @@ branch stays listed.
 
 from __future__ import annotations
 
-import argparse
 from contextlib import nullcontext
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.types import StateSnapshot
 
-from graph import terminal
-from graph.cli.command_guard import damage_reported
 from graph.core.proposals import propose
 from graph.core.state import Proposal
 from graph.episodes.runner import (
@@ -32,7 +29,6 @@ from graph.episodes.runner import (
 )
 from graph.errors import AgentError, ThreadNotFoundError
 from graph.settings.context import Context
-from graph.store.locations import DB_HELP, db_command
 from tools.base import ExecContext
 
 EDITED_ACTION_KEY = "edited_action"
@@ -237,48 +233,3 @@ def edited_fork(
     chosen = str(state.config["configurable"]["checkpoint_id"])
     fork = edit_state(agent, thread_id, chosen, action_text, ctx, actor)
     return snapshot(agent, thread_id, fork["configurable"]["checkpoint_id"])
-
-
-def format_rows(rows: list[dict[str, Any]]) -> str:
-    """The history as a table, one checkpoint a line (`*` marks the current branch)."""
-    lines = []
-    for row in rows:
-        mark = "*" if row["current"] else " "
-        when = str(row["created_at"] or "")[11:19]
-        step = "" if row["step"] is None else str(row["step"])
-        lines.append(
-            f"{mark} {row['checkpoint_id']}  {step:>3}  {when}  {row['node']:<9} "
-            f"{terminal.line(row['summary'])}"
-        )
-    return "\n".join(lines)
-
-
-@damage_reported
-def cmd_history(args: argparse.Namespace) -> int:
-    """Print a thread's checkpoints.
-
-    Any of the agents can read any thread: they share the state schema and
-    the graph's shape, and listing runs no node.
-    """
-    from graph.agent import build_agent
-    from graph.episodes.runner import open_checkpointer
-    from graph.store.locations import checkpoint_location
-
-    agent = build_agent("wikipedia", open_checkpointer(checkpoint_location(args.db), create=False))
-    rows = checkpoint_rows(agent, args.thread_id)
-    if args.json:
-        print(terminal.dumps(rows, default=str))
-    else:
-        print(format_rows(rows))
-        fork = db_command("react-agent", "resume", args.thread_id, db=args.db, tail=FORK_TAIL)
-        print(f"Fork with: {fork}")
-    return 0
-
-
-def register(commands: Any) -> None:
-    """Add `react-agent history THREAD_ID [--db] [--json]` to the CLI's subcommands."""
-    history = commands.add_parser("history", help="list an episode's checkpoints (time travel)")
-    history.add_argument("thread_id")
-    history.add_argument("--db", help=DB_HELP)
-    history.add_argument("--json", action="store_true", help="print one JSON list")
-    history.set_defaults(func=cmd_history)

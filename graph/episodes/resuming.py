@@ -31,7 +31,10 @@ from graph.episodes.runner import (
     EventHandler,
     _stream,
     driven,
+    driving,
     env_of,
+    episode_result,
+    local_actor,
     make_context,
     settings_of,
     snapshot,
@@ -40,6 +43,7 @@ from graph.episodes.runner import (
 )
 from graph.errors import AgentError, RequestError, SettingsChangeError
 from graph.settings.context import Context
+from graph.store.registry import registry_of
 
 AWAITS_DECISION = (
     "this episode awaits a human decision on request {request_id}: resume it with "
@@ -315,3 +319,44 @@ def _fork(
 def next_step(state: StateSnapshot) -> int:
     """The index of the step a thread takes next from this checkpoint (steps count from 1)."""
     return len(state.values.get("steps") or []) + 1
+
+
+def resume_episode(
+    agent: Agent,
+    thread_id: str,
+    ctx: Context | None = None,
+    decision: Any = None,
+    checkpoint_id: str | None = None,
+    on_event: EventHandler | None = None,
+    *,
+    request_id: str | None = None,
+    change_settings: bool = False,
+    owner: str | None = None,
+    actor: str | None = None,
+    edit_action: str | None = None,
+) -> dict[str, Any]:
+    """Continue a paused, interrupted or failed episode (see `resume`).
+
+    With `decision` it answers the pending approval request (`request_id`, if
+    given, must name it); from `checkpoint_id` it forks the thread there (the
+    old branch stays in the history). The thread's stored settings are used;
+    a `ctx` that differs from them is refused unless `change_settings`. `edit_action`
+    replaces the pending Action there first (`--edit-state`), once nothing refuses the fork.
+    """
+    request = Resume(
+        thread_id=thread_id,
+        ctx=ctx,
+        decision=decision,
+        checkpoint_id=checkpoint_id,
+        request_id=request_id,
+        change_settings=change_settings,
+        actor=actor or local_actor(),
+        edit_action=edit_action,
+    )
+    with driving(agent, thread_id, owner) as token:
+        resume(agent, request, token, on_event)
+        result = episode_result(agent, thread_id)
+        registry = registry_of(agent.checkpointer)
+        if registry is not None:
+            registry.set_status(thread_id, result["status"])
+    return result

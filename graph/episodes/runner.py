@@ -247,49 +247,6 @@ def stored_settings(agent: Agent, state: StateSnapshot) -> dict[str, Any]:
     return settings
 
 
-def resume_episode(
-    agent: Agent,
-    thread_id: str,
-    ctx: Context | None = None,
-    decision: Any = None,
-    checkpoint_id: str | None = None,
-    on_event: EventHandler | None = None,
-    *,
-    request_id: str | None = None,
-    change_settings: bool = False,
-    owner: str | None = None,
-    actor: str | None = None,
-    edit_action: str | None = None,
-) -> dict[str, Any]:
-    """Continue a paused, interrupted or failed episode (see `graph.episodes.resuming.resume`).
-
-    With `decision` it answers the pending approval request (`request_id`, if
-    given, must name it); from `checkpoint_id` it forks the thread there (the
-    old branch stays in the history). The thread's stored settings are used;
-    a `ctx` that differs from them is refused unless `change_settings`. `edit_action`
-    replaces the pending Action there first (`--edit-state`), once nothing refuses the fork.
-    """
-    from graph.episodes.resuming import Resume, resume
-
-    request = Resume(
-        thread_id=thread_id,
-        ctx=ctx,
-        decision=decision,
-        checkpoint_id=checkpoint_id,
-        request_id=request_id,
-        change_settings=change_settings,
-        actor=actor or local_actor(),
-        edit_action=edit_action,
-    )
-    with driving(agent, thread_id, owner) as token:
-        resume(agent, request, token, on_event)
-        result = episode_result(agent, thread_id)
-        registry = registry_of(agent.checkpointer)
-        if registry is not None:
-            registry.set_status(thread_id, result["status"])
-    return result
-
-
 def episode_result(agent: Agent, thread_id: str) -> dict[str, Any]:
     """The outcome of an episode as one JSON-able object (see `outcome_of`)."""
     state = snapshot(agent, thread_id)

@@ -23,9 +23,9 @@ from langgraph.errors import UnknownInterruptError
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, StateUpdate
 
-from graph.agent import EnvName
 from graph.core.passwords import recorded
 from graph.errors import AgentError, SettingsChangeError
+from graph.settings.context import EnvName
 from graph.store.resume_guard import refused_keyed, strict_resume
 
 RESTART = {"status": "running", "stop_reason": ""}

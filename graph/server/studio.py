@@ -22,8 +22,10 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 from langgraph.graph.state import CompiledStateGraph
 
-from graph.agent import EnvName, server_agent
+from graph.agent import build_agent
 from graph.core.thread_guard import run_owner
+from graph.server.state_edits import guarded
+from graph.settings.context import EnvName
 from graph.store.leases import lease_of
 from graph.store.server_runs import SERVER_RUNS
 
@@ -32,6 +34,14 @@ EXECUTION_MARK = "__is_for_execution__"  # set by langgraph-api on a run's own u
 ROLLBACK_WAIT_S = 30.0  # a run waits this long at most for an earlier run's rollback
 
 Graph = CompiledStateGraph[Any, Any, Any, Any]
+
+
+def server_agent(env_name: EnvName) -> Graph:
+    """The agent of `env_name` without a checkpointer, its state written by its nodes only
+    (`graph.server.state_edits`)."""
+    return guarded(build_agent(env_name))
+
+
 GRAPHS: dict[EnvName, Graph] = {name: server_agent(name) for name in ("wikipedia", "library")}
 
 

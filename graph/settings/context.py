@@ -200,6 +200,7 @@ class LibraryContext(Context):
     )
 
 
+EnvName = Literal["wikipedia", "library"]
 CONTEXT_TYPES: dict[str, type[Context]] = {
     "wikipedia": WikipediaContext,
     "library": LibraryContext,
