@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from graph.evaluation.qa_bench import BenchConfig, QABench  # noqa: E402
 from graph.evaluation.questions import select_questions  # noqa: E402
+from graph.evaluation.runners import run_pending  # noqa: E402
 from graph.testing import ScriptedReActModel  # noqa: E402
 
 ROW = "{level:>11} {wall:>9.2f} {ideal:>9.2f} {speedup:>8.2f} {efficiency:>10.0%}"
@@ -57,7 +58,7 @@ def wall_time(level: int, questions: int, model: ScriptedReActModel, method: str
         bench = QABench(config, lambda component, seed: model, progress=False)
         bench.prepare()
         started = time.perf_counter()
-        ran = bench.run_pending()
+        ran = run_pending(bench)
         elapsed = time.perf_counter() - started
         failed = [r["stop_reason"] for r in bench.log.load().values() if r["status"] == "error"]
         if ran != questions or failed:

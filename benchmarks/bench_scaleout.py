@@ -2,7 +2,7 @@
 
 Run with `python benchmarks/bench_scaleout.py` (`--json` for one JSON object,
 `--plot --out DIR` for a figure). Two scripted models answer the built-in
-HotpotQA questions (`graph.testing.HotpotOracleModel`: Search each supporting
+HotpotQA questions (`graph.evaluation.oracles.HotpotOracleModel`: Search each supporting
 page, then Finish; three model calls, two snapshot searches and the verifier
 per episode): one *waits* 0.1 s per call, as a model behind an API does, and
 one *computes* for 0.1 s of CPU per call, as a local model does. For each it
@@ -37,10 +37,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from graph.evaluation.qa_bench import BenchConfig, QABench  # noqa: E402
+from graph.evaluation.runners import run_pending  # noqa: E402
 
 MODELS = {
-    "wait 0.1 s/call": "graph.testing:slow_hotpot_model",
-    "CPU 0.1 s/call": "graph.testing:busy_hotpot_model",
+    "wait 0.1 s/call": "graph.evaluation.oracles:slow_hotpot_model",
+    "CPU 0.1 s/call": "graph.evaluation.oracles:busy_hotpot_model",
 }
 METHOD = "react+verify"
 COLUMNS = "{:<16} {:<11} {:>8} {:>7} {:>6} {:>6} {:>5}"
@@ -52,7 +53,7 @@ def timed_run(config: BenchConfig) -> tuple[int, float]:
     bench = QABench(config, progress=False)
     bench.prepare()
     started = time.perf_counter()
-    ran = bench.run_pending()
+    ran = run_pending(bench)
     return ran, time.perf_counter() - started
 
 

@@ -20,11 +20,11 @@ from graph.episodes.runner import run_episode
 from graph.evaluation.config import BenchConfig
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.methods import MethodRunner, RunSettings
+from graph.evaluation.oracles import hotpot_oracle_model
 from graph.evaluation.qa_bench import run_qa_bench
 from graph.evaluation.stored import StoredMethodRunner, episode_thread_id
-from graph.testing import hotpot_oracle_model
 
-ORACLE = "graph.testing:hotpot_oracle_model"
+ORACLE = "graph.evaluation.oracles:hotpot_oracle_model"
 OPTIONS = ["--model", ORACLE, "--methods", "react,react+verify", "--n", "3", "--seeds", "1"]
 
 

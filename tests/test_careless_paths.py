@@ -29,7 +29,8 @@ DEMO = ("--model", "graph.testing:demo_model")
 LIBRARY = ("ask", "Please reserve a paper copy of 《红楼梦》 for me.", "--env", "library")
 LIBRARY_MODEL = ("--model", "graph.testing:library_demo_model")
 QA = (
-    "bench", "qa", "--model", "graph.testing:hotpot_oracle_model", "--n", "1", "--seeds", "1",
+    "bench", "qa", "--model", "graph.evaluation.oracles:hotpot_oracle_model",
+    "--n", "1", "--seeds", "1",
     "--methods", "react", "--no-progress",
 )  # fmt: skip
 

@@ -22,8 +22,9 @@ from graph.server.checkpointer import attach_thread_stores
 from graph.store.aio import open_async_sqlite_saver
 from graph.store.leases import TTL_ENV_VAR, SqliteThreadLease, lease_ttl_s
 from graph.store.pg_aio import open_async_postgres_saver
+from graph.store.pg_connection import conninfo, parse_url
 from graph.store.pg_leases import PostgresThreadLease
-from graph.store.postgres import conninfo, open_pool, parse_url
+from graph.store.postgres import open_pool
 
 THREAD = "0b9e5a52-7c1e-4bb2-a1f4-3e2f9d6c8a71"
 

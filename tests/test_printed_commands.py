@@ -111,7 +111,7 @@ def test_thread_exists_on_a_postgres_saver_hides_the_password_and_says_so() -> N
     from sqlalchemy.engine import make_url
 
     from graph.store.locations import thread_exists_message
-    from graph.store.postgres import label
+    from graph.store.pg_connection import label
 
     url = make_url(URL)  # what a PostgreSQL saver keeps as `.url`
     message = thread_exists_message("t1", label(url), url)

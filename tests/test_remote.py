@@ -29,7 +29,7 @@ pytestmark = pytest.mark.server
 
 RESERVE_QUESTION = "Please reserve a paper copy of 《红楼梦》 for me."
 LIBRARY_MODEL = "graph.testing:library_demo_model"
-ORACLE = "graph.testing:hotpot_oracle_model"
+ORACLE = "graph.evaluation.oracles:hotpot_oracle_model"
 REQUEST = re.compile(r"--request (R[0-9a-f]+)")
 
 

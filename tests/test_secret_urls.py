@@ -203,7 +203,8 @@ def test_a_thread_that_exists_on_the_server_is_refused_without_the_password() ->
 def test_a_bench_record_keeps_no_store_password(postgres_url: str, tmp_path: Path) -> None:
     out, given = tmp_path / "out", with_secret(postgres_url)  # the test server trusts any
     done = run_cli(
-        "bench", "qa", "--model", "graph.testing:hotpot_oracle_model", "--methods", "react",
+        "bench", "qa", "--model", "graph.evaluation.oracles:hotpot_oracle_model",
+        "--methods", "react",
         "--n", "1", "--seeds", "1", "--out", str(out), "--workers", "1", "--db", given,
         "--no-progress",
     )  # fmt: skip

@@ -229,7 +229,7 @@ def damage_reported(command: Command) -> Command:
         location = checkpoint_location(getattr(args, "db", None))
         with ExitStack() as stack:
             if location.path is None:
-                from graph.store.postgres import server_failures_reported
+                from graph.store.pg_connection import server_failures_reported
 
                 stack.enter_context(server_failures_reported(location.url))
             stack.enter_context(

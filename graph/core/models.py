@@ -20,8 +20,8 @@ from typing import Any, NamedTuple
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
+from graph.core.scripted import load_script
 from graph.errors import ModelConfigError
-from graph.testing import load_script
 
 
 class Provider(NamedTuple):

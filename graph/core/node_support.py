@@ -7,7 +7,6 @@ stored ones, see `graph.core.thread_guard`); everything else comes from state.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -30,7 +29,12 @@ if TYPE_CHECKING:
 MODEL_BACKOFF_S = 2.0
 JUDGE_AUTO = "auto"
 JUDGE_OFF = frozenset({"off", ""})
-FAKE_MODEL_MODULES = ("graph.testing", "langchain_core.language_models.fake")
+FAKE_MODEL_MODULES = (
+    "graph.core.scripted",
+    "graph.testing",
+    "graph.evaluation.oracles",
+    "langchain_core.language_models.fake",
+)
 
 EnvironmentFactory = Callable[[Context], Environment]
 
@@ -45,8 +49,8 @@ def reply_text(reply: Any) -> str:
 
 
 def is_test_model(model: BaseChatModel) -> bool:
-    """Whether `model` is a scripted or fake model (graph.testing's, LangChain's fakes, or a
-    subclass of one), which `--judge auto` never asks."""
+    """Whether `model` is a scripted or fake model (`graph.core.scripted`'s, LangChain's
+    fakes, or a subclass of one), which `--judge auto` never asks."""
     return (
         any(cls.__module__.startswith(FAKE_MODEL_MODULES) for cls in type(model).__mro__)
         or "fake" in getattr(model, "_llm_type", "").lower()
@@ -153,16 +157,6 @@ def judge_allowance(ctx: Context, counters: dict[str, Any]) -> Allowance:
 def add_elapsed(counters: dict[str, Any], started: float) -> None:
     """Charge the time since `started` (a `time.monotonic()` reading) to the time budget."""
     counters["elapsed_s"] = counters.get("elapsed_s", 0.0) + time.monotonic() - started
-
-
-def request_id_for(thread_id: str, task_id: str) -> str:
-    """The id of the approval request a `review` task makes.
-
-    A task id is fixed by its checkpoint, so every re-run of the same `review`
-    (a resume, a retry after a crash) makes the same request, and a fork, whose
-    checkpoint is new, makes a new one.
-    """
-    return "R" + hashlib.sha256(f"{thread_id}\x00{task_id}".encode()).hexdigest()[:12]
 
 
 def write_key(thread_id: str, step_index: int, request_id: str = "") -> str:

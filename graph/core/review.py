@@ -37,12 +37,12 @@ from graph.core.node_support import (
     counters_of,
     exec_context,
     recorded_decisions,
-    request_id_for,
 )
 from graph.core.state import AgentState, Proposal, Step
 from graph.core.trajectory import action_text
 from graph.errors import DecisionError
 from graph.settings.context import Context
+from graph.store.resume_guard import request_id_for
 from tools.base import ArgumentError, Environment, ExecContext
 
 REJECTED = "A human rejected {action}: {message} It was not run."

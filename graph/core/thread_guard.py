@@ -43,7 +43,7 @@ from graph.core.passwords import with_given_password
 from graph.core.state import AgentState
 from graph.errors import LeaseHeldError, SettingsChangeError
 from graph.settings.context import Context
-from graph.store.heartbeats import HEARTBEATS, ensure
+from graph.store.heartbeats import HEARTBEATS, ensure, release
 from graph.store.leases import ThreadLease, lease_of
 from graph.store.registry import ThreadRegistry, registry_of
 from graph.store.server_runs import SERVER_RUNS
@@ -203,12 +203,12 @@ class ThreadGuard:
                 )
             except BaseException as error:
                 if not isinstance(error, TakenOverError):  # released when its stream ends,
-                    lease.release(thread_id, owner)  # its error's write refused meanwhile
+                    release(lease, thread_id, owner)  # its error's write refused meanwhile
                 raise
             finally:
                 HEARTBEATS.remove(heartbeat)
             if _status(update) not in (None, "running"):
-                lease.release(thread_id, owner)
+                release(lease, thread_id, owner)
             return update
         finally:
             SERVER_RUNS.node_finished(thread_id, owner)

@@ -34,7 +34,7 @@ from graph.evaluation.hotpot import QUESTIONS_FILE, exact_match, f1_score
 from graph.evaluation.methods import MethodRunner, ModelFactory, RunSettings, components
 from graph.evaluation.questions import prompts_fingerprint, select_questions
 from graph.evaluation.report import markdown_report, steps_by_method, summarize
-from graph.evaluation.scheduler import Retry, run_all, with_retries
+from graph.evaluation.scheduler import Retry, with_retries
 from graph.store.locations import without_password
 
 NO_PLOTS = (
@@ -238,35 +238,6 @@ class QABench:
                     if fresh_dir and out.is_dir() and not any(out.iterdir()):
                         out.rmdir()
             raise
-
-    def run_pending(self) -> int:
-        """Run the episodes not yet recorded (or recorded as errors); returns how many."""
-        recorded = self.log.load()
-        finished = {key for key, record in recorded.items() if record["status"] != "error"}
-        tasks = self.tasks()
-        pending = [task for task in tasks if task.key not in finished]
-        done = len(tasks) - len(pending)
-        if self.config.server:
-            from graph.evaluation.server_runs import run_on_server
-
-            run_on_server(self, pending, done)
-        elif self.config.workers:
-            from graph.evaluation.workers import run_in_worker, worker_pool
-
-            pool = worker_pool(self.config)
-            run_all(
-                pending, run_in_worker, 0, done, self.progress, pool=pool, on_result=self.log.append
-            )
-        else:
-            run_all(pending, self.run_and_log, self.config.concurrency, done, self.progress)
-        return len(pending)
-
-    def run(self) -> dict[str, Any]:
-        """Run what is not done yet, then write the summary, report and plots."""
-        with self.output_kept_only_if_used():
-            config = self.prepare()
-            self.run_pending()
-        return self.write_outputs(config)
 
     def write_outputs(self, config: Mapping[str, Any]) -> dict[str, Any]:
         """`summary.json`, `report.md` and the plots (when matplotlib is installed)."""

@@ -13,10 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from graph.testing import ScriptedReActModel, hotpot_record, question_of
+from graph.core.scripted import ScriptedReActModel, question_of
+from graph.core.trajectory import one_line
 from tools.wikipedia.base import Page
 from tools.wikipedia.environment import SEARCH_SENTENCES
 from tools.wikipedia.lookup import broad_keyword_hint, find_matches
@@ -72,3 +74,56 @@ def _script_of(question: str) -> tuple[str, ...]:
 def hotpot_reader_model() -> HotpotReaderModel:
     """The gold reader with no cost per call."""
     return HotpotReaderModel()
+
+
+class HotpotOracleModel(ScriptedReActModel):
+    """A scripted reader of the built-in HotpotQA questions, for benchmarks of the harness.
+
+    For a question it knows it searches each supporting page, then answers the
+    gold answer (the verifier still decides whether the stored evidence backs
+    it); other questions get `Finish[unknown]`. `delay_s` waits per call (a
+    remote model), `work_s` burns that much CPU per call (a local one).
+    """
+
+    count_usage: bool = False
+
+    def script_for(self, messages: Sequence[BaseMessage]) -> list[str]:
+        """Search the gold pages, then answer."""
+        record = _hotpot_by_question().get(question_of(messages))
+        if record is None:
+            return ["Thought: I do not know this question.\nAction: Finish[unknown]"]
+        titles = list(dict.fromkeys(str(title) for title, _ in record["supporting_facts"]))
+        searches = [f"Thought: I need the page {t}.\nAction: Search[{t}]" for t in titles]
+        return [*searches, f"Thought: That answers it.\nAction: Finish[{record['answer']}]"]
+
+
+_HOTPOT: dict[str, dict[str, Any]] = {}
+
+
+def _hotpot_by_question() -> dict[str, dict[str, Any]]:
+    """The built-in questions by their text (read once)."""
+    if not _HOTPOT:
+        from graph.evaluation.hotpot import load_questions
+
+        _HOTPOT.update({one_line(str(q["question"])): q for q in load_questions()})
+    return _HOTPOT
+
+
+def hotpot_record(question: str) -> dict[str, Any] | None:
+    """The built-in question with this text, if any."""
+    return _hotpot_by_question().get(question)
+
+
+def hotpot_oracle_model() -> HotpotOracleModel:
+    """The HotpotQA oracle with no cost per call."""
+    return HotpotOracleModel()
+
+
+def slow_hotpot_model() -> HotpotOracleModel:
+    """The oracle waiting 0.1 s per call, like a model behind an API."""
+    return HotpotOracleModel(delay_s=0.1)
+
+
+def busy_hotpot_model() -> HotpotOracleModel:
+    """The oracle computing for 0.1 s of CPU per call, like a model run locally."""
+    return HotpotOracleModel(work_s=0.1)

@@ -34,6 +34,7 @@ from graph.evaluation.config import (
 )
 from graph.evaluation.harness import QABench, plots_available
 from graph.evaluation.methods import METHODS, ModelFactory
+from graph.evaluation.runners import run_bench
 from graph.settings.context import DEFAULT_MODEL
 
 __all__ = ["BenchConfig", "BenchError", "QABench", "main", "register", "run_qa_bench"]
@@ -43,7 +44,7 @@ def run_qa_bench(
     config: BenchConfig, model_for: ModelFactory | None = None, **options: Any
 ) -> dict[str, Any]:
     """Run (or resume) a comparison; returns the summary also written to `config.out`."""
-    return QABench(config, model_for, **options).run()
+    return run_bench(QABench(config, model_for, **options))
 
 
 def _methods(text: str) -> tuple[str, ...]:

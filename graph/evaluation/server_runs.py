@@ -13,17 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from graph.episodes.runner import local_actor, settings_of
+from graph.evaluation.harness import EpisodeTask, QABench
 from graph.evaluation.methods import error_outcome, graph_outcome
 from graph.evaluation.scheduler import run_all
 from graph.evaluation.stored import UNFINISHED, episode_thread_id
 from graph.remote.client import connect, talking_to
 from graph.remote.episodes import outcome, read_state, run_config, thread_metadata
-
-if TYPE_CHECKING:
-    from graph.evaluation.harness import EpisodeTask, QABench
 
 ENV = "wikipedia"
 IN_FLIGHT = ("pending", "running")

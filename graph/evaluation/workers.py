@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from graph.evaluation.config import BenchConfig
-    from graph.evaluation.harness import QABench
+from graph.evaluation.config import BenchConfig
+from graph.evaluation.harness import QABench
 
 _BENCH: QABench | None = None
 
@@ -24,8 +23,6 @@ _BENCH: QABench | None = None
 def start_worker(config: BenchConfig) -> None:
     """A worker process's own bench, built once when the process starts."""
     global _BENCH
-    from graph.evaluation.harness import QABench
-
     _BENCH = QABench(config, progress=False)
 
 

@@ -7,7 +7,7 @@ generic replay of `aput` / `aput_writes`). A copy is a new episode:
   and question, the status its head stands for), so `react-agent threads`
   lists it on every database.
 - **Its own approval request.** A request id derives from the thread and the
-  `review` task (`graph.core.node_support.request_id_for`), so the copy's `review`
+  `review` task (`graph.store.resume_guard.request_id_for`), so the copy's `review`
   asks under a new id. The pending interrupt is stored with that id, so the
   id the copy shows is the one it takes (it used to show the original's, which
   the copy refused as another thread's request). A refusal the original was
@@ -34,8 +34,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Interrupt
 
-from graph.core.node_support import request_id_for
-from graph.store.resume_guard import INTERRUPT
+from graph.store.resume_guard import INTERRUPT, request_id_for
 from graph.store.rollback import status_at
 
 PutWrites = Callable[[RunnableConfig, Sequence[tuple[str, Any]], str], Awaitable[None]]

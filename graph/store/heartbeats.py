@@ -130,6 +130,13 @@ def ensure(lease: ThreadLease, thread_id: str, owner: str) -> bool:
     return taken
 
 
+def release(lease: ThreadLease, thread_id: str, owner: str) -> None:
+    """Give `owner`'s lease up: its renewal is forgotten (the next check reads the
+    database), then the row is marked released."""
+    HEARTBEATS.forget(lease, thread_id, owner)
+    lease.release(thread_id, owner)
+
+
 @contextmanager
 def holding(lease: ThreadLease | None, thread_id: str, owner: str) -> Iterator[None]:
     """Hold `thread_id`'s lease for the block (heartbeat included); release it after."""
@@ -143,4 +150,4 @@ def holding(lease: ThreadLease | None, thread_id: str, owner: str) -> Iterator[N
     finally:
         HEARTBEATS.remove(key)
         with suppress(sqlite3.Error):  # a dead holder's lease is taken over anyway
-            lease.release(thread_id, owner)
+            release(lease, thread_id, owner)

@@ -260,10 +260,8 @@ class SqliteThreadLease(TokenBook):
         return cursor.rowcount == 1
 
     def release(self, thread_id: str, owner: str) -> None:
-        """Mark the row released if `owner` holds it (it keeps the thread's token)."""
-        from graph.store.heartbeats import HEARTBEATS  # it imports this module
-
-        HEARTBEATS.forget(self, thread_id, owner)
+        """Mark the row released if `owner` holds it (it keeps the thread's token); see
+        `graph.store.heartbeats.release`, which also forgets the heartbeat's renewal."""
         held = self._tokens.get(thread_id)
         if held is not None and held[0] == owner:
             self._tokens.pop(thread_id, None)

@@ -17,20 +17,11 @@ from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
 
+from graph.store.pg_connection import conninfo, label, parse_url, reported
 from graph.store.pg_leases import PostgresThreadLease
 from graph.store.pg_registry import PostgresThreadRegistry
 from graph.store.pg_rollback import RollbackAsyncPostgresSaver
-from graph.store.postgres import (
-    POOL_MAX_SIZE,
-    POOL_WAIT_S,
-    conninfo,
-    label,
-    open_pool,
-    parse_url,
-    pool_options,
-    reported,
-    set_up,
-)
+from graph.store.postgres import POOL_MAX_SIZE, POOL_WAIT_S, open_pool, pool_options, set_up
 from graph.store.serde import CompressingSerializer
 
 ASYNC_POOL_MAX_SIZE = 10

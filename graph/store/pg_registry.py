@@ -46,7 +46,7 @@ class PostgresThreadRegistry:
             with self.pool.connection() as conn:
                 yield conn
         except psycopg.OperationalError as error:
-            from graph.store.postgres import reason_of
+            from graph.store.pg_connection import reason_of
 
             raise DatabaseError(FAILED.format(reason=reason_of(error))) from None
 

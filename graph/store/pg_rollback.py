@@ -16,8 +16,8 @@ from psycopg import AsyncCursor
 from psycopg.rows import DictRow
 
 from graph.errors import DatabaseError
+from graph.store.pg_connection import FAILED_WHILE_RUNNING, reason_of
 from graph.store.pg_fences import FencedAsyncPostgresSaver
-from graph.store.postgres import FAILED_WHILE_RUNNING, reason_of
 from graph.store.rollback import RUN_LOG, RunRows
 from graph.store.rollback_saver import RollsBackRuns, checkpoint_key, group_rows
 from tools.dbfiles import CHECKPOINTS

@@ -21,16 +21,23 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import psycopg
 from langgraph.checkpoint.postgres import PostgresSaver
-from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 from sqlalchemy.engine import URL
 
+from graph.store.pg_connection import (
+    CANNOT_CONNECT,
+    CONNECT_TIMEOUT_S,
+    connect,
+    connection_kwargs,
+    conninfo,
+    label,
+    parse_url,
+    reported,
+)
 from graph.store.pg_fences import FencedPostgresSaver
 from graph.store.pg_leases import PostgresThreadLease
 from graph.store.pg_registry import PostgresThreadRegistry
@@ -39,93 +46,19 @@ from graph.store.savers import CarriesThreadStores
 from graph.store.serde import CompressingSerializer
 from tools.dbfiles import CHECKPOINTS, DatabaseFileError, DatabaseServerError, refuse_other_tables
 
-CONNECT_TIMEOUT_S = 5
 POOL_MAX_SIZE = 4
 POOL_WAIT_S = 10.0
 """How long a query waits for a connection (a lost server is reported after this)."""
 SETUP_LOCK_KEY = 0x52784350_53657475  # "RxCP" "Setu": serialises first-time setup
 SETUP_WAIT_S = 120.0
 SETUP_POLL_S = 0.05
+NOTHING_THERE = "no {label} at {location} (no episode has been stored there yet)"
 SAVER_TABLES = frozenset(
     {"checkpoints", "checkpoint_blobs", "checkpoint_writes", "checkpoint_migrations"}
 )
 PROJECT_TABLES = frozenset({"threads", "thread_leases", "run_writes"})
 # The pool logs each failed reconnection; the command reports the failure in one line.
 logging.getLogger("psycopg.pool").addHandler(logging.NullHandler())
-CANNOT_CONNECT = "cannot open the {label} {location}: {reason}"
-FAILED_WHILE_RUNNING = "the {label} {location} failed: {reason}"
-NOTHING_THERE = "no {label} at {location} (no episode has been stored there yet)"
-
-
-def connection_kwargs() -> dict[str, Any]:
-    """How every connection of the saver is made (what langgraph-checkpoint-postgres needs)."""
-    return {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
-
-
-def parse_url(value: str) -> URL:
-    """The URL of a PostgreSQL database; another scheme or a malformed URL is refused in
-    one line (the library's parser: both databases accept the same URLs)."""
-    from tools.library.engines import parse_location
-
-    location = parse_location(value)
-    if not isinstance(location, URL):
-        raise DatabaseFileError(f"{value} is not a database URL")
-    return location
-
-
-def conninfo(url: URL) -> str:
-    """The libpq connection string of `url` (password included)."""
-    return url.set(drivername="postgresql").render_as_string(hide_password=False)
-
-
-def label(url: URL) -> str:
-    """How messages name the database: its URL with the password hidden."""
-    return url.set(drivername="postgresql").render_as_string(hide_password=True)
-
-
-def reason_of(error: BaseException) -> str:
-    """The server's own words for a failure, on one line."""
-    from tools.library.engines import failure_text
-
-    return failure_text(error)
-
-
-def server_error(url: URL, error: BaseException) -> DatabaseServerError:
-    """One line for a server that cannot be reached, refuses the login or lacks the database."""
-    reason = reason_of(error)
-    message = CANNOT_CONNECT.format(label=CHECKPOINTS.label, location=label(url), reason=reason)
-    return DatabaseServerError(message, reason)
-
-
-@contextmanager
-def reported(url: URL) -> Iterator[None]:
-    """Turn a connection failure (or a privilege the server denies) into one line."""
-    try:
-        yield
-    except (psycopg.OperationalError, psycopg.errors.InsufficientPrivilege) as error:
-        raise server_error(url, error) from None
-
-
-@contextmanager
-def server_failures_reported(value: str) -> Iterator[None]:
-    """Around a whole command: the server lost mid-command is one line naming the URL."""
-    try:
-        yield
-    except psycopg.OperationalError as error:
-        url = parse_url(value)
-        reason = reason_of(error)
-        message = FAILED_WHILE_RUNNING.format(
-            label=CHECKPOINTS.label, location=label(url), reason=reason
-        )
-        raise DatabaseServerError(message, reason) from None
-
-
-def connect(url: URL) -> psycopg.Connection[dict[str, Any]]:
-    """One connection to `url`, made like the pool's (a `DatabaseServerError` if it fails)."""
-    with reported(url):
-        return psycopg.connect(
-            conninfo(url), connect_timeout=CONNECT_TIMEOUT_S, **connection_kwargs()
-        )
 
 
 def tables_of(conn: psycopg.Connection[Any]) -> set[str]:

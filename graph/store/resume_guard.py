@@ -29,6 +29,7 @@ refuses it before anything is written, and `refused_keyed` turns that
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -110,3 +111,13 @@ def refused_decision(
     if not named:
         return RequestError(NOTHING_WAITS.format(thread_id=thread_id))
     return RequestError(NOT_PENDING.format(named=named, thread_id=thread_id))
+
+
+def request_id_for(thread_id: str, task_id: str) -> str:
+    """The id of the approval request a `review` task makes.
+
+    A task id is fixed by its checkpoint, so every re-run of the same `review`
+    (a resume, a retry after a crash) makes the same request, and a fork, whose
+    checkpoint is new, makes a new one.
+    """
+    return "R" + hashlib.sha256(f"{thread_id}\x00{task_id}".encode()).hexdigest()[:12]

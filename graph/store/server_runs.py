@@ -42,6 +42,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 
 from graph.errors import AgentError
+from graph.store.heartbeats import release
 from graph.store.leases import ThreadLease
 
 MAX_REMEMBERED = 1024  # runs with no node running, remembered so a late node is refused
@@ -168,7 +169,7 @@ class ServerRuns:
         try:
             if run.lease is not None:
                 with suppress(sqlite3.Error):  # a gone file: the lease went with it
-                    run.lease.release(thread_id, owner)
+                    release(run.lease, thread_id, owner)
         finally:
             with self._changed:
                 run.released = True
