@@ -21,7 +21,15 @@ from typing import Any, Literal
 
 from graph.context import Context
 from graph.errors import AgentError
-from graph.library_rules import check_library_db, deadline, faults, local_datetime, origin, patron
+from graph.library_rules import (
+    check_library_db,
+    check_policy,
+    deadline,
+    faults,
+    local_datetime,
+    origin,
+    patron,
+)
 from graph.setting_rules import Rule, api_url, choice, number, text, whole
 
 MAX_QUESTION_CHARS = 4000
@@ -79,6 +87,7 @@ RULES: dict[str, Rule] = {
     "deadline": deadline,
     "faults": faults,
     "tool_timeout_s": number(0, 600, above_low=True),
+    "policy": check_policy,
 }
 
 

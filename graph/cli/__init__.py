@@ -27,6 +27,7 @@ from graph.cli.remote import add_server_flag, cmd_ask_remote, cmd_resume_remote,
 from graph.cli.settings import (
     STDIN,
     add_setting_flags,
+    decider_name,
     new_thread_id,
     not_blank,
     refuse_undecodable,
@@ -107,6 +108,13 @@ def _add_resume(commands: argparse._SubParsersAction) -> None:
         type=not_blank,
         help="the approval request the decision answers (printed with it); one already "
         "answered or superseded is refused",
+    )
+    resume.add_argument(
+        "--as",
+        dest="as_name",
+        metavar="NAME",
+        type=decider_name,
+        help="who decides (default: the OS user); an approval policy may name who may",
     )
     resume.add_argument(
         "--change-settings",

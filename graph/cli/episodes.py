@@ -55,11 +55,14 @@ def open_agent(
     return build_agent(env_name or "wikipedia", saver, model=model), saver  # type: ignore[arg-type]
 
 
-def cli_actor() -> str:
-    """Who decides from this command line: `cli:user@host`."""
+def cli_actor(name: str | None = None) -> str:
+    """Who decides from this command line: `cli:user@host` (`name`, given with `--as`,
+    else the OS user)."""
+    import socket
+
     from graph.runner import local_actor
 
-    return local_actor("cli")
+    return f"cli:{name}@{socket.gethostname()}" if name else local_actor("cli")
 
 
 @damage_reported
@@ -228,7 +231,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
             request_id=request_id,
             change_settings=args.change_settings,
             owner=hold.owner,
-            actor=cli_actor(),
+            actor=cli_actor(args.as_name),
         )
     if hold.interrupted:
         return INTERRUPTED_EXIT
