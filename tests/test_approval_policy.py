@@ -206,3 +206,51 @@ def test_the_policy_path_is_stored_absolute_and_as_must_be_a_name(tmp_path: Path
     for bad in ("", "a@b", "x:y"):
         named = run_cli("resume", thread_id[1], "--db", db, "--approve", "--as", bad)
         assert named.returncode == 2 and named.stderr.count("\n") == 1, named.stderr
+
+
+def _pending(tmp_path: Path, *flags: str) -> list[dict[str, object]]:
+    import json
+
+    listed = run_cli("pending", "--db", str(tmp_path / "episodes.sqlite3"), "--json", *flags)
+    assert listed.returncode == 0, listed.stderr
+    requests = json.loads(listed.stdout)["requests"]
+    assert isinstance(requests, list)
+    return requests
+
+
+def test_pending_lists_exactly_the_waiting_requests_across_threads(tmp_path: Path) -> None:
+    policy = _policy(tmp_path, LIBRARIAN + 'expires_after = "1d"\n')
+    first, first_request, _ = _ask(tmp_path, "--policy", str(policy))
+    second, second_request, _ = _ask(tmp_path)
+    done = run_cli(
+        "ask", "Who directed The Prestige?", "--model", "graph.testing:demo_model",
+        "--db", str(tmp_path / "episodes.sqlite3"),
+    )  # fmt: skip
+    assert done.returncode in (0, 3, 6), done.stderr
+    listed = {entry["request_id"]: entry for entry in _pending(tmp_path)}
+    assert set(listed) == {first_request, second_request}
+    entry = listed[first_request]
+    assert set(entry) == {
+        "thread_id", "request_id", "action", "args", "proposed_at", "expires_at",
+        "approvers", "decide",
+    }  # fmt: skip
+    assert (entry["thread_id"], entry["action"], entry["args"]) == (
+        first,
+        "reserve_copy",
+        {"copy_id": "E60"},
+    )
+    assert entry["approvers"] == ["librarian"] and listed[second_request]["approvers"] is None
+    assert isinstance(entry["proposed_at"], str) and isinstance(entry["expires_at"], str)
+    assert (
+        entry["expires_at"] > entry["proposed_at"] and listed[second_request]["expires_at"] is None
+    )
+    assert f"resume {first} --db" in str(entry["decide"]) and first_request in str(entry["decide"])
+    assert _pending(tmp_path, "--env", "wikipedia") == []
+    assert _resume(tmp_path, second, "--reject", "not now")[0] == 0
+    assert [e["request_id"] for e in _pending(tmp_path, "--env", "library")] == [first_request]
+    text = run_cli("pending", "--db", str(tmp_path / "episodes.sqlite3"))
+    assert "may decide: librarian" in text.stdout and "[E2] " in text.stdout, text.stdout
+    waiting = run_cli(
+        "threads", "--db", str(tmp_path / "episodes.sqlite3"), "--status", "awaiting_approval"
+    )
+    assert [line.split()[0] for line in waiting.stdout.splitlines()] == [first]
