@@ -64,4 +64,4 @@ def checked_decision(
     if reason:
         record_refusal(env, exec_ctx, decision.as_dict(), reason)
         raise RequestError(REFUSED.format(reason=reason))
-    return dict(given)
+    return {"decisions": [decision.as_dict()]}

@@ -178,8 +178,9 @@ def ask_human(
         if isinstance(value, Mapping) and value.get(UNRECORDED):
             error = f"Refused decision: {NOT_RECORDED.format(error=value[UNRECORDED])}"
             continue
-        if isinstance(value, Mapping) and value.get(REFUSED):
-            error = f"Refused decision: {value[REFUSED]}"
+        marked = marks_of(value)
+        if marked is not None and marked.get(REFUSED):
+            error = f"Refused decision: {marked[REFUSED]}"
             continue
         named = named_request(value)
         if named and named != exec_ctx.request_id:
@@ -207,9 +208,16 @@ def ask_human(
         if not refused:
             return value, decision
         record_refusal(env, exec_ctx, decision.as_dict(), refused)
-        if isinstance(value, MutableMapping):  # the stored resume value: replays skip it
-            value[REFUSED] = refused
+        if marked is not None:  # the stored resume value: replays skip it
+            marked[REFUSED] = refused
         error = f"Refused decision: {refused}"
+
+
+def marks_of(value: Any) -> MutableMapping[str, Any] | None:
+    """The object of a resume value that a mark goes on (an Agent Inbox list's response)."""
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    return value if isinstance(value, MutableMapping) else None
 
 
 def with_policy(payload: Any, request: Asked) -> Any:

@@ -155,7 +155,7 @@ def decision_of(value: Any, pending_name: str, not_waiting: str = "") -> dict[st
 
     if value is None:
         return None
-    if value.get("type") == "edit" and "decisions" not in value:
+    if isinstance(value, dict) and value.get("type") == "edit" and "edited_action" in value:
         name = value["edited_action"]["name"] or pending_name
         if not name and not_waiting:
             raise RequestError(not_waiting)
