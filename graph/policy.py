@@ -198,10 +198,13 @@ def load_policy(path: str, actions: Collection[str]) -> Policy:
 
 
 def person(actor: str) -> str:
-    """The name in an actor (`cli:alice@host`, `inbox:alice@host`, `auth:alice`): alice."""
+    """The name in an actor (`cli:alice@host`, `inbox:alice@host`, `auth:alice`): alice.
+    A signed-in identity (`auth:`) is taken whole (it may be an e-mail address)."""
     kind, _, rest = actor.partition(":")
     if not rest:
         return kind
+    if kind == "auth":
+        return rest
     name, at, _host = rest.rpartition("@")
     return name if at else rest
 

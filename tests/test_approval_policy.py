@@ -92,11 +92,11 @@ def test_durations_names_and_rules() -> None:
     for bad in ("0s", "2", "1w", "-3m", " "):
         with pytest.raises(ValueError):
             parse_duration(bad)
-    assert [person(a) for a in ("cli:alice@host", "inbox:bob@h", "api", "auth:carol")] == [
+    assert [person(a) for a in ("cli:alice@host", "inbox:bob@h", "api", "auth:c@d.org")] == [
         "alice",
         "bob",
         "api",
-        "carol",
+        "c@d.org",
     ]
     rule = Rule(approvers=("librarian",), allowed_decisions=("approve", "reject"))
     assert rule.refusal("reserve_copy", "approve", "librarian") == ""

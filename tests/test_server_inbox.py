@@ -16,7 +16,15 @@ import httpx
 import pytest
 from cli_utils import run_cli
 from langgraph_sdk import get_sync_client
-from server_utils import RESERVE_QUESTION, Server, paused_library_thread, serving
+from server_utils import (
+    REPO,
+    RESERVE_QUESTION,
+    Server,
+    paused_library_thread,
+    serving,
+    start_server,
+    stop_server,
+)
 
 from tools.library.db import audit_log, reservations
 
@@ -133,3 +141,54 @@ def test_a_malformed_or_unnamed_decision_is_refused_before_any_run(server: Serve
     assert unnamed.status_code == 400 and "give your name" in unnamed.json()["error"]
     bad = httpx.post(decide, json=body | {"name": "x", "decision": {"type": "maybe"}}, timeout=30)
     assert bad.status_code == 400 and "unknown decision type" in bad.json()["error"]
+
+
+@pytest.fixture(scope="module")
+def signed_in_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose custom authentication (`tests/inbox_auth.py`) covers `/inbox` too."""
+    root = tmp_path_factory.mktemp("inbox-auth")
+    work = root / "work"
+    work.mkdir()
+    shutil.copy(Path(__file__).with_name("inbox_auth.py"), work / "inbox_auth.py")
+    config = json.loads((REPO / "langgraph.json").read_text(encoding="utf-8"))
+    config["auth"] = {"path": "./inbox_auth.py:auth"}
+    config["http"]["enable_custom_route_auth"] = True
+    (work / "langgraph.json").write_text(json.dumps(config), encoding="utf-8")
+    (root / "policy.toml").write_text(POLICY, encoding="utf-8")
+    before = os.environ.get("REACT_AGENT_POLICY")
+    os.environ["REACT_AGENT_POLICY"] = str(root / "policy.toml")
+    running = start_server(root, root / "episodes.sqlite3", config=work / "langgraph.json")
+    try:
+        yield running
+    finally:
+        stop_server(running)
+        if before is None:
+            os.environ.pop("REACT_AGENT_POLICY", None)
+        else:
+            os.environ["REACT_AGENT_POLICY"] = before
+
+
+def test_the_signed_in_user_decides_whatever_name_is_typed(signed_in_server: Server) -> None:
+    server = signed_in_server
+    signed = {"Authorization": "Bearer token-mallory"}
+    client = get_sync_client(url=server.url, api_key=None, headers=signed)
+    library = Path(server.db).parent / "library.sqlite3"
+    thread_id, request_id = paused_library_thread(client, library, RESERVE_QUESTION, MODEL)
+    decide = f"{server.url}/inbox/decide"
+    body = {"thread_id": thread_id, "request_id": request_id, "decision": {"type": "approve"}}
+    anonymous = httpx.post(decide, json=body | {"name": "librarian"}, timeout=60)
+    assert anonymous.status_code in (401, 403), anonymous.text
+    claimed = httpx.post(decide, json=body | {"name": "librarian"}, headers=signed, timeout=60)
+    assert claimed.status_code == 403, claimed.text
+    assert "mallory may not decide reserve_copy requests" in claimed.json()["error"]
+    librarian = {"Authorization": "Bearer token-librarian"}
+    taken = httpx.post(decide, json=body, headers=librarian, timeout=60)
+    assert taken.status_code == 200, taken.text
+    assert taken.json()["decided_by"] == "auth:librarian"
+    actors = [(r["event"], r["actor"]) for r in audit_log(library) if r["event"] != "proposed"]
+    assert actors == [
+        ("refused", "auth:mallory"),
+        ("decision", "auth:librarian"),
+        ("executed", "auth:librarian"),
+    ]
+    assert [r["copy_id"] for r in reservations(library)] == ["E60"]
