@@ -10,7 +10,7 @@ the request's decision, the model's observation saying so.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -102,3 +102,23 @@ def expired_observation(proposal: Mapping[str, Any], detail: Mapping[str, Any]) 
 def expiry_context(exec_ctx: ExecContext) -> ExecContext:
     """`exec_ctx` as the expiry policy, which decides an expired request."""
     return replace(exec_ctx, actor=EXPIRY_ACTOR)
+
+
+def marks_of(value: Any) -> MutableMapping[str, Any] | None:
+    """The object of a resume value that a mark goes on (an Agent Inbox list's response)."""
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    return value if isinstance(value, MutableMapping) else None
+
+
+def with_policy(payload: Any, request: Asked) -> Any:
+    """The request's payload with what its policy says: the decisions it allows, who may
+    decide and when it was proposed and expires."""
+    payload["review_configs"][0]["allowed_decisions"] = list(request.rule.allowed_decisions)
+    if request.rule.approvers is not None:
+        payload["approvers"] = list(request.rule.approvers)
+    if request.proposed_at:
+        payload["proposed_at"] = request.proposed_at
+    if request.expires_at:
+        payload["expires_at"] = request.expires_at
+    return payload

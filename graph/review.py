@@ -42,8 +42,10 @@ from graph.guarded_decisions import (
     expired_observation,
     expiry,
     expiry_context,
+    marks_of,
     record_refusal,
     refusal,
+    with_policy,
 )
 from graph.node_support import (
     AgentDeps,
@@ -211,26 +213,6 @@ def ask_human(
         if marked is not None:  # the stored resume value: replays skip it
             marked[REFUSED] = refused
         error = f"Refused decision: {refused}"
-
-
-def marks_of(value: Any) -> MutableMapping[str, Any] | None:
-    """The object of a resume value that a mark goes on (an Agent Inbox list's response)."""
-    if isinstance(value, list) and len(value) == 1:
-        value = value[0]
-    return value if isinstance(value, MutableMapping) else None
-
-
-def with_policy(payload: Any, request: Asked) -> Any:
-    """The request's payload with what its policy says: the decisions it allows, who may
-    decide and when it was proposed and expires."""
-    payload["review_configs"][0]["allowed_decisions"] = list(request.rule.allowed_decisions)
-    if request.rule.approvers is not None:
-        payload["approvers"] = list(request.rule.approvers)
-    if request.proposed_at:
-        payload["proposed_at"] = request.proposed_at
-    if request.expires_at:
-        payload["expires_at"] = request.expires_at
-    return payload
 
 
 def decided(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -192,3 +193,25 @@ def test_the_signed_in_user_decides_whatever_name_is_typed(signed_in_server: Ser
         ("executed", "auth:librarian"),
     ]
     assert [r["copy_id"] for r in reservations(library)] == ["E60"]
+
+
+def test_an_expired_request_on_the_server_is_refused_then_told_to_the_model(
+    server: Server, tmp_path: Path
+) -> None:
+    policy = tmp_path / "expiring.toml"
+    policy.write_text('[actions.reserve_copy]\nexpires_after = "2s"\n', encoding="utf-8")
+    library = tmp_path / "library.sqlite3"
+    client = get_sync_client(url=server.url, api_key=None)
+    thread_id = client.threads.create()["thread_id"]
+    context = {"model": MODEL, "library_db": str(library), "policy": str(policy)}
+    client.runs.wait(thread_id, "library", input={"question": RESERVE_QUESTION}, context=context)
+    time.sleep(3)
+    late = run_cli("resume", thread_id, "--server", server.url, "--approve", "--as", "alice")
+    assert late.returncode == 2 and late.stderr.count("\n") == 1, late.stdout + late.stderr
+    assert "expired at" in late.stderr and reservations(library) == []
+    told = run_cli("resume", thread_id, "--server", server.url)
+    assert told.returncode == 5, told.stdout + told.stderr
+    assert "expired at" in told.stdout and "without a decision" in told.stdout
+    rows = [(r["event"], r["actor"]) for r in audit_log(library) if r["event"] != "proposed"]
+    assert [event for event, _ in rows] == ["refused", "decision"]
+    assert rows[0][1].startswith("cli:alice@") and rows[1][1] == "policy:expires_after"
