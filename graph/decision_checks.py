@@ -8,12 +8,13 @@ request sends `expire`, which the `review` node records as the request's decisio
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from graph.approval import parse_decision
 from graph.context import Context
-from graph.errors import RequestError
+from graph.errors import DecisionError, RequestError
 from graph.guarded_decisions import EXPIRE, asked, record_refusal, refusal, rule_of
 
 if TYPE_CHECKING:
@@ -59,9 +60,12 @@ def checked_decision(
     request = asked(env, ctx, exec_ctx, pending.action)
     if given is None:
         return {"type": EXPIRE} if request.expired() else None
-    decision = parse_decision(given)
+    try:
+        decision = parse_decision(given)
+    except DecisionError:  # sent as it is: the graph asks again, saying what was wrong
+        return dict(given) if isinstance(given, Mapping) else {"decisions": given}
     reason = refusal(request, decision.type, actor, pending.request_id)
     if reason:
         record_refusal(env, exec_ctx, decision.as_dict(), reason)
         raise RequestError(REFUSED.format(reason=reason))
-    return {"decisions": [decision.as_dict()]}
+    return dict(given) if isinstance(given, Mapping) else {"decisions": [decision.as_dict()]}
