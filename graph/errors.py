@@ -47,3 +47,7 @@ class SettingsChangeError(AgentError):
 class LeaseLostError(TakenOverError, AgentError):
     """Another process took this thread over while this one ran: its writes are refused
     (`tools.fencing`), and it stops without writing."""
+
+
+class SettingsError(AgentError):
+    """A run setting or the question is not acceptable; the message names it."""

@@ -130,9 +130,12 @@ def server_env(root: Path, db: Path | str) -> dict[str, str]:
     return env
 
 
-def start_server(root: Path, db: Path | str, jobs: int | None = None) -> Server:
+def start_server(
+    root: Path, db: Path | str, jobs: int | None = None, config: Path | None = None
+) -> Server:
     """Start `langgraph dev` on a free loopback port and wait until it answers (running
-    at most `jobs` runs at once, if given)."""
+    at most `jobs` runs at once, if given; with `config` instead of the repository's
+    `langgraph.json`, a file in `root / "work"` naming paths relative to it)."""
     workdir = root / "work"
     workdir.mkdir(parents=True, exist_ok=True)
     for name in ("graph", "tools"):
@@ -151,7 +154,7 @@ def start_server(root: Path, db: Path | str, jobs: int | None = None) -> Server:
         "--port",
         str(port),
         "--config",
-        str(REPO / "langgraph.json"),
+        str(config or REPO / "langgraph.json"),
         *(["--n-jobs-per-worker", str(jobs)] if jobs else []),
     ]
     started = time.monotonic()

@@ -21,12 +21,14 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from graph import _start
+from graph.cli import pending
 from graph.cli.boundary import USAGE_ERROR, guarded, package_version
 from graph.cli.episodes import cmd_ask, cmd_resume
 from graph.cli.remote import add_server_flag, cmd_ask_remote, cmd_resume_remote, cmd_show_remote
 from graph.cli.settings import (
     STDIN,
     add_setting_flags,
+    decider_name,
     new_thread_id,
     not_blank,
     refuse_undecodable,
@@ -40,6 +42,16 @@ __all__ = ["build_parser", "entry", "main"]
 
 _start.started()
 
+STATUSES = [
+    "running",
+    "interrupted",
+    "awaiting_approval",
+    "verified",
+    "grounded",
+    "unverified",
+    "budget_exhausted",
+    "error",
+]
 QUESTION_HELP = (
     f"the question (at most {MAX_QUESTION_CHARS:,} characters), or '{STDIN}' to read it "
     "from standard input"
@@ -109,6 +121,13 @@ def _add_resume(commands: argparse._SubParsersAction) -> None:
         "answered or superseded is refused",
     )
     resume.add_argument(
+        "--as",
+        dest="as_name",
+        metavar="NAME",
+        type=decider_name,
+        help="who decides (default: the OS user); an approval policy may name who may",
+    )
+    resume.add_argument(
         "--change-settings",
         action="store_true",
         help="let settings flags change the thread's stored settings (the change is recorded)",
@@ -153,7 +172,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     threads = commands.add_parser("threads", help="list episodes in the database")
     _common(threads, env_help="list only this environment's episodes (default: all)")
+    threads.add_argument("--status", choices=STATUSES, help="list only episodes with this status")
     threads.set_defaults(func=cmd_threads)
+    pending.register(commands)
 
     from graph.cli import library
 

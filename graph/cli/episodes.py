@@ -55,11 +55,14 @@ def open_agent(
     return build_agent(env_name or "wikipedia", saver, model=model), saver  # type: ignore[arg-type]
 
 
-def cli_actor() -> str:
-    """Who decides from this command line: `cli:user@host`."""
+def cli_actor(name: str | None = None) -> str:
+    """Who decides from this command line: `cli:user@host` (`name`, given with `--as`,
+    else the OS user)."""
+    import socket
+
     from graph.episodes.runner import local_actor
 
-    return local_actor("cli")
+    return f"cli:{name}@{socket.gethostname()}" if name else local_actor("cli")
 
 
 @damage_reported
@@ -152,7 +155,7 @@ def decision_of(value: Any, pending_name: str, not_waiting: str = "") -> dict[st
 
     if value is None:
         return None
-    if value.get("type") == "edit" and "decisions" not in value:
+    if isinstance(value, dict) and value.get("type") == "edit" and "edited_action" in value:
         name = value["edited_action"]["name"] or pending_name
         if not name and not_waiting:
             raise RequestError(not_waiting)
@@ -229,7 +232,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
             request_id=request_id,
             change_settings=args.change_settings,
             owner=hold.owner,
-            actor=cli_actor(),
+            actor=cli_actor(args.as_name),
         )
     if hold.interrupted:
         return INTERRUPTED_EXIT

@@ -65,7 +65,7 @@ def _run(args: argparse.Namespace) -> RemoteRun:
     from graph.cli.episodes import cli_actor
     from graph.remote.episodes import RemoteRun
 
-    return RemoteRun(cli_actor(), None if args.json else print_event)
+    return RemoteRun(cli_actor(getattr(args, "as_name", None)), None if args.json else print_event)
 
 
 def cmd_ask_remote(args: argparse.Namespace) -> int:

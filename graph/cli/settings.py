@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, fields
+from pathlib import Path
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from graph.settings.context import CONTEXT_TYPES, Context
@@ -84,7 +85,7 @@ def thread_env(thread_id: str, stored: str | None, wanted: str | None) -> str:
 
 
 def anchored(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """The file-naming settings among `settings` (`model`, `judge`, `library_db`) with
+    """The file-naming settings among `settings` (`model`, `judge`, `library_db`, `policy`) with
     relative paths made absolute: a thread stores its settings, and a resume from
     another working directory must use the same files, not ones of the same name there."""
     from graph.core.models import model_files_anchored
@@ -98,6 +99,9 @@ def anchored(settings: Mapping[str, Any]) -> dict[str, Any]:
     value = settings.get("library_db")
     if isinstance(value, str) and value.strip():
         found["library_db"] = anywhere(value)
+    value = settings.get("policy")
+    if isinstance(value, str) and value.strip():
+        found["policy"] = str(Path(value).expanduser().absolute())
     return found
 
 
@@ -178,3 +182,17 @@ def new_thread_id(value: str) -> str:
             f"a thread id may be at most {MAX_THREAD_ID_CHARS} characters ({len(value)} given)"
         )
     return value
+
+
+def decider_name(value: str) -> str:
+    """`resume --as NAME`: a name the audit log can print on one line, not blank, and
+    without ':' or '@' (an actor reads `cli:NAME@host`)."""
+    from graph.terminal import line
+
+    if not value.strip():
+        raise argparse.ArgumentTypeError(BLANK)
+    if line(value) != value or any(mark in value for mark in ":@"):
+        raise argparse.ArgumentTypeError(
+            f"'{line(value)}' is not a name: use letters, digits, '.', '-' and '_'"
+        )
+    return value.strip()

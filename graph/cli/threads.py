@@ -33,7 +33,20 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 @damage_reported
 def cmd_threads(args: argparse.Namespace) -> int:
-    """List the episodes in the database, from the thread registry."""
+    """List the episodes in the database (of one status, with `--status`), from the thread
+    registry."""
+    rows = listed_rows(args)
+    if getattr(args, "status", None):
+        rows = [row for row in rows if row["status"] == args.status]
+    if args.json:
+        print(terminal.dumps(rows))
+    else:
+        print_threads(rows)
+    return 0
+
+
+def listed_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The episodes of `args.db` (of `args.env`, if given), from the thread registry."""
     from graph.errors import DatabaseError
     from graph.store.locations import checkpoint_location
     from tools.dbfiles import CHECKPOINTS, DatabaseFileError, check_file
@@ -49,11 +62,7 @@ def cmd_threads(args: argparse.Namespace) -> int:
         rows = thread_rows(path, lambda: open_agent(args.env, args.db, create=False)[0])
     if args.env:
         rows = [row for row in rows if row["env"] == args.env]
-    if args.json:
-        print(terminal.dumps(rows))
-    else:
-        print_threads(rows)
-    return 0
+    return rows
 
 
 def thread_rows(path: Path, agent_of: Callable[[], Any]) -> list[dict[str, Any]]:

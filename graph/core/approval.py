@@ -3,7 +3,8 @@
 The interrupt payload is a `HITLRequest` (`action_requests`, `review_configs`)
 and a resume value is a `HITLResponse` (`{"decisions": [...]}` with `approve`,
 `edit` + `edited_action`, or `reject` + `message`), so Studio, Agent
-Inbox-style UIs and LangChain users already know both.
+Inbox-style UIs and LangChain users already know both. Agent Inbox's own
+responses (`accept`, `edit` with `args`, `ignore`, `response`) are read as ours.
 """
 
 from __future__ import annotations
@@ -83,6 +84,46 @@ DECISION_KEYS = {
 }
 
 
+INBOX_SHAPE = (
+    'Agent Inbox responses are [{"type": "accept"}], [{"type": "ignore"}], '
+    '[{"type": "response", "args": "why"}] or '
+    '[{"type": "edit", "args": {"action": "...", "args": {...}}}]'
+)
+INBOX_TYPES = frozenset({"accept", "ignore", "response", "edit"})
+IGNORED = "ignored in Agent Inbox, without a reason"
+
+
+def inbox_response(value: Any) -> Mapping[str, Any] | None:
+    """The Agent Inbox response `value` is (`[{"type": ..., "args": ...}]`, or the bare
+    object), or None when it is not one (an `edit` with `edited_action` is ours)."""
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], Mapping):
+        value = value[0]
+    elif isinstance(value, list):
+        raise DecisionError(f"exactly one response is needed: {INBOX_SHAPE}")
+    if not isinstance(value, Mapping) or value.get("type") not in INBOX_TYPES:
+        return None
+    if value["type"] == "edit" and "edited_action" in value:
+        return None
+    return value
+
+
+def from_inbox(value: Mapping[str, Any]) -> dict[str, Any]:
+    """An Agent Inbox response as our decision: accept -> approve, edit (`args`: the
+    action and its arguments) -> edit, ignore -> reject, response -> reject with its text."""
+    kind, args = value["type"], value.get("args")
+    if kind == "accept":
+        return {"type": "approve"}
+    if kind == "ignore":
+        return {"type": "reject", "message": IGNORED}
+    if kind == "response":
+        if not isinstance(args, str):
+            raise DecisionError(f"a response's args must be its text: {INBOX_SHAPE}")
+        return {"type": "reject", "message": args}
+    if not isinstance(args, Mapping) or not isinstance(args.get("args"), Mapping):
+        raise DecisionError(f"an edit's args must hold action and args: {INBOX_SHAPE}")
+    return {"type": "edit", "edited_action": {"name": args.get("action"), "args": args["args"]}}
+
+
 def parse_decision(value: Any, *, recorded: bool = False) -> Decision:
     """Validate a resume value; raise `DecisionError` naming what was expected.
 
@@ -92,6 +133,9 @@ def parse_decision(value: Any, *, recorded: bool = False) -> Decision:
     policy that made it.
     """
     named: set[str] = {"request_id"}
+    response = None if recorded else inbox_response(value)
+    if response is not None:
+        value, named = from_inbox(response), set()
     if isinstance(value, Mapping) and "decisions" in value:
         decisions = value["decisions"]
         if not isinstance(decisions, list) or len(decisions) != 1:

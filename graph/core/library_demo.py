@@ -11,7 +11,8 @@ catalogue, checks the copies of that exact title one by one, and then:
 - otherwise (or after a human rejected or the policy denied the hold) checks
   the branch's hours and the walk, and answers with the branch and shelf.
 
-A refused reservation moves on to the next copy; with none left it says so.
+A refused reservation moves on to the next copy; with none left it says so. A
+request that expired without a decision is proposed again, as a new request.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ _HELD_FOR_YOU = re.compile(
 _DESK = re.compile(r"circulation desk (?P<desk>[^.;]+)")
 _WALK = re.compile(r"^Walking from .*?: about (?P<minutes>\d+) minutes")
 _COPY_IN_ACTION = re.compile(r"[A-Z]{1,3}\d{1,4}")
+_EXPIRED = "without a decision, so it was not run"
 _DECLINED = ("A human rejected ", "was not run: write actions are turned off")
 OBTAINABLE = ("AVAILABLE", "ON HOLD FOR YOU")
 
@@ -98,6 +100,8 @@ def _read(prompt: str) -> _Seen:
                 seen.collect_at = reserved["desk"] or ""
             elif held := _HELD_FOR_YOU.search(observation):
                 seen.held_for_you = held["copy"]
+            elif _EXPIRED in observation:
+                continue  # no decision was made: it may be proposed again
             elif any(marker in observation for marker in _DECLINED):
                 seen.declined = True
             else:

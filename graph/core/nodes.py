@@ -15,6 +15,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from graph.core.guarded_decisions import rule_of
 from graph.core.node_support import (
     MODEL_BACKOFF_S,
     AgentDeps,
@@ -216,7 +217,8 @@ class Nodes:
         if proposal.get("request_id"):
             step["request_id"] = proposal["request_id"]
             env, ctx = self.deps.environment(runtime.context), runtime.context
-            step.update(governing(env, proposal, exec_context(state, runtime), ctx.approvals))
+            mode = rule_of(env, ctx, str(proposal.get("action") or "")).mode(ctx.approvals)
+            step.update(governing(env, proposal, exec_context(state, runtime), mode))
         new_evidence: list[Any] = []
         if outcome:
             step["state_before"] = fingerprint(env_state)

@@ -31,6 +31,20 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from graph.core.approval import Decision, approval_request, parse_decision
+from graph.core.guarded_decisions import (
+    EXPIRE,
+    EXPIRY_ACTOR,
+    NOT_EXPIRED,
+    Asked,
+    asked,
+    expired_observation,
+    expiry,
+    expiry_context,
+    marks_of,
+    record_refusal,
+    refusal,
+    with_policy,
+)
 from graph.core.node_support import (
     AgentDeps,
     add_elapsed,
@@ -58,6 +72,7 @@ NOT_APPROVED = (
     "{action} was not run: the audit log holds no approval of request {request_id} ({found})."
 )
 UNRECORDED = "_not_recorded"
+REFUSED = "_refused"
 NOT_RECORDED = "an earlier decision could not be recorded ({error}), so it was not taken"
 GOVERNED = (
     "{kind} by {actor} (request {request_id}) governed this action: it is the request's "
@@ -114,13 +129,19 @@ def review_write(deps: AgentDeps, state: AgentState, runtime: Runtime[Context]) 
     proposal = Proposal(**(state.get("proposal") or {})) | Proposal(request_id=request_id)
     env.record_audit(*proposed_row(proposal, exec_ctx))
     earlier = recorded_decisions(env, exec_ctx)
+    request = asked(env, ctx, exec_ctx, proposal["action"])
+    mode = request.rule.mode(ctx.approvals)
     if earlier:
         detail, by = earlier[0]["detail"], str(earlier[0].get("actor") or "")
-    elif ctx.approvals in POLICIES:
-        detail, by = POLICIES[ctx.approvals], f"policy:{ctx.approvals}"
+    elif mode in POLICIES:
+        detail, by = POLICIES[mode], f"policy:{mode}"
         env.record_audit("decision", detail, replace(exec_ctx, actor=by))
     else:
-        value, decision = ask_human(env, proposal, exec_ctx)
+        value, decision = ask_human(env, proposal, exec_ctx, request)
+        if decision is None:
+            detail, by = expiry(request), EXPIRY_ACTOR
+            env.record_audit("decision", detail, expiry_context(exec_ctx))
+            return decided(env, state, proposal | Proposal(decided_by=by), detail)
         detail, by = decision.as_dict(), exec_ctx.actor
         try:
             env.record_audit("decision", detail, exec_ctx)
@@ -143,17 +164,25 @@ def proposed_row(
     return "proposed", detail, replace(exec_ctx, actor=by or AGENT)
 
 
-def ask_human(env: Environment, proposal: Proposal, exec_ctx: ExecContext) -> tuple[Any, Decision]:
+def ask_human(
+    env: Environment, proposal: Proposal, exec_ctx: ExecContext, request: Asked
+) -> tuple[Any, Decision | None]:
     """Interrupt until a valid decision for this request comes back (the resume value and
-    the decision); an invalid one, one naming another request or one whose recording failed
-    is answered by asking again with the reason in `error`."""
+    the decision, None for an `expire` value of an expired request); an invalid one, one
+    naming another request, one the policy refuses (recorded as `refused`) or one whose
+    recording failed is answered by asking again with the reason in `error`."""
     name, args = proposal["action"], proposal.get("args", {})
     description = f"{env.specs()[name].description} (proposed at step {exec_ctx.step_index})"
     error: str | None = None
     while True:
-        value = interrupt(approval_request(name, args, description, error, exec_ctx.request_id))
+        payload = approval_request(name, args, description, error, exec_ctx.request_id)
+        value = interrupt(with_policy(payload, request))
         if isinstance(value, Mapping) and value.get(UNRECORDED):
             error = f"Refused decision: {NOT_RECORDED.format(error=value[UNRECORDED])}"
+            continue
+        marked = marks_of(value)
+        if marked is not None and marked.get(REFUSED):
+            error = f"Refused decision: {marked[REFUSED]}"
             continue
         named = named_request(value)
         if named and named != exec_ctx.request_id:
@@ -162,13 +191,28 @@ def ask_human(env: Environment, proposal: Proposal, exec_ctx: ExecContext) -> tu
             )
             error = f"Refused decision: {stale}"
             continue
+        if isinstance(value, Mapping) and value.get("type") == EXPIRE:
+            if request.expired():
+                return value, None
+            until = NOT_EXPIRED.format(
+                request_id=exec_ctx.request_id, expires_at=request.expires_at
+            )
+            error = f"Invalid decision: {until}"
+            continue
         try:
             decision = parse_decision(value)
             if decision.type == "edit":
                 edited_proposal(env, decision.name, decision.args)
-            return value, decision
         except (DecisionError, ArgumentError) as problem:
             error = f"Invalid decision: {problem}"
+            continue
+        refused = refusal(request, decision.type, exec_ctx.actor, exec_ctx.request_id)
+        if not refused:
+            return value, decision
+        record_refusal(env, exec_ctx, decision.as_dict(), refused)
+        if marked is not None:  # the stored resume value: replays skip it
+            marked[REFUSED] = refused
+        error = f"Refused decision: {refused}"
 
 
 def decided(
@@ -181,6 +225,9 @@ def decided(
     add_elapsed(counters, started)
     if detail.get("type") == "deny":
         observation = DENIED.format(action=proposal["action_text"])
+        return {"proposal": proposal | Proposal(kind="rejected", observation=observation)}
+    if detail.get("type") == EXPIRE:
+        observation = expired_observation(proposal, detail)
         return {"proposal": proposal | Proposal(kind="rejected", observation=observation)}
     decision = parse_decision(detail, recorded=True)
     if decision.type == "reject":
@@ -236,6 +283,8 @@ def governing(
         by = str(found[0].get("actor") or "") if found else ""
     if not by:
         return Step()
+    if by == EXPIRY_ACTOR:
+        return Step(decided_by=by)
     own = f"policy:{approvals}" if approvals in POLICIES else ""
     if by == own or not (own or by.startswith("policy:")):
         return Step(decided_by=by)

@@ -26,6 +26,7 @@ from langgraph.types import Command, StateSnapshot
 
 from graph.core.approval import parse_decision
 from graph.core.passwords import recorded
+from graph.episodes.decision_checks import Pending, checked_decision, pending_mode
 from graph.episodes.runner import (
     Agent,
     EventHandler,
@@ -100,19 +101,13 @@ class Resume:
     edit_action: str | None = None
 
 
-@dataclass(frozen=True)
-class Pending:
-    """The approval request a paused thread waits on."""
-
-    interrupt_id: str
-    request_id: str
-
-
 def pending_request(state: StateSnapshot) -> Pending | None:
     """The request `state` waits on, or None."""
     for item in state.interrupts:
         value = item.value if isinstance(item.value, Mapping) else {}
-        return Pending(item.id, str(value.get("request_id") or ""))
+        requests = value.get("action_requests") or [{}]
+        action = str(requests[0].get("name") or "") if isinstance(requests[0], Mapping) else ""
+        return Pending(item.id, str(value.get("request_id") or ""), action)
     return None
 
 
@@ -198,18 +193,21 @@ def _answer(
 
 
 def _decision_of_record(
-    agent: Agent, ctx: Context, thread_id: str, pending: Pending, given: Any
+    agent: Agent, ctx: Context, state: StateSnapshot, pending: Pending, given: Any, actor: str
 ) -> Mapping[str, Any]:
     """The decision to send: the one the audit log already holds for the request (a crash
-    came between recording it and storing the step), else the one given."""
+    came between recording it and storing the step), else the one given, once the policy
+    allows it (`graph.episodes.decision_checks`)."""
     from graph.episodes.audit import recorded_decision
 
+    thread_id = str(state.config["configurable"]["thread_id"])
     recorded = recorded_decision(agent, ctx, thread_id, pending.request_id)
     if recorded is None:
-        if given is None:
+        checked = checked_decision(agent, ctx, state, pending, given, actor)
+        if checked is None:
             raise AgentError(AWAITS_DECISION.format(request_id=pending.request_id))
-        return dict(given)
-    if recorded.get("type") != "deny" and given is not None:
+        return checked
+    if recorded.get("type") not in ("deny", "expire") and given is not None:
         wanted = parse_decision(given).as_dict()
         if parse_decision(recorded, recorded=True).as_dict() != wanted:
             raise RequestError(
@@ -235,8 +233,9 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
     if changes and not request.change_settings:
         raise SettingsChangeError(describe_changes(thread_id, changes))
     update = {"settings": wanted} if changes or not stored else None
-    if request.decision is not None and ctx.approvals != "ask":
-        raise AgentError(POLICY_DECIDES.format(approvals=ctx.approvals))
+    mode = pending_mode(agent, ctx, pending_request(state))
+    if request.decision is not None and mode != "ask":
+        raise AgentError(POLICY_DECIDES.format(approvals=mode))
     run = (ctx, owner, request.actor, on_event)
 
     def record_change() -> None:
@@ -256,7 +255,8 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
     if request.request_id and (pending is None or pending.request_id != request.request_id):
         raise not_pending(state, thread_id, request.request_id)
     if pending is not None:
-        decision = _decision_of_record(agent, ctx, thread_id, pending, request.decision)
+        given = request.decision
+        decision = _decision_of_record(agent, ctx, state, pending, given, request.actor)
         record_change()
         _answer(agent, state, pending, decision, update, run)
     elif request.decision is not None:

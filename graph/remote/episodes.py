@@ -186,6 +186,16 @@ def _refusal(after: StateSnapshot, request_id: str) -> str:
     return error if error.startswith(REFUSED_BY_SERVER) else ""
 
 
+def _expired(state: StateSnapshot) -> bool:
+    """Whether the pending request is past the expiry its payload gives (the server's
+    `review` node checks again against the policy as it reads then)."""
+    from tools.library.audit import utc_now
+
+    value = state.interrupts[0].value if state.interrupts else {}
+    expires_at = str(value.get("expires_at") or "") if isinstance(value, Mapping) else ""
+    return bool(expires_at) and expires_at <= utc_now()
+
+
 def resume_episode(
     client: SyncLangGraphClient,
     thread_id: str,
@@ -217,9 +227,9 @@ def resume_episode(
     if request_id and (pending is None or pending.request_id != request_id):
         raise not_pending(state, thread_id, request_id)
     if pending is not None:
-        if decision is None:
+        if decision is None and not _expired(state):
             raise AgentError(AWAITS_DECISION.format(request_id=pending.request_id))
-        value = dict(decision) | {"request_id": pending.request_id}
+        value = dict(decision or {"type": "expire"}) | {"request_id": pending.request_id}
         try:
             stream_run(client, thread_id, env_name, ctx, run, command={"resume": value})
         except AgentError as failed:

@@ -17,6 +17,10 @@ def _default_model() -> str:
     return os.environ.get("REACT_AGENT_MODEL", DEFAULT_MODEL)
 
 
+def _default_policy() -> str:
+    return os.environ.get("REACT_AGENT_POLICY", "")
+
+
 @dataclass(kw_only=True)
 class Context:
     """Settings shared by every environment."""
@@ -197,6 +201,14 @@ class LibraryContext(Context):
     )
     tool_timeout_s: float = field(
         default=2.0, metadata={"description": "Seconds before a library call counts as timed out."}
+    )
+    policy: str = field(
+        default_factory=_default_policy,
+        metadata={
+            "description": "Approval policy file (TOML, see docs/approvals.md): per write "
+            "action, ask/auto/deny, who may decide, which decisions, when requests expire; "
+            "read again at every decision. Default: $REACT_AGENT_POLICY, else none."
+        },
     )
 
 

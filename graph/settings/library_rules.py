@@ -157,3 +157,20 @@ def check_library_db(value: Any) -> str | None:
     if signature is not None:
         _checked_files[path] = signature
     return None
+
+
+def check_policy(value: Any) -> str | None:
+    """The approval policy file (`graph.settings.policy`): '' for none, else a file that reads
+    as a policy naming the library's write actions."""
+    if not isinstance(value, str):
+        return f"{value!r} is not a file name"
+    if not value.strip():
+        return None
+    from graph.settings.policy import PolicyError, load_policy, write_actions
+    from tools.library.tools import SPECS
+
+    try:
+        load_policy(value, write_actions(SPECS))
+    except PolicyError as error:
+        return str(error)
+    return None

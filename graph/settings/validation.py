@@ -20,10 +20,11 @@ from collections.abc import Iterable
 from dataclasses import fields
 from typing import Any, Literal
 
-from graph.errors import AgentError
+from graph.errors import SettingsError
 from graph.settings.context import Context
 from graph.settings.library_rules import (
     check_library_db,
+    check_policy,
     deadline,
     faults,
     local_datetime,
@@ -44,10 +45,6 @@ QUESTION_TOO_LONG = (
 )
 QUESTION_NOT_TEXT = "the question is not Unicode text (it holds a lone surrogate); send it as text"
 FOREIGN = "{flags}: not a setting of the {env} environment"
-
-
-class SettingsError(AgentError):
-    """A run setting or the question is not acceptable; the message names it."""
 
 
 def label(name: str, naming: Naming) -> str:
@@ -87,6 +84,7 @@ RULES: dict[str, Rule] = {
     "deadline": deadline,
     "faults": faults,
     "tool_timeout_s": number(0, 600, above_low=True),
+    "policy": check_policy,
 }
 
 

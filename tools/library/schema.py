@@ -32,7 +32,7 @@ from sqlalchemy.schema import SchemaItem
 SCHEMA_VERSION = "3"
 KIND = "library"
 COPY_STATUSES = ("available", "checked_out", "on_hold", "in_transit", "missing")
-AUDIT_EVENTS = ("proposed", "decision", "executed", "fork", "settings_changed")
+AUDIT_EVENTS = ("proposed", "decision", "executed", "fork", "settings_changed", "refused")
 
 metadata = MetaData()
 
