@@ -29,6 +29,7 @@ from langgraph.types import StateSnapshot
 
 from graph.agent import ENVIRONMENTS, recursion_limit
 from graph.context import Context
+from graph.durability import durability_of
 from graph.errors import AgentError, DatabaseError, ThreadNotFoundError
 from graph.passwords import recorded
 from graph.results import outcome_of
@@ -142,9 +143,10 @@ def _stream(
 ) -> None:
     config = RunnableConfig(**config)
     config["recursion_limit"] = recursion_limit(ctx)
+    durability = durability_of(env_of(agent), ctx)
     try:
         for event in agent.stream(
-            value, config, context=ctx, stream_mode="custom", durability="sync"
+            value, config, context=ctx, stream_mode="custom", durability=durability
         ):
             if on_event is not None and isinstance(event, dict):
                 on_event(event)

@@ -20,6 +20,7 @@ from dataclasses import fields
 from typing import Any, Literal
 
 from graph.context import Context
+from graph.durability import MODES
 from graph.errors import AgentError
 from graph.library_rules import check_library_db, deadline, faults, local_datetime, origin, patron
 from graph.setting_rules import Rule, api_url, choice, number, text, whole
@@ -60,6 +61,7 @@ RULES: dict[str, Rule] = {
     "prompt_style": choice("react", "act"),
     "verify_mode": choice("enforce", "record"),
     "approvals": choice("ask", "deny", "auto"),
+    "durability": choice(*MODES),
     "source": choice("snapshot", "live"),
     "lang": text(
         20,

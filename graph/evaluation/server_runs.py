@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from graph.durability import durability_of
 from graph.evaluation.methods import error_outcome, graph_outcome
 from graph.evaluation.scheduler import run_all
 from graph.evaluation.stored import UNFINISHED, episode_thread_id
@@ -76,7 +77,12 @@ class ServerEpisodes:
                 restart = {"status": "running", "stop_reason": ""}
                 client.threads.update_state(thread_id, restart, as_node="observe")
             run = client.runs.create(
-                thread_id, ENV, input=value, config=config, multitask_strategy="enqueue"
+                thread_id,
+                ENV,
+                input=value,
+                config=config,
+                multitask_strategy="enqueue",
+                durability=durability_of(ENV, ctx),
             )
         return Submitted(task, thread_id, str(run["run_id"]))
 

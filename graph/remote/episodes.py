@@ -25,6 +25,7 @@ from langgraph_sdk.client import SyncLangGraphClient
 from graph import terminal
 from graph.agent import recursion_limit
 from graph.context import Context
+from graph.durability import durability_of
 from graph.errors import AgentError, DecisionError, RequestError, ThreadNotFoundError
 from graph.remote.client import plain_url, server_url, talking_to
 from graph.results import outcome_of
@@ -98,6 +99,7 @@ def stream_run(
             stream_mode="custom",
             config=config,
             multitask_strategy="reject",
+            durability=durability_of(env_name, ctx),
         ):
             if part.event == "error":
                 data = part.data if isinstance(part.data, Mapping) else {}
