@@ -12,15 +12,19 @@ created on that server and dropped at exit. Models are scripted
 to place kills), so an episode resumed in another process gets the replies
 the first process would have.
 
-- **Kill trials** (`--kills`): an episode of either environment is started
-  with settings that differ from the defaults, SIGKILLed at a random point
+- **Kill trials** (`--kills`): an episode is started (even trials Wikipedia, in
+  `durability="async"`; odd ones the library, in its default `sync`) with settings
+  that differ from the defaults, SIGKILLed at a random point
   (before its first step, inside a model call, while a decision is being
   applied, inside the write), then resumed (with the same decision, if one
   was being applied) until it ends. Counted: lost settings (the stored
   settings, or the patron and library file the write used, differ from what
   was asked), lost or duplicated steps (the trajectory or the number of
   checkpoints differs from an unkilled run's), reservations not matching the
-  decisions, audit rows missing (or the log disagreeing with what ran). A
+  decisions, audit rows missing (or the log disagreeing with what ran: a write
+  run twice or without an approval), steps the resume runs more than once
+  more (printed as done by the killed process, not stored), and SQLite files
+  that fail `PRAGMA integrity_check`. A
   write killed after its hold was committed is re-run on resume and reports
   the same hold as already made ("Already done ... nothing new was
   reserved"): that step compares equal to the unkilled run's by the hold it
@@ -51,7 +55,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from reliability_checks import check_episode, comparable, reference
+from reliability_checks import check_episode, check_kill, comparable, reference
 from reliability_world import (
     DECISIONS,
     KINDS,
@@ -90,7 +94,8 @@ def kill_points(scenario: Scenario) -> tuple[str, ...]:
 
 def kill_trial(bench: Bench, number: int, rng: random.Random) -> str:
     """One SIGKILL + resume trial; returns where it killed."""
-    scenario = rng.choice(SCENARIOS)
+    wanted = "wikipedia" if number % 2 == 0 else "library"
+    scenario = rng.choice([s for s in SCENARIOS if s.env == wanted])
     points = kill_points(scenario)
     point = rng.choice([*points, "in the write"] if "in the write" in points else points)
     db, library = bench.databases(f"kill-{number}")
@@ -107,14 +112,15 @@ def kill_trial(bench: Bench, number: int, rng: random.Random) -> str:
     if point == "in the write":
         library_marker = "executed" if rng.random() < 0.5 else "decision"
         wait_until(lambda: audit_has(library, library_marker), process, 300)
-        kill_after(process, 0.0 if library_marker == "executed" else rng.uniform(0, 0.4))
+        printed = kill_after(process, 0.0 if library_marker == "executed" else rng.uniform(0, 0.4))
     elif point == "before the first step":
         wait_until(lambda: checkpoints(db, "trial") > 0, process, 300)
-        kill_after(process, 0.0)
+        printed = kill_after(process, 0.0)
     else:
         begun = (lambda: leased(db, "trial")) if paused_first else lambda: checkpoints(db, "trial")
         started = wait_until(lambda: bool(begun()), process, 300)
-        kill_after(process, rng.uniform(0, 5 * bench.delay_s) if started else 0.0)
+        printed = kill_after(process, rng.uniform(0, 5 * bench.delay_s) if started else 0.0)
+    check_kill(bench, printed, db, library, f"kill {number} ({scenario.name}, {point})")
     for problem in finish_episode(bench, scenario, db, "trial"):
         bench.count("lost or duplicated steps", f"kill {number}: {problem}")
     check_episode(bench, scenario, db, library, f"kill {number} ({scenario.name}, {point})")
@@ -232,12 +238,14 @@ def main() -> None:
         for scenario in SCENARIOS:
             bench.references[scenario.name] = reference(bench, scenario)
         points: Counter[str] = Counter()
+        envs: Counter[str] = Counter()
         lock = threading.Lock()
 
         def kill(number: int) -> None:
             point = kill_trial(bench, number, random.Random(args.seed * 1000 + number))
             with lock:
                 points[point] += 1
+                envs["wikipedia (async)" if number % 2 == 0 else "library (sync)"] += 1
 
         kills = parallel(args.jobs, args.kills, kill, deadline)
         races = parallel(
@@ -249,7 +257,11 @@ def main() -> None:
         report = {
             "kill_trials": kills,
             "kill_points": dict(points),
+            "kill_trials_by_env": dict(envs),
             **{kind: bench.counts[kind] for kind in KINDS},
+            "trials whose last step is run again (async: its save had not finished)": (
+                bench.counts["last step repeated"]
+            ),
             "writes re-run after a kill inside them (same hold, reported as already made)": (
                 bench.counts["replayed writes"]
             ),

@@ -9,10 +9,11 @@ Search the next page, ..., then Finish). The anchor: `langchain.agents.create_ag
 with an instant fake tool-calling model and a trivial tool, N-1 tool calls then
 a final answer. Both run in this process, interleaved (the order flips every
 repetition), with no checkpointer, `InMemorySaver` and SQLite on a fresh file
-(the same connection pragmas for both, `durability="sync"`); figures are
-medians over the repetitions. Bytes per step: the SQLite file's size after a
+(the same connection pragmas for both), each agent in its shipped durability
+(mode `default`: `async` for both here) and both in `durability="sync"` (mode
+`sync`); figures are medians over the repetitions. Bytes per step: the SQLite file's size after a
 WAL checkpoint, divided by the steps. Prints a table, or with `--json`
-`{"results": [{"steps", "saver", "project_ms_per_step", "anchor_ms_per_step",
+`{"results": [{"steps", "saver", "mode", "project_ms_per_step", "anchor_ms_per_step",
 "ratio", "project_bytes_per_step", "anchor_bytes_per_step"}]}` (plus CPU
 figures). With `--floor`, each pair also runs our graph and saver with do-nothing
 nodes (`prebuilt_runs.FloorNodes`: the floor our graph's shape, channels, guard and
@@ -36,6 +37,16 @@ from prebuilt_runs import Sample, run_one
 from graph.testing import tour_replies
 
 SAVERS = ("none", "memory", "sqlite")
+CASES: tuple[tuple[str, str], ...] = (
+    ("none", "default"),
+    ("memory", "default"),
+    ("memory", "sync"),
+    ("sqlite", "default"),
+    ("sqlite", "sync"),
+)
+"""(saver, mode): `default` runs each agent in its shipped durability (ours: `async` for
+Wikipedia, `graph.settings.durability`; the anchor: LangGraph's default, `async`), `sync` both
+synchronously. Without a saver there is nothing to save, so no `sync` row."""
 
 
 def measure(
@@ -50,26 +61,31 @@ def measure(
     (wall clock).
     """
     scripts = {steps: tour_replies(steps) for steps in steps_list}
-    pairs: dict[tuple[int, str], list[dict[str, Sample]]] = {}
+    pairs: dict[tuple[int, str, str], list[dict[str, Sample]]] = {}
     members = ("project", "anchor", "floor", "bare") if floor else ("project", "anchor")
     for who in members:
         run_one(who, "sqlite", tour_replies(4), workdir / f"warm-{who}.sqlite3")
     for rep in range(reps):
         for steps in steps_list:
-            for kind in SAVERS:
+            for kind, mode in CASES:
                 order = members if rep % 2 == 0 else members[::-1]
+                name = f"{kind}-{mode}-{steps}-{rep}"
                 pair = {
-                    who: run_one(who, kind, scripts[steps], workdir / f"{who}-{kind}-{steps}-{rep}")
+                    who: run_one(who, kind, scripts[steps], workdir / f"{who}-{name}", mode)
                     for who in order
                 }
-                pairs.setdefault((steps, kind), []).append(pair)
+                pairs.setdefault((steps, kind, mode), []).append(pair)
         print(f"repetition {rep + 1}/{reps} done", file=sys.stderr)
-    return [summary(steps, kind, pairs[(steps, kind)]) for steps in steps_list for kind in SAVERS]
+    return [
+        summary(steps, kind, mode, pairs[(steps, kind, mode)])
+        for steps in steps_list
+        for kind, mode in CASES
+    ]
 
 
-def summary(steps: int, kind: str, pairs: list[dict[str, Sample]]) -> dict[str, Any]:
-    """The row of one (steps, saver): medians per step and of the paired ratios."""
-    row: dict[str, Any] = {"steps": steps, "saver": kind}
+def summary(steps: int, kind: str, mode: str, pairs: list[dict[str, Sample]]) -> dict[str, Any]:
+    """The row of one (steps, saver, mode): medians per step and of the paired ratios."""
+    row: dict[str, Any] = {"steps": steps, "saver": kind, "mode": mode}
     for who in ("project", "anchor"):
         samples = [pair[who] for pair in pairs]
         row[f"{who}_ms_per_step"] = statistics.median(s.wall_s for s in samples) * 1000 / steps
@@ -92,8 +108,8 @@ def print_table(results: list[dict[str, Any]], reps: int) -> None:
     print(f"Per step, medians of {reps} interleaved pairs (ours vs create_agent); ratios are")
     print("medians of the per-pair ratios, wall clock and process CPU time:")
     print(
-        f"{'steps':>5} {'saver':<7}{'ours ms':>9}{'anchor ms':>11}{'ratio':>7}{'cpu ratio':>11}"
-        f"{'ours B':>9}{'anchor B':>10}"
+        f"{'steps':>5} {'saver':<7}{'mode':<8}{'ours ms':>9}{'anchor ms':>11}{'ratio':>7}"
+        f"{'cpu ratio':>11}{'ours B':>9}{'anchor B':>10}"
     )
     for row in results:
         ours_b, anchor_b = row["project_bytes_per_step"], row["anchor_bytes_per_step"]
@@ -103,7 +119,7 @@ def print_table(results: list[dict[str, Any]], reps: int) -> None:
             else ""
         )
         print(
-            f"{row['steps']:>5} {row['saver']:<7}{row['project_ms_per_step']:>9.2f}"
+            f"{row['steps']:>5} {row['saver']:<7}{row['mode']:<8}{row['project_ms_per_step']:>9.2f}"
             f"{row['anchor_ms_per_step']:>11.2f}{row['ratio']:>7.2f}{row['cpu_ratio']:>11.2f}"
             f"{'-' if ours_b is None else ours_b:>9}{'-' if anchor_b is None else anchor_b:>10}"
             + floor
@@ -117,7 +133,7 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     figure, (times, sizes) = plt.subplots(1, 2, figsize=(10, 4))
-    labels = [f"{row['saver']}\n{row['steps']} steps" for row in results]
+    labels = [f"{row['saver']} {row['mode']}\n{row['steps']} steps" for row in results]
     positions = range(len(results))
     for offset, who in ((-0.2, "project"), (0.2, "anchor")):
         name = "ours" if who == "project" else "create_agent"
@@ -134,7 +150,9 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
             width=0.4,
             label=name,
         )
-        sizes.set_xticks(range(len(sqlite)), [f"{row['steps']} steps" for row in sqlite])
+        sizes.set_xticks(
+            range(len(sqlite)), [f"{row['mode']}\n{row['steps']} steps" for row in sqlite]
+        )
     times.set_xticks(list(positions), labels, fontsize=8)
     times.set_ylabel("ms per step (median)")
     sizes.set_ylabel("SQLite KiB per step")

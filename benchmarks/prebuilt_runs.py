@@ -28,6 +28,7 @@ from graph.agent import ENVIRONMENTS, build_agent, build_graph, recursion_limit
 from graph.core.nodes import AgentDeps, Nodes
 from graph.core.state import AgentState
 from graph.settings.context import Context, WikipediaContext
+from graph.settings.durability import durability_of
 from graph.store.savers import connect, open_sqlite_saver
 from graph.testing import TOUR_QUESTION, ScriptedReActModel, tour_settings
 
@@ -100,24 +101,29 @@ def make_saver(kind: str, db: Path, anchor: bool) -> BaseCheckpointSaver[Any] | 
 
 
 def run_config(
-    saver: BaseCheckpointSaver[Any] | None, limit: int
+    saver: BaseCheckpointSaver[Any] | None, limit: int, durability: Durability | None
 ) -> tuple[RunnableConfig, Durability | None]:
-    """The run config (a new thread when there is a saver) and `durability="sync"`
-    (which LangGraph only accepts with a checkpointer; None leaves LangGraph's default)."""
+    """The run config (a new thread when there is a saver) and the durability (which
+    LangGraph only accepts with a checkpointer; None leaves LangGraph's default)."""
     if saver is None:
         return {"recursion_limit": limit}, None
     thread = {"thread_id": str(uuid.uuid4())}
-    return {"recursion_limit": limit, "configurable": thread}, "sync"
+    return {"recursion_limit": limit, "configurable": thread}, durability
 
 
-def run_project(kind: str, steps: int, replies: list[str], db: Path) -> Sample:
+def ours(mode: str, ctx: Context) -> Durability:
+    """Our durability in `mode`: `default` is what the CLI chooses for the run, `sync` sync."""
+    return "sync" if mode == "sync" else durability_of("wikipedia", ctx)
+
+
+def run_project(kind: str, steps: int, replies: list[str], db: Path, mode: str) -> Sample:
     """One episode of ours."""
     saver = make_saver(kind, db, anchor=False)
     agent = build_agent(
         "wikipedia", saver, model=ScriptedReActModel(responses=replies, count_usage=False)
     )
     ctx = WikipediaContext(**tour_settings(steps))
-    config, durability = run_config(saver, recursion_limit(ctx))
+    config, durability = run_config(saver, recursion_limit(ctx), ours(mode, ctx))
     clock = Clock.start()
     result = agent.invoke({"question": TOUR_QUESTION}, config, context=ctx, durability=durability)
     sample = clock.sample(lambda: file_size(saver, db))
@@ -126,11 +132,11 @@ def run_project(kind: str, steps: int, replies: list[str], db: Path) -> Sample:
     return sample
 
 
-def run_anchor(kind: str, steps: int, db: Path) -> Sample:
-    """One episode of `create_agent`."""
+def run_anchor(kind: str, steps: int, db: Path, mode: str) -> Sample:
+    """One episode of `create_agent` (in LangGraph's default durability, or `sync`)."""
     saver = make_saver(kind, db, anchor=True)
     agent = create_agent(InstantToolCallingModel(steps=steps), [lookup], checkpointer=saver)
-    config, durability = run_config(saver, 4 * steps + 10)
+    config, durability = run_config(saver, 4 * steps + 10, "sync" if mode == "sync" else None)
     clock = Clock.start()
     result = agent.invoke(
         {"messages": [HumanMessage("Tour the pages.")]}, config, durability=durability
@@ -178,14 +184,14 @@ class FloorNodes(Nodes):
         }
 
 
-def run_floor(kind: str, steps: int, db: Path) -> Sample:
+def run_floor(kind: str, steps: int, db: Path, mode: str) -> Sample:
     """One episode of our graph and saver with `FloorNodes`."""
     saver = make_saver(kind, db, anchor=False)
     _, factory, keys = ENVIRONMENTS["wikipedia"]
     nodes = FloorNodes(AgentDeps(environment_factory=factory, environment_keys=keys))
     agent = build_graph("wikipedia", nodes=nodes).compile(checkpointer=saver)
     ctx = WikipediaContext(**tour_settings(steps))
-    config, durability = run_config(saver, recursion_limit(ctx))
+    config, durability = run_config(saver, recursion_limit(ctx), ours(mode, ctx))
     clock = Clock.start()
     agent.invoke({"question": TOUR_QUESTION}, config, context=ctx, durability=durability)
     return clock.sample(lambda: file_size(saver, db))
@@ -203,7 +209,7 @@ def _hand_on(state: BareState) -> BareState:
     return {"turn": state["turn"]}
 
 
-def run_bare(kind: str, steps: int, db: Path) -> Sample:
+def run_bare(kind: str, steps: int, db: Path, mode: str) -> Sample:
     """One episode of a bare `reason -> act -> observe` graph on one integer channel,
     with no guard, on our saver: LangGraph's cost of three supersteps a step."""
     saver = make_saver(kind, db, anchor=False)
@@ -216,7 +222,7 @@ def run_bare(kind: str, steps: int, db: Path) -> Sample:
     bare.add_edge("act", "observe")
     bare.add_edge("observe", "reason")
     agent = bare.compile(checkpointer=saver)
-    config, durability = run_config(saver, 3 * steps + 10)
+    config, durability = run_config(saver, 3 * steps + 10, ours(mode, WikipediaContext()))
     clock = Clock.start()
     result = agent.invoke({"turn": 0}, config, durability=durability)
     sample = clock.sample(lambda: file_size(saver, db))
@@ -225,13 +231,13 @@ def run_bare(kind: str, steps: int, db: Path) -> Sample:
     return sample
 
 
-def run_one(who: str, kind: str, replies: list[str], db: Path) -> Sample:
+def run_one(who: str, kind: str, replies: list[str], db: Path, mode: str = "default") -> Sample:
     """One episode of ours ("project"), the anchor, the floor or the bare graph, as
-    long as `replies`."""
+    long as `replies`, each in its shipped durability (`mode` "default") or in `sync`."""
     if who == "project":
-        return run_project(kind, len(replies), replies, db)
+        return run_project(kind, len(replies), replies, db, mode)
     if who == "floor":
-        return run_floor(kind, len(replies), db)
+        return run_floor(kind, len(replies), db, mode)
     if who == "bare":
-        return run_bare(kind, len(replies), db)
-    return run_anchor(kind, len(replies), db)
+        return run_bare(kind, len(replies), db, mode)
+    return run_anchor(kind, len(replies), db, mode)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 from reliability_world import (
@@ -25,6 +27,7 @@ REPLAYED = re.compile(
     r"^Already done: this request reserved copy (\w+) for patron (\w+) before "
     r"\(reservation #(\d+), made ([\d:]+)\); nothing new was reserved\.$"
 )
+PRINTED_STEP = re.compile(r"^Observation (\d+):", re.MULTILINE)
 RESERVED = re.compile(
     r"^Reserved: copy (\w+) is now ON HOLD for patron (\w+) \(reservation #(\d+), "
     r"made ([\d:]+)\); .*$"
@@ -113,3 +116,35 @@ def check_episode(bench: Bench, scenario: Scenario, db: str, library: str, label
         bench.count("reservations not matching", f"{label}: holds {held}")
     if untruths(rows, held) or audit_shape(rows) != expected["audit"]:
         bench.count("audit rows", f"{label}: {audit_shape(rows)} {untruths(rows, held)}")
+
+
+def repeated_steps(printed: str, db: str) -> int:
+    """How many steps a killed process printed as done that its thread did not store: the
+    steps its resume runs again (each once more)."""
+    done = [int(number) for number in PRINTED_STEP.findall(printed)]
+    state = read_state(db, "trial")
+    stored = len(state["trajectory"]) if state else 0
+    return max(0, max(done, default=0) - stored)
+
+
+def check_kill(bench: Bench, printed: str, db: str, library: str, label: str) -> None:
+    """Count a killed trial's steps to be repeated more than once, and SQLite files that are
+    not whole (`PRAGMA integrity_check`, after the recovery any reader runs)."""
+    repeated = repeated_steps(printed, db)
+    if repeated > 1:
+        bench.count("steps repeated more than once", f"{label}: {repeated} steps to run again")
+    elif repeated:
+        with bench.lock:
+            bench.counts["last step repeated"] += 1
+    for path in (db, library):
+        if "://" in path or not Path(path).exists():
+            continue
+        conn = sqlite3.connect(path, timeout=30)
+        try:
+            found = conn.execute("PRAGMA integrity_check").fetchall()
+        except sqlite3.Error as error:
+            found = [(str(error),)]
+        finally:
+            conn.close()
+        if found != [("ok",)]:
+            bench.count("corrupt databases", f"{label}: {path}: {found[:3]}")

@@ -45,7 +45,14 @@ DECISIONS = {
     "edit": ["--edit", '{"copy_id": "N30"}'],
 }
 LOST_RACE = "is being run by another process since"
-KINDS = ("lost settings", "lost or duplicated steps", "reservations not matching", "audit rows")
+KINDS = (
+    "lost settings",
+    "lost or duplicated steps",
+    "steps repeated more than once",
+    "corrupt databases",
+    "reservations not matching",
+    "audit rows",
+)
 
 
 @dataclass(frozen=True)
@@ -65,7 +72,12 @@ class Scenario:
 
 
 SCENARIOS = [
-    Scenario("wikipedia", "wikipedia", WIKI_REPLIES, {"max-tool-calls": "11", "max-repeats": "3"}),
+    Scenario(
+        "wikipedia",
+        "wikipedia",
+        WIKI_REPLIES,
+        {"max-tool-calls": "11", "max-repeats": "3", "durability": "async"},
+    ),
     *(
         Scenario(
             f"library-{decision}",
@@ -140,6 +152,7 @@ class Bench:
             "REL_BENCH_DELAY_S": str(delay_s),
             "REL_BENCH_WRITE_DELAY_S": str(write_delay_s),
             "LANGSMITH_TRACING": "false",
+            "PYTHONUNBUFFERED": "1",  # a killed process's printed steps reach the pipe
         }
 
     def count(self, kind: str, note: str) -> None:
@@ -184,14 +197,14 @@ def wait_until(condition: Callable[[], bool], process: subprocess.Popen[str], li
     return condition()
 
 
-def kill_after(process: subprocess.Popen[str], seconds: float) -> None:
-    """SIGKILL `process` after `seconds` unless it ended before."""
+def kill_after(process: subprocess.Popen[str], seconds: float) -> str:
+    """SIGKILL `process` after `seconds` unless it ended before; what it printed."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.01)
     if process.poll() is None:
         process.send_signal(signal.SIGKILL)
-    process.communicate()
+    return process.communicate()[0]
 
 
 def episode_args(scenario: Scenario, db: str, library: str, thread_id: str) -> list[str]:

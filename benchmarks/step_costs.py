@@ -111,7 +111,7 @@ def measure(steps: int, episodes: int, workdir: Path) -> dict[str, Any]:
     """Each member's episode ms per step and its parts' ms and calls per step."""
     replies = tour_replies(steps)
     for member in MEMBERS:
-        run_one(member, "sqlite", tour_replies(4), workdir / f"warm-{member}.sqlite3")
+        run_one(member, "sqlite", tour_replies(4), workdir / f"warm-{member}.sqlite3", "sync")
     timers = Timers()
     wall: defaultdict[str, float] = defaultdict(float)
     with timers.installed():
@@ -120,7 +120,8 @@ def measure(steps: int, episodes: int, workdir: Path) -> dict[str, Any]:
             for member in order:
                 timers.member = member
                 try:
-                    sample = run_one(member, "sqlite", replies, workdir / f"{member}-{episode}")
+                    db = workdir / f"{member}-{episode}"
+                    sample = run_one(member, "sqlite", replies, db, "sync")
                 finally:
                     timers.member = None
                 wall[member] += sample.wall_s

@@ -11,6 +11,7 @@ BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_vs_prebui
 ROW_KEYS = {
     "steps",
     "saver",
+    "mode",
     "project_ms_per_step",
     "anchor_ms_per_step",
     "ratio",
@@ -19,7 +20,7 @@ ROW_KEYS = {
 }
 
 
-def test_a_short_run_prints_every_saver_with_both_floors() -> None:
+def test_a_short_run_prints_every_saver_and_mode_with_both_floors() -> None:
     done = subprocess.run(
         [sys.executable, str(BENCH), "--steps", "3", "--reps", "1", "--json", "--floor"],
         capture_output=True,
@@ -28,10 +29,12 @@ def test_a_short_run_prints_every_saver_with_both_floors() -> None:
     )
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)["results"]
-    assert [(row["steps"], row["saver"]) for row in rows] == [
-        (3, "none"),
-        (3, "memory"),
-        (3, "sqlite"),
+    assert [(row["steps"], row["saver"], row["mode"]) for row in rows] == [
+        (3, "none", "default"),
+        (3, "memory", "default"),
+        (3, "memory", "sync"),
+        (3, "sqlite", "default"),
+        (3, "sqlite", "sync"),
     ]
     for row in rows:
         assert row.keys() >= ROW_KEYS

@@ -246,7 +246,8 @@ def kill_then_resume(db_path: Path, tmp_path: Path, program: str) -> dict[str, A
     assert killed.returncode == 9, killed.stderr
     agent = build_agent("wikipedia", open_checkpointer(db_path))
     paused = agent.get_state(RunnableConfig(configurable={"thread_id": thread_id}))
-    assert len(paused.values["steps"]) == 2 and paused.values["status"] == "running"
+    # Wikipedia runs save asynchronously: a kill may land before the last step's save.
+    assert len(paused.values["steps"]) in (1, 2) and paused.values["status"] == "running"
     resumed = subprocess.run(
         [sys.executable, "-m", "graph.cli", "resume", thread_id, "--db", str(db_path), "--json"],
         cwd=ROOT,

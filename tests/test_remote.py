@@ -30,6 +30,7 @@ pytestmark = pytest.mark.server
 RESERVE_QUESTION = "Please reserve a paper copy of 《红楼梦》 for me."
 LIBRARY_MODEL = "graph.testing:library_demo_model"
 ORACLE = "graph.evaluation.oracles:hotpot_oracle_model"
+DEMO_MODEL = "graph.testing:demo_model"
 REQUEST = re.compile(r"--request (R[0-9a-f]+)")
 
 
@@ -179,3 +180,32 @@ def test_bench_qa_through_the_server_gives_the_local_verdicts_and_resumes(
 def _bench_threads(setup: Setup) -> list[dict[str, Any]]:
     found = setup.client.threads.search(limit=100)
     return [dict(t) for t in found if "bench_key" in (t["metadata"] or {})]
+
+
+def _checkpoints(setup: Setup, thread_id: str) -> int:
+    return len(setup.client.threads.get_history(thread_id, limit=200))
+
+
+def test_a_server_run_saves_checkpoints_as_its_threads_durability_says(setup: Setup) -> None:
+    """`--server` passes the thread's durability; a run through the API that asks for
+    another (langgraph-api asks `async` for Studio's runs) gets the thread's own: with
+    `exit`, only the input and the last checkpoint are stored."""
+    from graph.episodes.runner import settings_of
+    from graph.settings.context import WikipediaContext
+    from graph.testing import DEMO_QUESTION
+
+    server = ("--server", setup.server.url)
+    counts = {}
+    for mode in ("auto", "exit"):
+        asked = run_cli("ask", DEMO_QUESTION, "--model", DEMO_MODEL, "--durability", mode, *server)
+        assert asked.returncode == 0, asked.stderr
+        thread_id = asked.stdout.strip().splitlines()[-1].removeprefix("Thread: ")
+        counts[mode] = _checkpoints(setup, thread_id)
+    assert counts["exit"] <= 2 < counts["auto"]
+    ctx = WikipediaContext(model=DEMO_MODEL, durability="exit")
+    thread = setup.client.threads.create(graph_id="wikipedia")
+    value: Any = {"question": DEMO_QUESTION, "settings": settings_of("wikipedia", ctx)}
+    setup.client.runs.wait(thread["thread_id"], "wikipedia", input=value, durability="sync")
+    state: Any = setup.client.threads.get_state(thread["thread_id"])
+    assert state["values"]["status"] == "verified"
+    assert _checkpoints(setup, thread["thread_id"]) == counts["exit"]

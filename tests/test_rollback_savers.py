@@ -200,6 +200,55 @@ def test_a_run_that_others_build_on_is_not_rolled_back(store: Store) -> None:
     assert "build on it" in message and message.endswith("nothing was deleted")
 
 
+def test_why_a_run_others_build_on_is_kept_deleting_it_breaks_their_state(store: Store) -> None:
+    """The one deviation from LangGraph's saver contract (`graph.store.rollback`): the
+    contract deletes R2's checkpoints even with R3's built on them. R3's `DeltaChannel`
+    states are rebuilt from the writes on R2's checkpoints, so deleting them anyway (what
+    the refusal prevents) leaves R3's head without the steps before it."""
+
+    async def body(saver: Any) -> tuple[Any, ...]:
+        await run(saver, rid("R1"), {"question": DEMO_QUESTION})
+        await run(saver, rid("R2"), {"question": FOLLOW_UP})
+        await run(saver, rid("R3"), {"question": DEMO_QUESTION})
+        before = await seen(saver)
+        for rows in await saver._run_rows(rid("R2")):
+            assert rows.children == 1
+            await saver._delete_run_rows(rows)
+        return before, await seen(saver)
+
+    before, after = roll(store, body)
+    assert before[0][2]["question"] == DEMO_QUESTION and len(before[0][2]["steps"]) > 0
+    assert after[0][0] == before[0][0], "R3's head is still there"
+    assert after[0][2] != before[0][2], "but its state is not what it was"
+    steps = [len(state[0][2]["steps"]) for state in (before, after)]
+    assert steps[1] < steps[0], f"its trajectory lost its first steps: {steps}"
+
+
+def test_prune_deletes_threads_and_keeps_a_delta_thread_whole(store: Store) -> None:
+    """`aprune` (thread TTLs): `delete` deletes the thread and its registry row;
+    `keep_latest` refuses a thread whose `DeltaChannel` states need their history, as
+    LangGraph's PostgreSQL saver does, and changes nothing."""
+
+    async def body(saver: Any) -> tuple[Any, ...]:
+        await run(saver, rid("R1"), {"question": DEMO_QUESTION})
+        registry = getattr(saver, "thread_registry", None)
+        if registry is not None:
+            registry.register(THREAD, "wikipedia", DEMO_QUESTION, "verified")
+        before = await seen(saver)
+        with pytest.raises(NotImplementedError):
+            await saver.aprune([THREAD], strategy="keep_latest")
+        kept = await seen(saver)
+        with pytest.raises(ValueError, match="unknown prune strategy 'everything'"):
+            await saver.aprune([THREAD], strategy="everything")
+        await saver.aprune([THREAD], strategy="delete")
+        row = registry.get(THREAD) if registry is not None else None
+        return before, kept, await seen(saver), row
+
+    before, kept, after, row = roll(store, body)
+    assert kept == before and len(before) > 3
+    assert after == [] and row is None and store.count(ORPHANS) == 0
+
+
 def test_a_run_that_answered_an_approval_or_carried_an_approved_write_is_refused() -> None:
     rows = RunRows("R", "T", "")
     rows.noted.append(("C", "task", -4, "__resume__"))

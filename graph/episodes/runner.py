@@ -32,6 +32,7 @@ from graph.core.passwords import recorded
 from graph.episodes.results import outcome_of
 from graph.errors import AgentError, DatabaseError, ThreadNotFoundError
 from graph.settings.context import Context
+from graph.settings.durability import durability_of
 from graph.store.heartbeats import holding
 from graph.store.leases import lease_of, new_owner
 from graph.store.locations import (
@@ -142,9 +143,10 @@ def _stream(
 ) -> None:
     config = RunnableConfig(**config)
     config["recursion_limit"] = recursion_limit(ctx)
+    durability = durability_of(env_of(agent), ctx)
     try:
         for event in agent.stream(
-            value, config, context=ctx, stream_mode="custom", durability="sync"
+            value, config, context=ctx, stream_mode="custom", durability=durability
         ):
             if on_event is not None and isinstance(event, dict):
                 on_event(event)

@@ -22,6 +22,7 @@ from graph.evaluation.scheduler import run_all
 from graph.evaluation.stored import UNFINISHED, episode_thread_id
 from graph.remote.client import connect, talking_to
 from graph.remote.episodes import outcome, read_state, run_config, thread_metadata
+from graph.settings.durability import durability_of
 
 ENV = "wikipedia"
 IN_FLIGHT = ("pending", "running")
@@ -74,7 +75,12 @@ class ServerEpisodes:
                 restart = {"status": "running", "stop_reason": ""}
                 client.threads.update_state(thread_id, restart, as_node="observe")
             run = client.runs.create(
-                thread_id, ENV, input=value, config=config, multitask_strategy="enqueue"
+                thread_id,
+                ENV,
+                input=value,
+                config=config,
+                multitask_strategy="enqueue",
+                durability=durability_of(ENV, ctx),
             )
         return Submitted(task, thread_id, str(run["run_id"]))
 

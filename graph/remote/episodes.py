@@ -40,6 +40,7 @@ from graph.episodes.runner import EventHandler, make_context, settings_of
 from graph.errors import AgentError, DecisionError, RequestError, ThreadNotFoundError
 from graph.remote.client import plain_url, server_url, talking_to
 from graph.settings.context import Context
+from graph.settings.durability import durability_of
 from graph.store.locations import server_words
 from graph.store.resume_guard import NOT_PENDING
 
@@ -98,6 +99,7 @@ def stream_run(
             stream_mode="custom",
             config=config,
             multitask_strategy="reject",
+            durability=durability_of(env_name, ctx),
         ):
             if part.event == "error":
                 data = part.data if isinstance(part.data, Mapping) else {}

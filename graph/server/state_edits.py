@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, get_args
 
 from langchain_core.runnables import RunnableConfig
+from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 from langgraph.errors import UnknownInterruptError
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, StateUpdate
@@ -26,6 +27,7 @@ from langgraph.types import Command, StateUpdate
 from graph.core.passwords import recorded
 from graph.errors import AgentError, SettingsChangeError
 from graph.settings.context import EnvName
+from graph.settings.durability import durability_of
 from graph.store.resume_guard import refused_keyed, strict_resume
 
 RESTART = {"status": "running", "stop_reason": ""}
@@ -98,6 +100,21 @@ def check_input(value: Any) -> None:
     check_settings(value.get("settings"))
 
 
+def refuse_other_settings(
+    given: Mapping[str, Any], stored: Mapping[str, Any] | None, config: RunnableConfig | None
+) -> None:
+    """Refuse a new input whose settings differ from those its thread stored."""
+    if not stored or not config:
+        return
+    known = recorded(stored)
+    differing = sorted(key for key, value in given.items() if known.get(key) != value)
+    if differing:
+        thread_id = (config.get("configurable") or {}).get("thread_id")
+        raise SettingsChangeError(
+            OTHER_SETTINGS.format(thread_id=thread_id, keys=", ".join(differing))
+        )
+
+
 class GuardedGraph(CompiledStateGraph[Any, Any, Any, Any]):
     """The server's compiled agent: its state is written by its nodes and checked input."""
 
@@ -122,13 +139,20 @@ class GuardedGraph(CompiledStateGraph[Any, Any, Any, Any]):
     async def astream(
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
     ) -> AsyncIterator[Any]:
-        """`astream` (which every streaming method runs), its input checked first and a
-        resume naming no pending interrupt refused (`graph.store.resume_guard`)."""
+        """`astream` (which every streaming method runs), its input checked first, a
+        resume naming no pending interrupt refused (`graph.store.resume_guard`), and the
+        durability the thread's settings choose (`graph.settings.durability`), whatever the
+        run asked."""
         check_input(input)
+        stored = await self._stored_settings(config)
         if isinstance(input, Mapping) and input.get("settings"):
             input = dict(input) | {"settings": recorded(input["settings"])}  # no password
-            if config:
-                await self._refuse_other_settings(input["settings"], config)
+            refuse_other_settings(input["settings"], stored, config)
+        if self._saver(config) is not None:
+            settings = stored or (input.get("settings") if isinstance(input, Mapping) else None)
+            kwargs.pop("checkpoint_during", None)
+            env_name = str(self.name).removesuffix("-agent")
+            kwargs["durability"] = durability_of(env_name, settings or kwargs.get("context"))
         config = strict_resume(config)
         try:
             async for chunk in super().astream(input, config, **kwargs):
@@ -137,23 +161,20 @@ class GuardedGraph(CompiledStateGraph[Any, Any, Any, Any]):
             thread_id = str(config["configurable"].get("thread_id", ""))
             raise refused_keyed(error, thread_id) from None
 
-    async def _refuse_other_settings(
-        self, given: Mapping[str, Any], config: RunnableConfig
-    ) -> None:
-        """Refuse a new input whose settings differ from those its thread stored."""
-        if not (config.get("configurable") or {}).get("thread_id"):
-            return
+    async def _stored_settings(self, config: RunnableConfig | None) -> Mapping[str, Any] | None:
+        """The settings the run's thread stored, if any."""
+        if not config or not (config.get("configurable") or {}).get("thread_id"):
+            return None
+        if self._saver(config) is None:
+            return None
         state = await self.aget_state(config)
         stored = (state.values or {}).get("settings") if isinstance(state.values, dict) else None
-        if not stored:
-            return
-        known = recorded(stored)
-        differing = sorted(key for key, value in given.items() if known.get(key) != value)
-        if differing:
-            thread_id = config["configurable"]["thread_id"]
-            raise SettingsChangeError(
-                OTHER_SETTINGS.format(thread_id=thread_id, keys=", ".join(differing))
-            )
+        return stored if isinstance(stored, Mapping) and stored else None
+
+    def _saver(self, config: RunnableConfig | None) -> Any:
+        """The checkpointer a run uses (the server passes it in the config), or None."""
+        configurable = (config or {}).get("configurable") or {}
+        return configurable.get(CONFIG_KEY_CHECKPOINTER) or self.checkpointer
 
     def astream_events(self, input: Any, *args: Any, **kwargs: Any) -> Any:
         """`astream_events`, its input checked first."""

@@ -98,6 +98,16 @@ class Context:
             "or run them without asking ('auto', trusted automation only)."
         },
     )
+    durability: Literal["auto", "sync", "async", "exit"] = field(
+        default="auto",
+        metadata={
+            "description": "When checkpoints are saved: 'auto' ('async' for an environment "
+            "without write actions, 'sync' for one with), 'sync' (before the next step "
+            "starts: a kill repeats nothing), 'async' (while the next step runs: a kill "
+            "repeats at most the last step) or 'exit' (when the run ends or pauses: a kill "
+            "loses the run's steps)."
+        },
+    )
 
 
 @dataclass(kw_only=True)

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from graph.errors import SettingsError
 from graph.settings.context import Context
+from graph.settings.durability import MODES
 from graph.settings.library_rules import (
     check_library_db,
     check_policy,
@@ -65,6 +66,7 @@ RULES: dict[str, Rule] = {
     "prompt_style": choice("react", "act"),
     "verify_mode": choice("enforce", "record"),
     "approvals": choice("ask", "deny", "auto"),
+    "durability": choice(*MODES),
     "source": choice("snapshot", "live"),
     "lang": text(
         20,

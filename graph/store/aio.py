@@ -48,6 +48,10 @@ RUN_CHECKPOINTS_SQL = (
     " AND coalesce(json_extract(CAST(metadata AS TEXT), '$.thread_id'), thread_id) = thread_id"
 )
 """A run's checkpoints on its own thread (a copy's keep the original's metadata)."""
+KEEP_LATEST_DELTA = (
+    "thread {thread_id} keeps DeltaChannel states, which its latest checkpoint rebuilds from"
+    " the earlier ones: prune it with strategy='delete', or not at all"
+)
 NOTED_SQL = (
     "SELECT thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel"
     " FROM run_writes WHERE run_id = ?"
@@ -58,6 +62,11 @@ NOTED_KEYS = (
 )
 
 
+DELTA = (
+    "(json_extract(CAST(metadata AS TEXT), '$.counters_since_delta_snapshot') IS NOT NULL"
+    " OR json_extract(CAST(metadata AS TEXT), '$.delta_writes_versioned') IS NOT NULL)"
+)
+"""A checkpoint whose `DeltaChannel` values are rebuilt from its ancestors' writes."""
 HAS_CHECKPOINT_SQL = (
     "SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"
 )
@@ -128,7 +137,7 @@ class CompactAsyncSqliteSaver(RollsBackRuns, FencedAsyncSqliteSaver):
                 children = await self.conn.execute_fetchall(
                     "SELECT count(*) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ?"
                     f" AND parent_checkpoint_id IN ({_marks(len(ids))})"
-                    f" AND checkpoint_id NOT IN ({_marks(len(ids))})",
+                    f" AND checkpoint_id NOT IN ({_marks(len(ids))}) AND {DELTA}",
                     (*same, *ids, *ids),
                 )
                 rows.children = int(next(iter(children))[0])
@@ -153,6 +162,40 @@ class CompactAsyncSqliteSaver(RollsBackRuns, FencedAsyncSqliteSaver):
             except BaseException:
                 await self.conn.rollback()
                 raise
+
+    async def _keep_latest(self, thread_ids: list[str]) -> None:
+        """Keep each namespace's latest checkpoint and its writes, one thread per transaction;
+        a thread whose `DeltaChannel` states need their history is refused, as
+        `AsyncPostgresSaver.aprune` refuses it."""
+        await self.setup()
+        for thread_id in thread_ids:
+            async with self.lock:
+                try:
+                    await self._keep_latest_of(thread_id)
+                    await self.conn.commit()
+                except BaseException:
+                    await self.conn.rollback()
+                    raise
+
+    async def _keep_latest_of(self, thread_id: str) -> None:
+        conn, where = self.conn, "thread_id = ? AND checkpoint_ns = ? AND checkpoint_id"
+        delta = await conn.execute_fetchall(
+            f"SELECT 1 FROM checkpoints WHERE thread_id = ? AND {DELTA} LIMIT 1", (thread_id,)
+        )
+        if list(delta):
+            raise NotImplementedError(KEEP_LATEST_DELTA.format(thread_id=thread_id))
+        heads = await conn.execute_fetchall(
+            "SELECT checkpoint_ns, max(checkpoint_id) FROM checkpoints WHERE thread_id = ?"
+            " GROUP BY checkpoint_ns",
+            (thread_id,),
+        )
+        for ns, head in list(heads):
+            for table in ("writes", "run_writes", "checkpoints"):
+                await conn.execute(f"DELETE FROM {table} WHERE {where} <> ?", (thread_id, ns, head))
+            await conn.execute(
+                f"UPDATE checkpoints SET parent_checkpoint_id = NULL WHERE {where} = ?",
+                (thread_id, ns, head),
+            )
 
     def get_next_version(self, current: str | None, channel: None) -> str:
         """See `graph.store.savers.next_version`."""

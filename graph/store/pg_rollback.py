@@ -49,7 +49,10 @@ PROPOSALS_SQL = (
 CHILDREN_SQL = (
     f"SELECT count(*) AS n FROM checkpoints WHERE {SAME}"
     " AND parent_checkpoint_id = ANY(%s) AND NOT checkpoint_id = ANY(%s)"
+    " AND (metadata ? 'counters_since_delta_snapshot' OR metadata ? 'delta_writes_versioned')"
 )
+"""Checkpoints of others whose `DeltaChannel` history runs through the run's (see
+`graph.store.rollback`)."""
 # The blobs of channel versions that only the run's checkpoints name.
 RUN_BLOBS_SQL = (
     "DELETE FROM checkpoint_blobs b USING (SELECT DISTINCT v.key AS channel, v.value AS version"

@@ -21,7 +21,24 @@ A rollback is refused and nothing is deleted when:
   are in the append-only audit log, and a write that ran must stay recorded
   once; cancel such a run with `action="interrupt"` instead;
 - a checkpoint of another run (or a fork) already builds on the run's
-  checkpoints: deleting them would cut its `DeltaChannel` history off.
+  checkpoints and rebuilds its `DeltaChannel` states from their writes:
+  deleting them would cut that history off, and its state would lose the
+  steps before it.
+
+The last rule is these savers' one deviation from LangGraph's saver contract,
+whose conformance suite (`tests/test_saver_conformance.py`) deletes a run's
+checkpoints whatever builds on them: there the later checkpoints carry no
+`DeltaChannel`, so nothing of theirs is lost and the run is deleted. The
+refusal cannot move to where langgraph-api decides to roll back (inside
+langgraph-runtime-inmem, which then calls `adelete_for_runs`), and a later
+checkpoint could only be kept whole by rewriting it as a snapshot of every
+`DeltaChannel`; `tests/test_rollback_savers.py` shows what deleting anyway does.
+
+`aprune` (langgraph-api's thread TTLs) follows the contract: `delete` deletes
+each thread as `adelete_thread` does; `keep_latest` keeps each namespace's
+latest checkpoint with its writes, and refuses (`NotImplementedError`) a
+thread whose `DeltaChannel` states need their history, as LangGraph's own
+PostgreSQL saver does.
 
 The refusal (`RollbackRefusedError`, a `ValueError`, so the server shows its
 message) reaches the client that asks for the rollback when langgraph-api

@@ -38,6 +38,7 @@ from graph.store.server_runs import SERVER_RUNS
 
 LOG = logging.getLogger(__name__)
 REQUEST_WAIT_S = 30.0
+PRUNE_STRATEGIES = ("keep_latest", "delete")
 DELETED = (
     "thread {thread_id} was deleted while this run ran: its checkpoint {parent} is gone,"
     " so nothing more of the run is stored"
@@ -171,6 +172,25 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
             )
         finally:
             COPYING.reset(copying)
+
+    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        """Prune threads (langgraph-api's thread TTLs): `delete` deletes each as
+        `adelete_thread` does; `keep_latest` keeps each namespace's latest checkpoint and
+        its writes (`_keep_latest`)."""
+        if isinstance(thread_ids, str):
+            raise TypeError("thread_ids must be a sequence of thread ids, not a str")
+        if strategy not in PRUNE_STRATEGIES:
+            raise ValueError(f"unknown prune strategy {strategy!r}; use one of {PRUNE_STRATEGIES}")
+        ids = [str(thread_id) for thread_id in thread_ids]
+        if strategy == "delete":
+            for thread_id in ids:
+                await self.adelete_thread(thread_id)
+        elif ids:
+            await self._keep_latest(ids)
+
+    async def _keep_latest(self, thread_ids: list[str]) -> None:
+        """`aprune(strategy="keep_latest")` of the saver this class is mixed into."""
+        await super().aprune(thread_ids, strategy="keep_latest")
 
     async def _note(self, rows: list[tuple[Any, ...]]) -> None:
         """Add rows to the `run_writes` table."""
