@@ -32,7 +32,9 @@ EXECUTION_MARK = "__is_for_execution__"  # set by langgraph-api on a run's own u
 ROLLBACK_WAIT_S = 30.0  # a run waits this long at most for an earlier run's rollback
 
 Graph = CompiledStateGraph[Any, Any, Any, Any]
-GRAPHS: dict[EnvName, Graph] = {name: server_agent(name) for name in ("wikipedia", "library")}
+GRAPHS: dict[EnvName, Graph] = {
+    name: server_agent(name) for name in ("wikipedia", "library", "mcp")
+}
 
 
 def is_rollback(error: BaseException) -> bool:
@@ -73,3 +75,8 @@ def wikipedia_agent(config: RunnableConfig) -> AbstractAsyncContextManager[Graph
 def library_agent(config: RunnableConfig) -> AbstractAsyncContextManager[Graph]:
     """The campus-library agent, as `langgraph.json`'s `library` graph."""
     return _entered("library", config)
+
+
+def mcp_agent(config: RunnableConfig) -> AbstractAsyncContextManager[Graph]:
+    """The agent on an MCP server's tools, as `langgraph.json`'s `mcp` graph."""
+    return _entered("mcp", config)

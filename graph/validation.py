@@ -22,6 +22,7 @@ from typing import Any, Literal
 from graph.context import Context
 from graph.errors import AgentError
 from graph.library_rules import check_library_db, deadline, faults, local_datetime, origin, patron
+from graph.mcp_rules import mcp_env, mcp_headers, mcp_server
 from graph.setting_rules import Rule, api_url, choice, number, text, whole
 
 MAX_QUESTION_CHARS = 4000
@@ -79,6 +80,11 @@ RULES: dict[str, Rule] = {
     "deadline": deadline,
     "faults": faults,
     "tool_timeout_s": number(0, 600, above_low=True),
+    "mcp": mcp_server,
+    "mcp_headers": mcp_headers,
+    "mcp_env": mcp_env,
+    "mcp_db": text(4000),
+    "mcp_timeout_s": number(0, 3600, above_low=True),
 }
 
 

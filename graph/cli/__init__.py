@@ -68,7 +68,7 @@ def _common(
     sub.add_argument("--db", help=DB_HELP)
     sub.add_argument(
         "--env",
-        choices=["wikipedia", "library"],
+        choices=["wikipedia", "library", "mcp"],
         default=env_default,
         help=env_help or "environment (default: " + (env_default or "the thread's own") + ")",
     )
