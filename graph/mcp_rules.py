@@ -9,10 +9,6 @@ from urllib.parse import urlparse
 
 from graph.setting_rules import api_url, text
 
-NO_SERVER = (
-    "it is empty; name the MCP server: a command (e.g. 'python examples/notes_server.py') "
-    "or a streamable HTTP URL (e.g. http://127.0.0.1:8765/mcp)"
-)
 SECRET_IN_URL = (
     "{value!r} holds a password; put secrets in environment variables and name them "
     "with --mcp-headers (e.g. Authorization=MCP_TOKEN)"
@@ -23,12 +19,11 @@ _NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(,\s*[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 def mcp_server(value: Any) -> str | None:
-    """A stdio command line or an http(s) URL without a password in it."""
+    """A stdio command line or an http(s) URL without a password in it (or empty: the
+    environment then says that none is named when it is used)."""
     problem = text(4000)(value)
-    if problem:
+    if problem or not value.strip():
         return problem
-    if not value.strip():
-        return NO_SERVER
     if urlparse(value.strip()).scheme in ("http", "https"):
         problem = api_url(value)
         if problem:
@@ -38,7 +33,7 @@ def mcp_server(value: Any) -> str | None:
         words = shlex.split(value)
     except ValueError as error:
         return NOT_COMMAND.format(value=value, problem=error)
-    return None if words else NO_SERVER
+    return None if words else NOT_COMMAND.format(value=value, problem="no words")
 
 
 mcp_headers = text(2000, pattern=_HEADERS.pattern, form="'Header=ENV_VAR,...'")

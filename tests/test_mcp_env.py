@@ -180,7 +180,7 @@ def test_text_that_addresses_the_assistant_counts_for_nothing(
     assert "instruction-like text" in result["verdict"]["reason"]
 
 
-@pytest.mark.parametrize("spec", ["", "http://user:secret@127.0.0.1:1/mcp", "python 'open"])
+@pytest.mark.parametrize("spec", ["py\x00x", "http://user:secret@127.0.0.1:1/mcp", "python 'open"])
 def test_a_bad_server_setting_is_refused_in_one_line(spec: str, db_path: Path) -> None:
     from graph.validation import SettingsError, validate_settings
 

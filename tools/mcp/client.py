@@ -61,7 +61,7 @@ class ServerTarget:
         if self.is_url:
             parsed = urlparse(self.spec.strip())
             return f"{parsed.hostname}:{parsed.port}" if parsed.port else str(parsed.hostname)
-        words = shlex.split(self.spec)
+        words = shlex.split(self.spec) or ["(none)"]
         scripts = [w for w in words[1:] if not w.startswith("-")]
         return os.path.basename(scripts[0] if scripts else words[0])
 
@@ -96,10 +96,16 @@ def _variable(name: str, flag: str) -> str:
     return value
 
 
-def one_line(text: str, most: int = 300) -> str:
+def one_line(text: str, most: int = 400) -> str:
     """`text` on one line, cut to `most` characters."""
     flat = " ".join(str(text).split())
     return flat if len(flat) <= most else flat[: most - 3] + "..."
+
+
+def tail(text: str, most: int) -> str:
+    """The end of `text` on one line, at most `most` characters (a message's end says most)."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= most else "..." + flat[3 - most :]
 
 
 def _cause(error: BaseException) -> str:
@@ -181,5 +187,5 @@ class McpServer:
             why = _cause(error)
         if isinstance(error, McpFailure):
             raise McpFailure(str(error))
-        last = f" (server said: {one_line(said[-1], 160)})" if said else ""
-        raise McpFailure(one_line(f"MCP server {self.target.label}: {doing} failed: {why}{last}"))
+        last = f" (server said: {tail(said[-1], 200)})" if said else ""
+        raise McpFailure(one_line(f"{doing} failed: {why}{last}"))

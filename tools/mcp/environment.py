@@ -35,7 +35,14 @@ from tools.mcp.tools import FINISH, McpTool, action_specs, from_listing, parse_t
 
 Checker = Callable[[str, str, Sequence[Evidence]], Verdict]
 
-UNKNOWN_READ = "{call} got no answer: {failure}. Its answer is UNKNOWN (not empty)."
+UNKNOWN_READ = (
+    "{call} got no answer from the MCP server {server}: {failure}. Its answer is UNKNOWN "
+    "(not empty)."
+)
+UNKNOWN_IDEMPOTENT = (
+    "{call} got no answer from the MCP server {server}: {failure}. Whether it ran is UNKNOWN; "
+    "the tool is idempotent, so sending it again is safe."
+)
 UNKNOWN_WRITE = (
     "{call} was sent but {why}: the outcome of this call is unknown (it may have run). "
     "It is not sent again automatically; a human should check {server} before asking again."
@@ -43,6 +50,10 @@ UNKNOWN_WRITE = (
 RESENT = " (sent again: its earlier sending got no answer, and the tool is idempotent)"
 NO_TOOL = "{name} is not a tool of the MCP server {server}"
 UNAVAILABLE = "the MCP server {server} is not available: {failure}"
+NO_SERVER = (
+    "no MCP server is named: give --mcp a command (e.g. 'python examples/notes_server.py') "
+    "or a streamable HTTP URL (e.g. http://127.0.0.1:8765/mcp)"
+)
 
 
 class McpEnvironment:
@@ -77,6 +88,8 @@ class McpEnvironment:
         """The server's usable tools, listed on first use; `EnvironmentUnavailable` if it fails."""
         with self._lock:
             if self._tools is None:
+                if not self.server.target.spec.strip():
+                    raise EnvironmentUnavailable(NO_SERVER)
                 try:
                     listing = self.server.list_tools()
                 except McpFailure as error:
@@ -120,7 +133,8 @@ class McpEnvironment:
             try:
                 result = self.server.call_tool(action, args)
             except McpFailure as error:
-                return ToolOutcome(UNKNOWN_READ.format(call=call, failure=error), failed=True)
+                text = UNKNOWN_READ.format(call=call, server=self.label, failure=error)
+                return ToolOutcome(text, failed=True)
             text, evidence = render_result(result, call, source)
             return ToolOutcome(text, evidence, failed=bool(result.is_error))
         return self._write(tool, args, ctx, source, call)
@@ -151,7 +165,7 @@ class McpEnvironment:
             result = self.server.call_tool(tool.name, args)
         except McpFailure as error:
             if tool.idempotent:
-                text = UNKNOWN_READ.format(call=call, failure=error).replace("answer", "outcome")
+                text = UNKNOWN_IDEMPOTENT.format(call=call, server=self.label, failure=error)
                 return ToolOutcome(text, failed=True)
             return self._unknown(call, f"got no answer ({error})")
         text, evidence = render_result(result, call, source)
