@@ -31,9 +31,10 @@ OTHER_LIBRARY = (
     "that one (a password may be added to its URL)"
 )
 NO_AUDIT = (
-    "thread {thread_id} is a {env} episode: it has no audit log (only library episodes, "
-    "whose write actions need approval, keep one)"
+    "thread {thread_id} is a {env} episode: it has no audit log (only library and MCP "
+    "episodes, whose write actions need approval, keep one)"
 )
+NO_LEDGER = "no MCP ledger at {path} (the one thread {thread_id} used)"
 NO_LIBRARY_DB = "no library database at {path} (the one thread {thread_id} used)"
 INHERITED = (
     "Inherited from thread {source} ({thread_id} is a copy of it; these rows, of the "
@@ -112,6 +113,8 @@ def audit_rows(
     state = snapshot(agent, thread_id)
     settings = stored_settings(agent, state)
     env_name = settings.get("env") or env_of(agent)
+    if env_name == "mcp":
+        return _mcp_rows(agent, thread_id, settings)
     if env_name != "library":
         raise AgentError(NO_AUDIT.format(thread_id=thread_id, env=env_name))
     used = str(settings.get("library_db") or default_db_path())
@@ -129,7 +132,29 @@ def audit_rows(
         for row in audit_log(location, request_ids=requests)
         if row["thread_id"] != thread_id
     ]
-    return describe(location), inherited + audit_log(location, thread_id=thread_id)
+    return f"library database {describe(location)}", inherited + audit_log(
+        location, thread_id=thread_id
+    )
+
+
+def _mcp_rows(
+    agent: Agent, thread_id: str, settings: Mapping[str, Any]
+) -> tuple[str, list[dict[str, Any]]]:
+    """The MCP ledger a thread used and its audit rows (those of the requests it copied
+    from another thread first)."""
+    from tools.mcp.ledger import Ledger, default_ledger_path
+
+    path = Path(str(settings.get("mcp_db") or default_ledger_path()))
+    if not path.exists():
+        raise DatabaseError(NO_LEDGER.format(path=path, thread_id=thread_id))
+    ledger = Ledger(path)
+    requests, _ = copied_from(agent, thread_id)
+    inherited = [
+        row | {"inherited_from": row["thread_id"]}
+        for row in ledger.audit_events(request_ids=requests)
+        if row["thread_id"] != thread_id
+    ]
+    return f"MCP ledger {path}", inherited + ledger.audit_events(thread_id)
 
 
 def copied_from(agent: Agent, thread_id: str) -> tuple[set[str], list[str]]:
@@ -180,7 +205,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if args.json:
         print(terminal.dumps(rows, default=str))
         return 0
-    print(f"Audit log of thread {args.thread_id} (library database {path}):")
+    print(f"Audit log of thread {args.thread_id} ({path}):")
     inherited = [row for row in rows if row.get("inherited_from")]
     for source in dict.fromkeys(str(row["inherited_from"]) for row in inherited):
         print(INHERITED.format(source=source, thread_id=args.thread_id))
@@ -205,7 +230,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 def register(commands: Any) -> None:
     """Add `react-agent audit THREAD_ID [--db] [--library-db] [--json]` to the CLI's
     subcommands."""
-    audit = commands.add_parser("audit", help="print a library episode's audit log")
+    audit = commands.add_parser("audit", help="print a library or MCP episode's audit log")
     audit.add_argument("thread_id")
     audit.add_argument("--db", help=DB_HELP)
     audit.add_argument(

@@ -133,3 +133,8 @@ def test_a_server_gone_mid_episode_is_one_line_and_the_thread_resumes(tmp_path: 
     assert done.returncode in (0, 6), done.stderr
     assert json.loads(done.stdout)["trajectory"][0]["observation"] == "Added note 4: Standup."
     assert len(notes_rows(notes)) == 4
+    audit = run_cli("audit", "t", *args[-4:-2])
+    assert audit.returncode == 0, audit.stderr
+    lines = audit.stdout.splitlines()
+    assert lines[0] == f"Audit log of thread t (MCP ledger {tmp_path / 'ledger.sqlite3'}):"
+    assert [line.split()[2] for line in lines[1:]] == ["proposed", "decision", "executed"]

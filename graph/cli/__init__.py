@@ -196,7 +196,7 @@ LAZY_COMMANDS: dict[str, Callable[[argparse._SubParsersAction], None]] = {
 }
 LAZY_HELP = {
     "history": "list an episode's checkpoints (time travel)",
-    "audit": "print a library episode's audit log",
+    "audit": "print a library or MCP episode's audit log",
     "bench": "benchmarks",
 }
 
