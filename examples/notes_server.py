@@ -39,7 +39,8 @@ server = MCPServer("notes", instructions="A team's notes: search, read, add, set
 
 def database() -> sqlite3.Connection:
     """The notes database, created and seeded on first use."""
-    path = Path(os.environ.get("NOTES_DB") or user_state_path("react-agent") / "notes.sqlite3")
+    default = user_state_path("react-evidence-agent") / "notes.sqlite3"
+    path = Path(os.environ.get("NOTES_DB") or default)
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, timeout=10)
     conn.execute(
@@ -89,7 +90,7 @@ def add_note(title: str, body: str) -> str:
         cursor = conn.execute(
             "INSERT INTO notes (title, body, status) VALUES (?, ?, 'open')", (title, body)
         )
-    return f"Added note {cursor.lastrowid}: {title}."
+    return f"Added the note {title!r} with id {cursor.lastrowid}."
 
 
 @server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=True))

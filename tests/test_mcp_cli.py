@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -24,6 +26,7 @@ from mcp_utils import (
     write_script,
 )
 from reliability_utils import finish, wait_for
+from transcripts import program
 
 from tools.mcp.ledger import Ledger
 
@@ -38,17 +41,22 @@ def mcp_args(tmp_path: Path, server: str, script: list[str]) -> list[str]:
     ]  # fmt: skip
 
 
-def test_ask_answers_from_the_example_server_run_as_the_readme_shows(tmp_path: Path) -> None:
-    command = f"python examples/notes_server.py --db {tmp_path / 'notes.sqlite3'}"
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-    args = mcp_args(tmp_path, command, READ_SCRIPT)
+def test_the_readmes_mcp_command_answers_from_the_example_server(tmp_path: Path) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (command,) = re.findall(r"`(\.venv/bin/react-agent ask --env mcp [^`]+)`", readme)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
+    (work / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
+    home = tmp_path / "home"  # a stdio server gets HOME, not XDG_STATE_HOME: its notes go here
+    env = dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".local" / "state"))
     done = subprocess.run(
-        [sys.executable, "-m", "graph.cli", "ask", *args, QUESTION, "--json"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        [*program(), *shlex.split(command)[1:], "--json"],
+        cwd=work, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout)
-    assert result["answer"] == "Mira Okafor"
+    assert json.loads(done.stdout)["answer"] == "Mira Okafor"
+    assert (home / ".local" / "state" / "react-evidence-agent" / "notes.sqlite3").exists()
 
 
 def test_a_server_that_cannot_start_is_one_line(tmp_path: Path) -> None:
@@ -131,7 +139,10 @@ def test_a_server_gone_mid_episode_is_one_line_and_the_thread_resumes(tmp_path: 
     finally:
         stop(server)
     assert done.returncode in (0, 6), done.stderr
-    assert json.loads(done.stdout)["trajectory"][0]["observation"] == "Added note 4: Standup."
+    assert (
+        json.loads(done.stdout)["trajectory"][0]["observation"]
+        == "Added the note 'Standup' with id 4."
+    )
     assert len(notes_rows(notes)) == 4
     audit = run_cli("audit", "t", *args[-4:-2])
     assert audit.returncode == 0, audit.stderr

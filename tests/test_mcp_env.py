@@ -90,7 +90,7 @@ def test_a_write_pauses_then_runs_once_when_approved_even_when_replayed(
     assert request["review_configs"][0]["allowed_decisions"] == ["approve", "edit", "reject"]
     assert len(notes_rows(notes)) == 3
     done = resume_episode(agent, paused["thread_id"], ctx, decision=APPROVE)
-    assert done["trajectory"][0]["observation"] == "Added note 4: Standup."
+    assert done["trajectory"][0]["observation"] == "Added the note 'Standup' with id 4."
     assert notes_rows(notes)[-1] == (4, "Standup", "open")
     config = RunnableConfig(configurable={"thread_id": paused["thread_id"]})
     before_act = next(s for s in agent.get_state_history(config) if s.next == ("act",))

@@ -39,7 +39,7 @@ def test_the_mcp_graph_pauses_on_a_write_and_an_approval_runs_it_once(tmp_path: 
             context=context,
         )
         values = state_values(client.threads.get_state(thread_id))
-        assert values["steps"][0]["observation"] == "Added note 4: Standup."
+        assert values["steps"][0]["observation"] == "Added the note 'Standup' with id 4."
         assert values["steps"][0]["decision"] == {"type": "approve"}
 
         context["model"] = write_script(tmp_path / "read.json", READ_SCRIPT)
