@@ -22,11 +22,11 @@ READ_SCRIPT = [
     'Thought: Read note 1.\nAction: get_note[{"note_id": 1}]',
     "Thought: The note names the manager.\nAction: Finish[Mira Okafor]",
 ]
-ADD_QUESTION = "Add a note that the standup moves to 10:00 on Tuesdays."
+ADD_QUESTION = "Add a note that the standup moves to 10:00 on Tuesdays; what is its id?"
 ADD_ACTION = 'add_note[{"title": "Standup", "body": "The standup moves to 10:00 on Tuesdays."}]'
 ADD_SCRIPT = [
     f"Thought: Add the note.\nAction: {ADD_ACTION}",
-    "Thought: It was added.\nAction: Finish[note 4]",
+    "Thought: It was added.\nAction: Finish[4]",
 ]
 
 
