@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from cli_utils import ROOT, run_cli
 from mcp_utils import (
     ADD_QUESTION,
@@ -59,15 +60,24 @@ def test_the_readmes_mcp_command_answers_from_the_example_server(tmp_path: Path)
     assert (home / ".local" / "state" / "react-evidence-agent" / "notes.sqlite3").exists()
 
 
-def test_a_server_that_cannot_start_is_one_line(tmp_path: Path) -> None:
-    server = f"{sys.executable} {tmp_path / 'missing_server.py'}"
-    done = run_cli("ask", *mcp_args(tmp_path, server, READ_SCRIPT), QUESTION)
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("", "No such file or directory"),  # the script is missing
+        ("print('not a protocol message')", "MCPError: Connection closed"),
+        ("import time; time.sleep(60)", "no answer within 2 s"),
+    ],
+)
+def test_a_server_that_cannot_start_or_speak_the_protocol_is_one_line(
+    code: str, said: str, tmp_path: Path
+) -> None:
+    words = [sys.executable, "-c", code] if code else [sys.executable, str(tmp_path / "gone.py")]
+    args = mcp_args(tmp_path, shlex.join(words), READ_SCRIPT)
+    done = run_cli("ask", *args, "--mcp-timeout-s", "2", QUESTION)
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
-    assert line.startswith(
-        "react-agent: the MCP server missing_server.py is not available: listing its tools failed:"
-    ), line
-    assert "No such file or directory" in line
+    assert line.startswith("react-agent: the MCP server "), line
+    assert " is not available: listing its tools failed: " in line and said in line, line
 
 
 def killed_while_writing(tmp_path: Path, script: list[str]) -> tuple[list[str], str]:

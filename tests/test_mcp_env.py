@@ -24,6 +24,7 @@ from graph.context import McpContext
 from graph.node_support import AgentDeps
 from graph.runner import open_checkpointer, resume_episode, run_episode
 from graph.verifier import verify_answer
+from tools.base import ExecContext
 from tools.mcp.client import ServerTarget
 from tools.mcp.environment import McpEnvironment
 from tools.mcp.ledger import Ledger
@@ -188,3 +189,43 @@ def test_a_bad_server_setting_is_refused_in_one_line(spec: str, db_path: Path) -
         validate_settings(McpContext(mcp=spec))
     assert str(refused.value).startswith("--mcp: ")
     assert "\n" not in str(refused.value)
+
+
+def environment(tmp_path: Path, *extra: str, timeout_s: float = 30.0) -> McpEnvironment:
+    target = ServerTarget(stdio_command(tmp_path / "notes.sqlite3", *extra))
+    return McpEnvironment(
+        target, checker=verify_answer, timeout_s=timeout_s, ledger_path=tmp_path / "l.sqlite3"
+    )
+
+
+def exec_ctx(key: str) -> ExecContext:
+    return ExecContext(
+        settings=None, env_state={}, thread_id="t", step_index=1, idempotency_key=key
+    )
+
+
+def test_a_timed_out_write_is_unknown_and_only_an_idempotent_one_goes_on(tmp_path: Path) -> None:
+    env = environment(tmp_path, "--write-delay", "20", timeout_s=3)
+    added = env.execute("add_note", {"title": "T", "body": "B."}, exec_ctx("t:1"))
+    assert added.failed and added.stop_reason is not None
+    assert "the outcome of this call is unknown (it may have run)" in added.observation
+    closed = env.execute("set_status", {"note_id": 1, "status": "done"}, exec_ctx("t:2"))
+    assert closed.failed and closed.stop_reason is None
+    assert "Whether it ran is UNKNOWN; the tool is idempotent" in closed.observation
+    again = env.execute("add_note", {"title": "T", "body": "B."}, exec_ctx("t:1"))
+    assert again.stop_reason is not None and again.calls == 1
+    assert [row["attempts"] for row in env.backend(None).writes("t")] == [1, 1]
+
+
+def test_a_read_from_a_server_gone_mid_episode_is_an_unknown_observation(
+    tmp_path: Path,
+) -> None:
+    notes = tmp_path / "notes.sqlite3"
+    with http_server(notes) as url:
+        env = McpEnvironment(ServerTarget(url), checker=verify_answer, timeout_s=5)
+        assert env.execute("get_note", {"note_id": 2}, exec_ctx("t:1")).evidence
+    gone = env.execute("get_note", {"note_id": 2}, exec_ctx("t:2"))
+    assert gone.failed and not gone.evidence
+    assert gone.observation.startswith('get_note[{"note_id": 2}] got no answer from the MCP ')
+    assert gone.observation.endswith("Its answer is UNKNOWN (not empty).")
+    assert "\n" not in gone.observation

@@ -18,6 +18,7 @@ becomes an `McpFailure` with one line saying what happened.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import shlex
 import tempfile
@@ -33,6 +34,10 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, Tool
 
 T = TypeVar("T")
+# The SDK logs what it cannot parse with a traceback; with no logging set up, Python would
+# print it to stderr. The failure reaches the caller as one line instead (an application
+# that configures logging still gets the records through the root logger).
+logging.getLogger("mcp").addHandler(logging.NullHandler())
 HTTP_TIMEOUT = httpx2.Timeout(30.0, read=300.0)
 JOIN_MARGIN_S = 5.0
 NO_VARIABLE = "{flag}: the environment variable {name} is not set"
