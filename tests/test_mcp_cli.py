@@ -159,3 +159,18 @@ def test_a_server_gone_mid_episode_is_one_line_and_the_thread_resumes(tmp_path: 
     lines = audit.stdout.splitlines()
     assert lines[0] == f"Audit log of thread t (MCP ledger {tmp_path / 'ledger.sqlite3'}):"
     assert [line.split()[2] for line in lines[1:]] == ["proposed", "decision", "executed"]
+
+
+def test_a_ledger_that_is_not_a_database_is_one_line_before_anything_runs(tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.sqlite3"
+    ledger.write_text("not a database", encoding="utf-8")
+    args = mcp_args(tmp_path, stdio_command(tmp_path / "notes.sqlite3"), READ_SCRIPT)
+    done = run_cli("ask", *args, QUESTION)
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"react-agent: cannot use {ledger} as the MCP ledger (--mcp-db): file is not a database\n"
+    )
+    assert (
+        not (tmp_path / "episodes.sqlite3").exists()
+        or "t" not in run_cli("threads", "--db", str(tmp_path / "episodes.sqlite3")).stdout
+    )

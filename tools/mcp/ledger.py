@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from platformdirs import user_state_dir
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, exc, text
 
+from tools.dbfiles import DatabaseFileError
 from tools.fencing import check_fence
 
 SCHEMA = (
@@ -33,6 +34,7 @@ SCHEMA = (
     " NOT NULL, server TEXT NOT NULL, tool TEXT NOT NULL, args TEXT NOT NULL, state TEXT NOT"
     " NULL, sent_at TEXT NOT NULL, attempts INTEGER NOT NULL, outcome TEXT)",
 )
+NOT_A_LEDGER = "cannot use {path} as the MCP ledger (--mcp-db): {why}"
 AUDIT_COLUMNS = "audit_id, thread_id, request_id, event, actor, step_index, idempotency_key"
 
 
@@ -55,9 +57,12 @@ class Ledger:
         self._engine: Engine = create_engine(f"sqlite:///{self.path}")
         event.listen(self._engine, "connect", _pragmas)
         self._lock = threading.Lock()
-        with self._engine.begin() as conn:
-            for statement in SCHEMA:
-                conn.execute(text(statement))
+        try:
+            with self._engine.begin() as conn:
+                for statement in SCHEMA:
+                    conn.execute(text(statement))
+        except exc.DatabaseError as error:
+            raise DatabaseFileError(NOT_A_LEDGER.format(path=self.path, why=error.orig)) from None
 
     def record_event(
         self,
