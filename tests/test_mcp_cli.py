@@ -170,7 +170,3 @@ def test_a_ledger_that_is_not_a_database_is_one_line_before_anything_runs(tmp_pa
     assert done.stderr == (
         f"react-agent: cannot use {ledger} as the MCP ledger (--mcp-db): file is not a database\n"
     )
-    assert (
-        not (tmp_path / "episodes.sqlite3").exists()
-        or "t" not in run_cli("threads", "--db", str(tmp_path / "episodes.sqlite3")).stdout
-    )
