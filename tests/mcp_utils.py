@@ -35,6 +35,18 @@ def stdio_command(notes: Path, *extra: str) -> str:
     return shlex.join([sys.executable, str(SERVER), "--db", str(notes), *extra])
 
 
+def newcomer_dir(work: Path) -> Path:
+    """`work` set up like a clone's root for the docs' commands: `examples/` and a
+    `.venv/bin/python` that runs this interpreter (wherever the test's environment is)."""
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
+    python = work / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
+    return work
+
+
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 right now."""
     with socket.socket() as sock:

@@ -20,6 +20,7 @@ from mcp_utils import (
     QUESTION,
     READ_SCRIPT,
     free_port,
+    newcomer_dir,
     notes_rows,
     start_http,
     stdio_command,
@@ -45,10 +46,7 @@ def mcp_args(tmp_path: Path, server: str, script: list[str]) -> list[str]:
 def test_the_readmes_mcp_command_answers_from_the_example_server(tmp_path: Path) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     (command,) = re.findall(r"`(\.venv/bin/react-agent ask --env mcp [^`]+)`", readme)
-    work = tmp_path / "work"
-    work.mkdir()
-    (work / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
-    (work / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
+    work = newcomer_dir(tmp_path / "work")
     home = tmp_path / "home"  # a stdio server gets HOME, not XDG_STATE_HOME: its notes go here
     env = dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".local" / "state"))
     done = subprocess.run(

@@ -4,10 +4,10 @@ offline, in a fresh working directory and state directory (as a newcomer's would
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
+from mcp_utils import newcomer_dir
 from transcripts import Session, Step, transcripts
 
 REPO = Path(__file__).resolve().parent.parent
@@ -24,10 +24,7 @@ def test_the_page_shows_a_verified_read_and_an_approved_write() -> None:
 
 @pytest.mark.parametrize("steps", TRANSCRIPTS, ids=[f"block{n}" for n in range(len(TRANSCRIPTS))])
 def test_docs_transcript_matches_a_real_run(steps: list[Step], tmp_path: Path) -> None:
-    state, work = tmp_path / "state", tmp_path / "work"
-    work.mkdir()
-    (work / "examples").symlink_to(REPO / "examples", target_is_directory=True)
-    (work / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
+    state, work = tmp_path / "state", newcomer_dir(tmp_path / "work")
     env = {k: v for k, v in os.environ.items() if k not in UNSET} | {"XDG_STATE_HOME": str(state)}
     session = Session(work, env, str(state))
     for step in steps:
