@@ -77,7 +77,8 @@ class McpEnvironment:
         self._ledger_path = Path(ledger_path or default_ledger_path())
         self._ledger: Ledger | None = None
         self._tools: dict[str, McpTool] | None = None
-        self._lock = threading.Lock()
+        self._tools_lock = threading.Lock()  # held while the server lists its tools
+        self._ledger_lock = threading.Lock()
 
     @property
     def label(self) -> str:
@@ -86,7 +87,7 @@ class McpEnvironment:
 
     def tools(self) -> Mapping[str, McpTool]:
         """The server's usable tools, listed on first use; `EnvironmentUnavailable` if it fails."""
-        with self._lock:
+        with self._tools_lock:
             if self._tools is None:
                 if not self.server.target.spec.strip():
                     raise EnvironmentUnavailable(NO_SERVER)
@@ -106,7 +107,7 @@ class McpEnvironment:
 
     def backend(self, settings: Any) -> Ledger:
         """The ledger holding the audit log and the writes."""
-        with self._lock:
+        with self._ledger_lock:
             if self._ledger is None:
                 self._ledger = Ledger(self._ledger_path)
             return self._ledger
