@@ -92,6 +92,23 @@ def library_environment(ctx: Context) -> Environment:
     return LibraryEnvironment(getattr(ctx, "library_db", "") or None)
 
 
+def mcp_environment(ctx: Context) -> Environment:
+    """The tools of the MCP server the settings name, checked by the verifier."""
+    from graph.verifier import verify_answer
+    from tools.mcp.client import ServerTarget
+    from tools.mcp.environment import McpEnvironment
+
+    target = ServerTarget(
+        getattr(ctx, "mcp", ""), getattr(ctx, "mcp_headers", ""), getattr(ctx, "mcp_env", "")
+    )
+    return McpEnvironment(
+        target,
+        checker=verify_answer,
+        timeout_s=getattr(ctx, "mcp_timeout_s", 30.0),
+        ledger_path=getattr(ctx, "mcp_db", "") or None,
+    )
+
+
 ENVIRONMENTS: dict[str, tuple[type[Context], Any, tuple[str, ...]]] = {
     "wikipedia": (
         CONTEXT_TYPES["wikipedia"],
@@ -99,6 +116,11 @@ ENVIRONMENTS: dict[str, tuple[type[Context], Any, tuple[str, ...]]] = {
         ("source", "lang", "wiki_api_url", "user_agent", "live_timeout_s", "live_attempts"),
     ),
     "library": (CONTEXT_TYPES["library"], library_environment, ("library_db",)),
+    "mcp": (
+        CONTEXT_TYPES["mcp"],
+        mcp_environment,
+        ("mcp", "mcp_headers", "mcp_env", "mcp_db", "mcp_timeout_s"),
+    ),
 }
 
 

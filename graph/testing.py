@@ -65,6 +65,27 @@ def library_demo_model() -> PolicyReActModel:
     return PolicyReActModel(policy=next_turn)
 
 
+NOTES_REPLIES = {
+    "Who is the release manager of release 2.4?": [
+        "Thought: Find the release's note.\nAction: search_notes[release]",
+        'Thought: Note 1 is the release; read it.\nAction: get_note[{"note_id": 1}]',
+        "Thought: The note names the release manager.\nAction: Finish[Mira Okafor]",
+    ],
+    "Add a note that the standup moves to 10:00 on Tuesdays; what is its id?": [
+        "Thought: Adding a note is a write.\nAction: add_note"
+        '[{"title": "Standup", "body": "The standup moves to 10:00 on Tuesdays."}]',
+        "Thought: The server says which id it got.\nAction: Finish[4]",
+    ],
+}
+
+
+def notes_demo_model() -> ScriptedReActModel:
+    """A scripted model for the example notes MCP server's two demo questions
+    (`docs/mcp.md`); any other question gets the first one's replies."""
+    first = next(iter(NOTES_REPLIES.values()))
+    return ScriptedReActModel(responses=first, by_question=NOTES_REPLIES)
+
+
 TOUR_QUESTION = "Which page does a long tour of the snapshot end on?"
 _TOUR_WORD = re.compile(r"[A-Za-z]{6,}")
 

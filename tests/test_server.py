@@ -42,7 +42,7 @@ from graph.episodes.runner import (
     open_checkpointer,
     run_episode,
 )
-from graph.settings.context import Context, EnvName, LibraryContext, WikipediaContext
+from graph.settings.context import Context, EnvName, LibraryContext, McpContext, WikipediaContext
 from graph.settings.validation import MAX_QUESTION_CHARS, SettingsError, validate_run
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
 from tools.library.db import audit_log, reservations
@@ -119,7 +119,8 @@ def test_server_starts_with_our_checkpointer(setup: Setup) -> None:
 
 
 @pytest.mark.parametrize(
-    ("graph_id", "context_type"), [("wikipedia", WikipediaContext), ("library", LibraryContext)]
+    ("graph_id", "context_type"),
+    [("wikipedia", WikipediaContext), ("library", LibraryContext), ("mcp", McpContext)],
 )
 def test_assistants_show_every_setting_with_its_description(
     setup: Setup, graph_id: str, context_type: type[Context]
@@ -132,7 +133,7 @@ def test_assistants_show_every_setting_with_its_description(
         assert properties[item.name]["description"] == item.metadata["description"]
 
 
-@pytest.mark.parametrize("graph_id", ["wikipedia", "library"])
+@pytest.mark.parametrize("graph_id", ["wikipedia", "library", "mcp"])
 def test_assistants_show_the_question_as_input_and_the_state(setup: Setup, graph_id: str) -> None:
     schemas = setup.client.assistants.get_schemas(_assistant(setup.client, graph_id))
     inputs, outputs = schemas["input_schema"], schemas["output_schema"]

@@ -129,6 +129,11 @@ class ExecContext:
     fence: int | None = None
 
 
+class EnvironmentUnavailable(ValueError):
+    """What an environment acts on cannot be reached (an MCP server that does not start);
+    the message is one line, and the episode stays resumable."""
+
+
 class ArgumentError(ValueError):
     """An action's argument is invalid; the message is shown to the model."""
 

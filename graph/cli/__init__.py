@@ -80,7 +80,7 @@ def _common(
     sub.add_argument("--db", help=DB_HELP)
     sub.add_argument(
         "--env",
-        choices=["wikipedia", "library"],
+        choices=["wikipedia", "library", "mcp"],
         default=env_default,
         help=env_help or "environment (default: " + (env_default or "the thread's own") + ")",
     )
@@ -217,7 +217,7 @@ LAZY_COMMANDS: dict[str, Callable[[argparse._SubParsersAction], None]] = {
 }
 LAZY_HELP = {
     "history": "list an episode's checkpoints (time travel)",
-    "audit": "print a library episode's audit log",
+    "audit": "print a library or MCP episode's audit log",
     "bench": "benchmarks",
 }
 

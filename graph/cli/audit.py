@@ -36,7 +36,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if args.json:
         print(terminal.dumps(rows, default=str))
         return 0
-    print(f"Audit log of thread {args.thread_id} (library database {path}):")
+    print(f"Audit log of thread {args.thread_id} ({path}):")
     inherited = [row for row in rows if row.get("inherited_from")]
     for source in dict.fromkeys(str(row["inherited_from"]) for row in inherited):
         print(INHERITED.format(source=source, thread_id=args.thread_id))
@@ -61,7 +61,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 def register(commands: Any) -> None:
     """Add `react-agent audit THREAD_ID [--db] [--library-db] [--json]` to the CLI's
     subcommands."""
-    audit = commands.add_parser("audit", help="print a library episode's audit log")
+    audit = commands.add_parser("audit", help="print a library or MCP episode's audit log")
     audit.add_argument("thread_id")
     audit.add_argument("--db", help=DB_HELP)
     audit.add_argument(

@@ -29,6 +29,7 @@ from graph.errors import AgentError
 from graph.store.locations import hidden_password
 from graph.terminal import line
 from tools import interrupts
+from tools.base import EnvironmentUnavailable
 from tools.dbfiles import DatabaseFileError
 from tools.fencing import TakenOverError
 
@@ -38,7 +39,7 @@ INTERRUPTED = 130
 BROKEN_PIPE = 141
 OUTPUT_ERROR = 74  # sysexits.h EX_IOERR
 TAKEN_OVER = 7
-KNOWN_ERRORS = (AgentError, DatabaseFileError)
+KNOWN_ERRORS = (AgentError, DatabaseFileError, EnvironmentUnavailable)
 APP = "react-evidence-agent"
 
 INTERRUPTED_LINE = "react-agent: interrupted"

@@ -149,6 +149,9 @@ def prepare_environment(env_name: str, ctx: Context) -> None:
         backend = getattr(env, "backend", None)
         if callable(backend):
             backend(ctx)
+        prepare = getattr(env, "prepare", None)
+        if callable(prepare):
+            prepare(ctx)
     except DatabaseFileError as error:
         raise DatabaseError(str(error)) from None
     except OSError as error:

@@ -7,11 +7,14 @@ the server alike.
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, fields
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin, get_type_hints
+from urllib.parse import urlparse
 
 from graph.settings.context import CONTEXT_TYPES, Context
 from graph.settings.validation import MAX_QUESTION_CHARS, SettingsError, refuse_foreign
@@ -85,9 +88,10 @@ def thread_env(thread_id: str, stored: str | None, wanted: str | None) -> str:
 
 
 def anchored(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """The file-naming settings among `settings` (`model`, `judge`, `library_db`, `policy`) with
-    relative paths made absolute: a thread stores its settings, and a resume from
-    another working directory must use the same files, not ones of the same name there."""
+    """The file-naming settings among `settings` (`model`, `judge`, `library_db`, `policy`,
+    `mcp_db`, and the files a stdio `mcp` command names) with relative paths made absolute:
+    a thread stores its settings, and a resume from another working directory must use the
+    same files, not ones of the same name there."""
     from graph.core.models import model_files_anchored
     from graph.store.locations import anywhere
 
@@ -96,13 +100,35 @@ def anchored(settings: Mapping[str, Any]) -> dict[str, Any]:
         value = settings.get(name)
         if isinstance(value, str) and value.strip():
             found[name] = model_files_anchored(value)
-    value = settings.get("library_db")
+    for name in ("library_db", "mcp_db"):
+        value = settings.get(name)
+        if isinstance(value, str) and value.strip():
+            found[name] = anywhere(value)
+    value = settings.get("mcp")
     if isinstance(value, str) and value.strip():
-        found["library_db"] = anywhere(value)
+        found["mcp"] = command_anchored(value)
     value = settings.get("policy")
     if isinstance(value, str) and value.strip():
         found["policy"] = str(Path(value).expanduser().absolute())
     return found
+
+
+def command_anchored(command: str) -> str:
+    """A stdio server's command line with each word naming an existing relative file made
+    absolute (`python examples/notes_server.py` runs the same script from anywhere); a URL,
+    or a line that is not one, as given."""
+    if urlparse(command.strip()).scheme in ("http", "https"):
+        return command
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    if not any(not os.path.isabs(word) and os.path.isfile(word) for word in words):
+        return command
+    return shlex.join(
+        os.path.abspath(word) if not os.path.isabs(word) and os.path.isfile(word) else word
+        for word in words
+    )
 
 
 STDIN_CLOSED = "the question is '-' (read it from standard input), but standard input is closed"

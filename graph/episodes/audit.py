@@ -28,9 +28,10 @@ OTHER_LIBRARY = (
     "that one (a password may be added to its URL)"
 )
 NO_AUDIT = (
-    "thread {thread_id} is a {env} episode: it has no audit log (only library episodes, "
-    "whose write actions need approval, keep one)"
+    "thread {thread_id} is a {env} episode: it has no audit log (only library and MCP "
+    "episodes, whose write actions need approval, keep one)"
 )
+NO_LEDGER = "no MCP ledger at {path} (the one thread {thread_id} used)"
 NO_LIBRARY_DB = "no library database at {path} (the one thread {thread_id} used)"
 INHERITED = (
     "Inherited from thread {source} ({thread_id} is a copy of it; these rows, of the "
@@ -109,6 +110,8 @@ def audit_rows(
     state = snapshot(agent, thread_id)
     settings = stored_settings(agent, state)
     env_name = settings.get("env") or env_of(agent)
+    if env_name == "mcp":
+        return _mcp_rows(agent, thread_id, settings)
     if env_name != "library":
         raise AgentError(NO_AUDIT.format(thread_id=thread_id, env=env_name))
     used = str(settings.get("library_db") or default_db_path())
@@ -126,7 +129,29 @@ def audit_rows(
         for row in audit_log(location, request_ids=requests)
         if row["thread_id"] != thread_id
     ]
-    return describe(location), inherited + audit_log(location, thread_id=thread_id)
+    return f"library database {describe(location)}", inherited + audit_log(
+        location, thread_id=thread_id
+    )
+
+
+def _mcp_rows(
+    agent: Agent, thread_id: str, settings: Mapping[str, Any]
+) -> tuple[str, list[dict[str, Any]]]:
+    """The MCP ledger a thread used and its audit rows (those of the requests it copied
+    from another thread first)."""
+    from tools.mcp.ledger import Ledger, default_ledger_path
+
+    path = Path(str(settings.get("mcp_db") or default_ledger_path()))
+    if not path.exists():
+        raise DatabaseError(NO_LEDGER.format(path=path, thread_id=thread_id))
+    ledger = Ledger(path)
+    requests, _ = copied_from(agent, thread_id)
+    inherited = [
+        row | {"inherited_from": row["thread_id"]}
+        for row in ledger.audit_events(request_ids=requests)
+        if row["thread_id"] != thread_id
+    ]
+    return f"MCP ledger {path}", inherited + ledger.audit_events(thread_id)
 
 
 def copied_from(agent: Agent, thread_id: str) -> tuple[set[str], list[str]]:

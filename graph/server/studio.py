@@ -42,7 +42,9 @@ def server_agent(env_name: EnvName) -> Graph:
     return guarded(build_agent(env_name))
 
 
-GRAPHS: dict[EnvName, Graph] = {name: server_agent(name) for name in ("wikipedia", "library")}
+GRAPHS: dict[EnvName, Graph] = {
+    name: server_agent(name) for name in ("wikipedia", "library", "mcp")
+}
 
 
 def is_rollback(error: BaseException) -> bool:
@@ -83,3 +85,8 @@ def wikipedia_agent(config: RunnableConfig) -> AbstractAsyncContextManager[Graph
 def library_agent(config: RunnableConfig) -> AbstractAsyncContextManager[Graph]:
     """The campus-library agent, as `langgraph.json`'s `library` graph."""
     return _entered("library", config)
+
+
+def mcp_agent(config: RunnableConfig) -> AbstractAsyncContextManager[Graph]:
+    """The agent on an MCP server's tools, as `langgraph.json`'s `mcp` graph."""
+    return _entered("mcp", config)

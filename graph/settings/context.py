@@ -222,8 +222,49 @@ class LibraryContext(Context):
     )
 
 
-EnvName = Literal["wikipedia", "library"]
+@dataclass(kw_only=True)
+class McpContext(Context):
+    """Settings of an MCP server's tools as the environment (no secrets: those are named
+    environment variables, read when a call is made)."""
+
+    mcp: str = field(
+        default="",
+        metadata={
+            "description": "The MCP server: a command line that starts a stdio server "
+            "(e.g. 'python examples/notes_server.py') or a streamable HTTP URL "
+            "(e.g. http://127.0.0.1:8765/mcp)."
+        },
+    )
+    mcp_headers: str = field(
+        default="",
+        metadata={
+            "description": "HTTP headers for a URL server, 'Header=ENV_VAR,...': each value is "
+            "read from the named environment variable when a call is made, never stored."
+        },
+    )
+    mcp_env: str = field(
+        default="",
+        metadata={
+            "description": "Environment variables handed to a stdio server, 'NAME,...' (their "
+            "values come from this process's environment, never stored)."
+        },
+    )
+    mcp_db: str = field(
+        default="",
+        metadata={
+            "description": "SQLite file of the MCP audit log and write ledger; empty uses "
+            "mcp.sqlite3 under the user's state directory."
+        },
+    )
+    mcp_timeout_s: float = field(
+        default=30.0,
+        metadata={"description": "Seconds one MCP call may take (a stdio server's start too)."},
+    )
+
+
+EnvName = Literal["wikipedia", "library", "mcp"]
 CONTEXT_TYPES: dict[str, type[Context]] = {
     "wikipedia": WikipediaContext,
     "library": LibraryContext,
+    "mcp": McpContext,
 }

@@ -32,6 +32,7 @@ from graph.settings.library_rules import (
     origin,
     patron,
 )
+from graph.settings.mcp_rules import mcp_env, mcp_headers, mcp_server
 from graph.settings.setting_rules import Rule, api_url, choice, number, text, whole
 
 MAX_QUESTION_CHARS = 4000
@@ -87,6 +88,11 @@ RULES: dict[str, Rule] = {
     "faults": faults,
     "tool_timeout_s": number(0, 600, above_low=True),
     "policy": check_policy,
+    "mcp": mcp_server,
+    "mcp_headers": mcp_headers,
+    "mcp_env": mcp_env,
+    "mcp_db": text(4000),
+    "mcp_timeout_s": number(0, 3600, above_low=True),
 }
 
 

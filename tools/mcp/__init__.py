@@ -1,0 +1,1 @@
+"""Any MCP server as an environment (`--env mcp`): see `tools.mcp.environment`."""
