@@ -26,6 +26,7 @@ from graph.core.nodes import AgentDeps, Nodes
 from graph.core.state import AgentState, InputState
 from graph.core.thread_guard import ThreadGuard
 from graph.settings.context import CONTEXT_TYPES, Context, EnvName
+from graph.settings.policy import policy_writes
 from tools.base import Environment
 
 if TYPE_CHECKING:
@@ -103,6 +104,7 @@ def mcp_environment(ctx: Context) -> Environment:
     )
     return McpEnvironment(
         target,
+        writes_by_policy=policy_writes(getattr(ctx, "policy", "")),
         checker=verify_answer,
         timeout_s=getattr(ctx, "mcp_timeout_s", 30.0),
         ledger_path=getattr(ctx, "mcp_db", "") or None,
@@ -119,7 +121,7 @@ ENVIRONMENTS: dict[str, tuple[type[Context], Any, tuple[str, ...]]] = {
     "mcp": (
         CONTEXT_TYPES["mcp"],
         mcp_environment,
-        ("mcp", "mcp_headers", "mcp_env", "mcp_db", "mcp_timeout_s"),
+        ("mcp", "mcp_headers", "mcp_env", "mcp_db", "mcp_timeout_s", "policy"),
     ),
 }
 

@@ -19,11 +19,12 @@ from mcp_utils import (
     write_script,
 )
 
-from graph.agent import ENVIRONMENTS, build_agent, build_graph
-from graph.core.node_support import AgentDeps
+from graph.agent import build_agent
 from graph.episodes.resuming import resume_episode
 from graph.episodes.runner import open_checkpointer, run_episode
+from graph.errors import RequestError
 from graph.settings.context import McpContext
+from graph.settings.validation import SettingsError, validate_settings
 from graph.verifier import verify_answer
 from tools.base import ExecContext
 from tools.mcp.client import ServerTarget
@@ -139,24 +140,28 @@ def test_an_edited_write_is_checked_against_the_schema_again(db_path: Path, tmp_
 def test_a_read_only_tool_the_policy_names_as_a_write_is_paused(
     db_path: Path, tmp_path: Path
 ) -> None:
-    def policed(ctx: Any) -> McpEnvironment:
-        return McpEnvironment(
-            ServerTarget(ctx.mcp),
-            checker=verify_answer,
-            ledger_path=ctx.mcp_db,
-            writes_by_policy=frozenset({"get_note"}),
-        )
-
-    keys = ENVIRONMENTS["mcp"][2]
-    deps = AgentDeps(environment_factory=policed, environment_keys=keys)
-    agent = build_graph("mcp", deps).compile(
-        checkpointer=open_checkpointer(db_path), name="mcp-agent"
-    )
+    policy = tmp_path / "policy.toml"
+    policy.write_text('[actions.get_note]\npolicy = "ask"\napprovers = ["librarian"]\n')
     ctx = context(tmp_path, stdio_command(tmp_path / "notes.sqlite3"), READ_SCRIPT)
+    ctx.policy = str(policy)
+    agent = build_agent("mcp", open_checkpointer(db_path))
     result = run_episode(agent, QUESTION, ctx)
     assert result["status"] == "awaiting_approval"
     assert result["pending"][0]["value"]["action_requests"][0]["name"] == "get_note"
     assert result["trajectory"][0]["action"] == "search_notes"  # still a read
+    approve = {"decisions": [{"type": "approve"}]}
+    with pytest.raises(RequestError, match="mallory may not decide get_note"):
+        resume_episode(agent, result["thread_id"], ctx, approve, actor="cli:mallory@h")
+    done = resume_episode(agent, result["thread_id"], ctx, approve, actor="cli:librarian@h")
+    assert done["status"] == "verified", done
+
+
+def test_a_policy_file_that_cannot_be_read_is_refused_in_one_line(tmp_path: Path) -> None:
+    policy = tmp_path / "policy.toml"
+    policy.write_text('[actions.get_note]\nexpires_after = "soon"\n')
+    ctx = context(tmp_path, "python examples/notes_server.py", READ_SCRIPT, policy=str(policy))
+    with pytest.raises(SettingsError, match="line 2"):
+        validate_settings(ctx)
 
 
 def test_text_that_addresses_the_assistant_counts_for_nothing(
@@ -184,7 +189,6 @@ def test_text_that_addresses_the_assistant_counts_for_nothing(
 
 @pytest.mark.parametrize("spec", ["py\x00x", "http://user:secret@127.0.0.1:1/mcp", "python 'open"])
 def test_a_bad_server_setting_is_refused_in_one_line(spec: str, db_path: Path) -> None:
-    from graph.settings.validation import SettingsError, validate_settings
 
     with pytest.raises(SettingsError) as refused:
         validate_settings(McpContext(mcp=spec))

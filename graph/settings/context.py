@@ -260,6 +260,14 @@ class McpContext(Context):
         default=30.0,
         metadata={"description": "Seconds one MCP call may take (a stdio server's start too)."},
     )
+    policy: str = field(
+        default="",
+        metadata={
+            "description": "Approval policy file (TOML, see docs/approvals.md): a tool it names "
+            "is a write whatever the server's hints say, with its ask/auto/deny, approvers, "
+            "decisions and expiry; read again at every decision."
+        },
+    )
 
 
 EnvName = Literal["wikipedia", "library", "mcp"]

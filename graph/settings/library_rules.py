@@ -161,9 +161,22 @@ def check_library_db(value: Any) -> str | None:
 
 def check_policy(value: Any) -> str | None:
     """The approval policy file (`graph.settings.policy`): '' for none, else a file that reads
-    as a policy naming the library's write actions."""
+    as a policy (which actions it may name is the environment's: `check_policy_actions`)."""
     if not isinstance(value, str):
         return f"{value!r} is not a file name"
+    if not value.strip():
+        return None
+    from graph.settings.policy import PolicyError, load_policy
+
+    try:
+        load_policy(value, None)
+    except PolicyError as error:
+        return str(error)
+    return None
+
+
+def check_policy_actions(value: str) -> str | None:
+    """A library run's policy file names only the library's write actions."""
     if not value.strip():
         return None
     from graph.settings.policy import PolicyError, load_policy, write_actions

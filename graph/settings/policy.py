@@ -155,8 +155,9 @@ def _rule(source: str, text: str, action: str, table: Any) -> Rule:
     return Rule(policy, approvers, allowed, str(after))
 
 
-def parse_policy(text: str, source: str, actions: Collection[str]) -> Policy:
-    """The policy a file's `text` holds; `actions` are the ones it may name."""
+def parse_policy(text: str, source: str, actions: Collection[str] | None) -> Policy:
+    """The policy a file's `text` holds; `actions` are the ones it may name (None: any, for
+    an environment whose actions are known only once its server is asked)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -174,7 +175,7 @@ def parse_policy(text: str, source: str, actions: Collection[str]) -> Policy:
         raise _refuse(source, text, "actions must hold [actions.NAME] tables", key="actions")
     rules: dict[str, Rule] = {}
     for action, table in tables.items():
-        if action not in actions:
+        if actions is not None and action not in actions:
             known = ", ".join(sorted(actions)) or "none"
             message = f"unknown action {action!r} (the actions that need approval: {known})"
             raise _refuse(source, text, message, action)
@@ -182,7 +183,7 @@ def parse_policy(text: str, source: str, actions: Collection[str]) -> Policy:
     return Policy(source, rules)
 
 
-def load_policy(path: str, actions: Collection[str]) -> Policy:
+def load_policy(path: str, actions: Collection[str] | None) -> Policy:
     """The policy in file `path` ('' for none: the empty policy), read now."""
     if not path:
         return Policy()
@@ -212,3 +213,9 @@ def person(actor: str) -> str:
 def write_actions(specs: Mapping[str, Any]) -> list[str]:
     """The names of the actions among `specs` (ActionSpecs) that write, hence need approval."""
     return [name for name, spec in specs.items() if getattr(spec, "writes", False)]
+
+
+def policy_writes(path: str) -> frozenset[str]:
+    """The actions a policy file names: for an MCP server, each is a write (it needs a
+    decision) whatever the server's hints say."""
+    return frozenset((load_policy(path, None).rules or {}) if path else ())

@@ -21,11 +21,12 @@ from dataclasses import fields
 from typing import Any, Literal
 
 from graph.errors import SettingsError
-from graph.settings.context import Context
+from graph.settings.context import Context, LibraryContext
 from graph.settings.durability import MODES
 from graph.settings.library_rules import (
     check_library_db,
     check_policy,
+    check_policy_actions,
     deadline,
     faults,
     local_datetime,
@@ -117,6 +118,10 @@ def validate_settings(ctx: Context, naming: Naming = "flag") -> None:
         problem = rule(getattr(ctx, item.name))
         if problem:
             raise SettingsError(f"{label(item.name, naming)}: {problem}")
+    if isinstance(ctx, LibraryContext):
+        problem = check_policy_actions(ctx.policy)
+        if problem:
+            raise SettingsError(f"{label('policy', naming)}: {problem}")
 
 
 def validate_run(question: Any, ctx: Context, naming: Naming = "flag") -> str:
