@@ -13,6 +13,8 @@ from graph.cli.output import print_episode, print_threads
 from graph.cli.settings import thread_env
 from graph.command_guard import damage_reported
 
+NO_EPISODES_YET = "No episodes yet (no checkpoint database at {db}): `react-agent ask QUESTION`."
+
 
 @damage_reported
 def cmd_show(args: argparse.Namespace) -> int:
@@ -24,11 +26,22 @@ def cmd_show(args: argparse.Namespace) -> int:
         stored = stored_settings(agent, snapshot(agent, args.thread_id))
         thread_env(args.thread_id, stored.get("env"), args.env)
     result = episode_result(agent, args.thread_id)
+    if result["status"] == "running" and not _running(agent, args.thread_id):
+        result["status"] = "interrupted"
     if args.json:
         print(terminal.dumps(result, default=str))
     else:
-        print_episode(result)
+        print_episode(result, args.db)
     return 0
+
+
+def _running(agent: Any, thread_id: str) -> bool:
+    """Whether a live process holds the thread's lease (else a `running` state was left
+    by a process that ended: the episode is `interrupted`, as `threads` says)."""
+    from graph.store.leases import lease_of
+
+    lease = lease_of(agent.checkpointer)
+    return lease is not None and thread_id in lease.live_holders()
 
 
 @damage_reported
@@ -39,6 +52,9 @@ def cmd_threads(args: argparse.Namespace) -> int:
     from tools.dbfiles import CHECKPOINTS, DatabaseFileError, check_file
 
     location = checkpoint_location(args.db)
+    if args.db is None and location.path is not None and not location.path.exists():
+        print("[]" if args.json else NO_EPISODES_YET.format(db=location.path))
+        return 0
     if location.path is None:
         rows = server_thread_rows(open_agent(args.env, args.db, create=False)[0])
     else:
