@@ -11,6 +11,17 @@ import pytest
 
 os.environ.setdefault("LANGSMITH_TRACING", "false")
 
+# A test with one of these marks is in the slow tier too (`-m "not slow"` leaves it out).
+SLOW_MARKS = ("server", "postgres", "live")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put every test that starts a server or needs PostgreSQL or the network in the slow
+    tier; the others say so with `@pytest.mark.slow` themselves."""
+    for item in items:
+        if any(item.get_closest_marker(name) for name in SLOW_MARKS):
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture(autouse=True)
 def isolated_dirs(
