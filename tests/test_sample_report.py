@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from graph.evaluation.qa_bench import BenchConfig, run_qa_bench
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_REPORT = ROOT / "docs" / "sample_report" / "report.md"
