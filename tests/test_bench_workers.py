@@ -24,6 +24,8 @@ from graph.evaluation.stored import StoredMethodRunner, episode_thread_id
 from graph.runner import run_episode
 from graph.testing import hotpot_oracle_model
 
+pytestmark = pytest.mark.slow
+
 ORACLE = "graph.testing:hotpot_oracle_model"
 OPTIONS = ["--model", ORACLE, "--methods", "react,react+verify", "--n", "3", "--seeds", "1"]
 

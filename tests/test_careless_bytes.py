@@ -63,6 +63,7 @@ def test_a_crash_log_is_written_when_the_command_line_is_not_utf8(
     assert "RuntimeError: b\\udcffm" in log.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_model_reply_with_a_lone_surrogate_does_not_end_the_episode(tmp_path: Path) -> None:
     replies = [
         "Thought: \ud800 first.\nAction: Search[The Prestige (film)\udcff]",

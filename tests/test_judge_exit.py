@@ -17,6 +17,8 @@ JUDGE = """
 import pathlib, time
 from graph.testing import ScriptedReActModel
 
+pytestmark = pytest.mark.slow
+
 MARK = pathlib.Path({mark!r})
 
 

@@ -34,6 +34,8 @@ import time
 
 from tools.library.backend import LibraryBackend
 
+pytestmark = pytest.mark.slow
+
 _reserve = LibraryBackend.reserve
 
 
