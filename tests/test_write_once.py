@@ -28,13 +28,13 @@ from reliability_utils import (
 from graph.audit import untruths
 from tools.library.db import audit_log, ensure_database, reservations, set_copy_status
 
+pytestmark = pytest.mark.slow
+
 HOLD_AFTER_WRITE = """\
 import os
 import time
 
 from tools.library.backend import LibraryBackend
-
-pytestmark = pytest.mark.slow
 
 _reserve = LibraryBackend.reserve
 
