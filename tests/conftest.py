@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -10,6 +11,25 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("LANGSMITH_TRACING", "false")
+
+# A test with one of these marks is in the slow tier too (`-m "not slow"` leaves it out).
+SLOW_MARKS = ("server", "postgres", "live")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Give SIGINT its default handler back when the test run inherited it ignored (a run
+    started as a background job, `pytest &` in a script): the Ctrl-C tests, and the
+    commands they start (a child inherits an ignored signal), need it as a user has it."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put every test that starts a server or needs PostgreSQL or the network in the slow
+    tier; the others say so with `@pytest.mark.slow` themselves."""
+    for item in items:
+        if any(item.get_closest_marker(name) for name in SLOW_MARKS):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -195,6 +196,22 @@ def serving(root: Path) -> Iterator[Server]:
         yield running
     finally:
         stop_server(running)
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+RUN_ENDED = "Background run "  # langgraph-api's log line for a run that ended, however
+
+
+def wait_for_run_end(server: Server, run_id: str, timeout_s: float) -> bool:
+    """Poll the server's log until it says the run `run_id` ended (True), for at most
+    `timeout_s` (False: the caller goes on as after a fixed wait of that length)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        text = ANSI.sub("", server.log.read_text(encoding="utf-8", errors="replace"))
+        if any(RUN_ENDED in line and f"run_id={run_id}" in line for line in text.splitlines()):
+            return True
+        time.sleep(0.1)
+    return False
 
 
 def stop_server(server: Server) -> None:

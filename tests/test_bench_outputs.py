@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from graph.evaluation import runners
 from graph.evaluation.config import CONFIG_FILE
 from graph.evaluation.qa_bench import BenchConfig, BenchError, QABench, run_qa_bench
 
@@ -50,7 +51,7 @@ def test_a_run_that_fails_before_any_episode_leaves_no_directory(
     def broken(self: QABench) -> int:
         raise RuntimeError("the scheduler failed")
 
-    monkeypatch.setattr(QABench, "run_pending", broken)
+    monkeypatch.setattr(runners, "run_pending", broken)
     out = tmp_path / "fresh" / "run"
     with pytest.raises(RuntimeError):
         run_qa_bench(_config(out), progress=False)
@@ -69,7 +70,7 @@ def test_an_earlier_record_survives_a_failed_rerun(
     out = tmp_path / "run"
     run_qa_bench(_config(out), progress=False)
     record = (out / CONFIG_FILE).read_text(encoding="utf-8")
-    monkeypatch.setattr(QABench, "run_pending", lambda self: 1 / 0)
+    monkeypatch.setattr(runners, "run_pending", lambda bench: 1 / 0)
     with pytest.raises(ZeroDivisionError):
         run_qa_bench(_config(out), progress=False)
     assert (out / CONFIG_FILE).read_text(encoding="utf-8") == record

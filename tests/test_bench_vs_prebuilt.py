@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_vs_prebuilt.py"
 ROW_KEYS = {
     "steps",

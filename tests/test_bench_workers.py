@@ -24,6 +24,8 @@ from graph.evaluation.oracles import hotpot_oracle_model
 from graph.evaluation.qa_bench import run_qa_bench
 from graph.evaluation.stored import StoredMethodRunner, episode_thread_id
 
+pytestmark = pytest.mark.slow
+
 ORACLE = "graph.evaluation.oracles:hotpot_oracle_model"
 OPTIONS = ["--model", ORACLE, "--methods", "react,react+verify", "--n", "3", "--seeds", "1"]
 

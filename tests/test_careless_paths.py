@@ -100,6 +100,7 @@ def test_a_path_the_system_will_not_take_is_one_line(
     assert sorted(os.listdir(tmp_path)) == before
 
 
+@pytest.mark.slow
 def test_verifier_results_that_cannot_be_written_are_one_line(tmp_path: Path) -> None:
     if not Path("/dev/full").exists():
         pytest.skip("this system has no /dev/full")

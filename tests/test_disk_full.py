@@ -17,6 +17,8 @@ from reliability_utils import checkpoint_count, finish, in_process, start_cli, w
 from graph.store.savers import CompactSqliteSaver
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
 
+pytestmark = pytest.mark.slow
+
 
 def fill_up_after(puts: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """After `puts` checkpoints, the saver's connection may not grow the file any more:

@@ -17,6 +17,8 @@ from reliability_utils import (
 
 from graph.store.leases import TTL_ENV_VAR
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(autouse=True)
 def short_lease(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -26,6 +26,8 @@ from graph.server.checkpointer import attach_thread_stores
 from graph.store.aio import open_async_sqlite_saver
 from graph.store.savers import CompactSqliteSaver
 
+pytestmark = pytest.mark.slow
+
 GONE = "thread t was deleted while this command ran on it: its checkpoint {} is gone"
 
 

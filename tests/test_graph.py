@@ -258,6 +258,7 @@ def kill_then_resume(db_path: Path, tmp_path: Path, program: str) -> dict[str, A
     return dict(json.loads(resumed.stdout))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "program",
     [KILL_AFTER_STEP_2, KILL_WHILE_STREAMING],

@@ -195,8 +195,9 @@ def test_history_command_prints_rows_as_json(
     args = parser.parse_args(["history", episode["thread_id"], "--db", str(db_path)])
     assert args.func(args) == 0
     table = capsys.readouterr().out.splitlines()
-    assert len(table) == len(rows) + 1 and table[-1].startswith("Fork with: react-agent resume")
-    assert table[2].startswith(f"* {rows[2]['checkpoint_id']}    1 ")
+    assert len(table) == len(rows) + 2 and table[-1].startswith("Fork with: react-agent resume")
+    assert table[0].split() == ["CHECKPOINT", "STEP", "TIME", "NODE", "SUMMARY"]
+    assert table[3].startswith(f"* {rows[2]['checkpoint_id']}    1 ")
 
 
 def test_cli_resume_from_a_checkpoint_forks(

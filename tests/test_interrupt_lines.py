@@ -15,6 +15,8 @@ from reliability_utils import ROOT, checkpoint_count, finish, start_cli, wait_fo
 from graph.cli.boundary import guarded
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
 
+pytestmark = pytest.mark.slow
+
 STARTING = (
     "import os, signal, time\n"
     "import graph._start\n"

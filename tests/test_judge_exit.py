@@ -8,10 +8,13 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from reliability_utils import finish, start_cli, wait_for
 
 from graph.testing import DEMO_QUESTION, ScriptedReActModel
 from graph.verifier.judge import judge
+
+pytestmark = pytest.mark.slow
 
 JUDGE = """
 import pathlib, time

@@ -283,6 +283,7 @@ def test_rejected_reservation_is_not_run_and_the_model_is_told_why(
     assert events(library_db) == ["proposed", "decision"]
 
 
+@pytest.mark.slow
 def test_edited_reservation_is_validated_and_runs_on_the_other_copy(
     db_path: Path, library_db: Path, tmp_path: Path
 ) -> None:
@@ -315,6 +316,7 @@ def test_edited_reservation_is_validated_and_runs_on_the_other_copy(
     assert [r["copy_id"] for r in reservations(library_db)] == ["E05"]
 
 
+@pytest.mark.slow
 def test_malformed_decision_is_refused_and_leaves_the_episode_paused_unchanged(
     db_path: Path, library_db: Path, tmp_path: Path
 ) -> None:

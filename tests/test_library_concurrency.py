@@ -48,6 +48,7 @@ def executed(location: str) -> list[dict[str, Any]]:
     return [row for row in audit_log(location) if row["event"] == "executed"]
 
 
+@pytest.mark.slow
 def test_eight_processes_racing_for_one_copy_reserve_it_once(
     library_location: str, workers: WorkerPool
 ) -> None:

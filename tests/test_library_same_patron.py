@@ -11,6 +11,8 @@ from reliability_utils import in_process
 
 from tools.library.db import ensure_database
 
+pytestmark = pytest.mark.slow
+
 QUESTION = "Please reserve a paper copy of 《红楼梦》 for me."
 
 

@@ -65,6 +65,7 @@ def episode_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+@pytest.mark.slow
 def test_threads_and_help_import_neither_langgraph_graphs_nor_models(episode_db: Path) -> None:
     for args in (("threads", "--db", str(episode_db)), ("--help",), ("--version",)):
         modules = imported_by(cli_call(*args))
@@ -83,6 +84,7 @@ def test_importing_the_agent_module_compiles_nothing() -> None:
     assert CHAT_MODELS not in modules
 
 
+@pytest.mark.slow
 def test_langgraph_json_names_graph_factories_in_the_module_namespace() -> None:
     """langgraph-api looks a graph up in the module's `__dict__`, not with `getattr`; each
     name is a factory whose context gives the compiled graph of that id."""
@@ -139,6 +141,7 @@ def test_threads_on_a_file_of_another_kind_says_what_it_is(tmp_path: Path) -> No
     )
 
 
+@pytest.mark.slow
 def test_the_startup_benchmark_prints_its_figures() -> None:
     done = subprocess.run(
         [

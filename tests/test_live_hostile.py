@@ -157,6 +157,7 @@ def test_an_absurd_retry_after_is_capped_in_the_message(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_cli_bounds_a_hanging_search_by_the_live_settings(
     hostile: HostileServer,
     tmp_path: Path,

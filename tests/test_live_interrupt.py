@@ -18,6 +18,8 @@ from reliability_utils import start_cli
 
 from graph.cli import main
 
+pytestmark = pytest.mark.slow
+
 SCRIPT = ["Thought: Open it.\nAction: Search[X]", "Thought: Done.\nAction: Finish[Hi]"]
 PAGE = {"query": {"pages": [{"pageid": 1, "ns": 0, "title": "X", "extract": "Hi there."}]}}
 

@@ -11,6 +11,8 @@ import pytest
 from graph.cli import main
 from graph.testing import DEMO_QUESTION
 
+pytestmark = pytest.mark.slow
+
 
 def test_a_database_locked_by_another_writer_is_one_line(
     db_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from cli_utils import run_cli
 
 from graph.agent import build_agent, recursion_limit
 from graph.episodes.runner import open_checkpointer, run_episode
 from graph.settings.context import WikipediaContext
 from graph.testing import TOUR_QUESTION, ScriptedReActModel, tour_replies
+
+pytestmark = pytest.mark.slow
 
 TOUR_MODEL = "tests/data/tour_model.py:tour_model"
 

@@ -22,6 +22,8 @@ import pytest
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
+pytestmark = pytest.mark.slow
+
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 KERNEL = "python3"
 TIMEOUT_S = 120

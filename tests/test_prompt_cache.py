@@ -10,6 +10,8 @@ from cli_utils import run_cli
 
 from graph.testing import DEMO_QUESTION
 
+pytestmark = pytest.mark.slow
+
 RECORDER = "tests/data/prompt_recorder.py:recorder"
 THREAD = "0c6f3f2e-5a8b-4d7e-9a51-3f1b2c4d5e6f"
 

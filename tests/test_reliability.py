@@ -87,6 +87,7 @@ def reserve_model(tmp_path: Path) -> str:
     return write_model(tmp_path / "reserve.json", RESERVE_SCRIPT)
 
 
+@pytest.mark.slow
 def test_1_approve_and_reject_at_once_only_one_decision_is_taken(
     db_path: Path, library: Path, reserve_model: str
 ) -> None:
@@ -108,6 +109,7 @@ def test_1_approve_and_reject_at_once_only_one_decision_is_taken(
     assert untruths(rows, reservations(library)) == []
 
 
+@pytest.mark.slow
 def test_2_settings_survive_a_kill_before_the_first_step(
     db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -200,6 +202,7 @@ def test_4_a_fork_at_the_approval_point_takes_the_new_decision(
     assert stale.returncode == 2 and "--request cannot name a request with --from" in stale.stderr
 
 
+@pytest.mark.slow
 def test_5_four_resumes_of_a_killed_thread_run_it_once(db_path: Path, tmp_path: Path) -> None:
     model = write_model(tmp_path / "slow.json", DEMO_REPLIES, delay_s=1.0)
     episode = start_cli(
@@ -227,6 +230,7 @@ def test_5_four_resumes_of_a_killed_thread_run_it_once(db_path: Path, tmp_path: 
     assert [s["index"] for s in steps] == [1, 2, 3, 4]
 
 
+@pytest.mark.slow
 def test_6a_a_checkpoint_file_deleted_mid_run_is_not_a_success(
     db_path: Path, tmp_path: Path
 ) -> None:
@@ -395,6 +399,7 @@ def test_read_only_commands_never_create_a_file_and_name_the_database(
         assert done.returncode == 2 and str(db_path) in done.stderr, done.stderr
 
 
+@pytest.mark.slow
 def test_ctrl_c_marks_the_thread_interrupted_and_says_how_to_resume(
     db_path: Path, tmp_path: Path
 ) -> None:

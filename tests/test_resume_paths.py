@@ -8,6 +8,7 @@ import shlex
 import signal
 from pathlib import Path
 
+import pytest
 from cli_utils import run_cli
 from reliability_utils import checkpoint_count, finish, start_cli, wait_for, write_model
 
@@ -29,6 +30,7 @@ SCRIPT = (
 OTHER_SCRIPT = "Thought: Other.\nAction: Finish[W60 is available.]\n"
 
 
+@pytest.mark.slow
 def test_a_resume_from_another_directory_uses_the_files_the_thread_started_with(
     tmp_path: Path,
 ) -> None:
@@ -75,6 +77,7 @@ def test_the_printed_resume_command_works_from_another_directory(tmp_path: Path)
     assert not (second / "my episodes.sqlite3").exists()
 
 
+@pytest.mark.slow
 def test_the_resume_command_after_ctrl_c_works_from_another_directory(tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
     first.mkdir()

@@ -153,6 +153,7 @@ def test_a_thread_stored_with_its_password_before_still_resumes_and_shows_none(
     assert SECRET not in outputs(done)
 
 
+@pytest.mark.slow
 def test_printed_server_urls_hide_their_password() -> None:
     hint = resume_hint("t1", "r1", server=CLOSED_PORT_URL)
     assert SECRET not in hint and "watcher:***@127.0.0.1:9" in hint and "give the real URL" in hint

@@ -24,6 +24,7 @@ from server_utils import (
     paused_library_thread,
     serving,
     state_values,
+    wait_for_run_end,
 )
 
 pytestmark = pytest.mark.server
@@ -80,11 +81,12 @@ def test_a_thread_deleted_while_a_run_is_on_it_does_not_come_back_half(
     (root / "slow.json").write_text(json.dumps(slow, ensure_ascii=False), encoding="utf-8")
     context = {"model": script, "library_db": str(root / "running.sqlite3")}
     thread_id = client.threads.create()["thread_id"]
-    client.runs.create(thread_id, "library", input={"question": QUESTION}, context=context)
+    run = client.runs.create(thread_id, "library", input={"question": QUESTION}, context=context)
     deadline = time.monotonic() + 30
     while not state_values(client.threads.get_state(thread_id)).get("steps"):
         assert time.monotonic() < deadline, "the run made no step"
         time.sleep(0.2)
     client.threads.delete(thread_id)
-    time.sleep(len(SLOW_READS) * DELAY_S + 2)
+    # the run's node goes on after the delete: look once the server says the run ended
+    wait_for_run_end(running, run["run_id"], len(SLOW_READS) * DELAY_S + 2)
     _gone_for_the_cli(Path(running.db), thread_id)

@@ -56,6 +56,7 @@ def _decide(client: SyncLangGraphClient, thread_id: str, request_id: str, **deci
     return client.runs.wait(thread_id, "library", command={"resume": resume})
 
 
+@pytest.mark.server
 def test_forged_evidence_is_refused_and_a_rejected_hold_is_not_verified(
     server: tuple[SyncLangGraphClient, Path],
 ) -> None:
@@ -79,6 +80,7 @@ def test_forged_evidence_is_refused_and_a_rejected_hold_is_not_verified(
     assert reservations(str(library_db)) == []
 
 
+@pytest.mark.server
 def test_a_command_update_with_garbage_is_refused_and_the_thread_stays_answerable(
     server: tuple[SyncLangGraphClient, Path],
 ) -> None:
@@ -93,6 +95,7 @@ def test_a_command_update_with_garbage_is_refused_and_the_thread_stays_answerabl
     assert state_values(client.threads.get_state(thread_id))["status"] == "verified"
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("settings", ["x", ["a"], {"model": DEMO, "temperature": {"x": 1}}])
 def test_run_settings_that_are_not_plain_values_get_one_line(
     server: tuple[SyncLangGraphClient, Path], settings: Any
@@ -103,6 +106,7 @@ def test_run_settings_that_are_not_plain_values_get_one_line(
         client.runs.wait(thread_id, "library", input={"question": QUESTION, "settings": settings})
 
 
+@pytest.mark.server
 def test_a_run_naming_an_unknown_environment_gets_one_line(
     server: tuple[SyncLangGraphClient, Path],
 ) -> None:
@@ -122,6 +126,7 @@ def test_the_remote_clis_restart_and_a_plain_resume_pass() -> None:
         check_edit({"status": "verified"}, "update_state")
 
 
+@pytest.mark.server
 def test_a_new_input_cannot_switch_a_paused_threads_approvals_to_auto(
     server: tuple[SyncLangGraphClient, Path],
 ) -> None:
@@ -138,6 +143,7 @@ def test_a_new_input_cannot_switch_a_paused_threads_approvals_to_auto(
     assert reservations(str(library_db)) == []
 
 
+@pytest.mark.server
 def test_a_command_goto_cannot_run_a_write_no_human_approved(
     server: tuple[SyncLangGraphClient, Path],
 ) -> None:

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from cli_utils import run_cli
 from reliability_utils import finish, start_cli, wait_for, write_model
 
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES
+
+pytestmark = pytest.mark.slow
 
 
 def test_a_wal_deleted_mid_run_is_named_and_later_commands_say_what_they_find(

@@ -18,6 +18,8 @@ import pytest
 from graph.store.savers import connect
 from tools.dbfiles import use_wal
 
+pytestmark = pytest.mark.slow
+
 PROCESSES = 8
 ROUNDS = 6
 

@@ -28,6 +28,8 @@ from reliability_utils import (
 from graph.episodes.audit import untruths
 from tools.library.db import audit_log, ensure_database, reservations, set_copy_status
 
+pytestmark = pytest.mark.slow
+
 HOLD_AFTER_WRITE = """\
 import os
 import time

@@ -165,6 +165,15 @@ def _probe(target: Path, kind: DatabaseKind) -> None:
         ) from None
 
 
+READ_ONLY = "the {label} {path} is read-only: make it writable (chmod u+w) or give another file"
+
+
+def _read_only(path: Path) -> bool:
+    """Whether the file may not be written: no write permission for this process, or no
+    write bit at all (a file its owner made read-only, which root too should leave be)."""
+    return not os.access(path, os.W_OK) or not path.stat().st_mode & 0o222
+
+
 def check_file(path: str | Path, kind: DatabaseKind, *, create: bool) -> Path:
     """Make sure `path` is (or, with `create`, can become) a database of `kind`.
 
@@ -184,6 +193,8 @@ def check_file(path: str | Path, kind: DatabaseKind, *, create: bool) -> Path:
             raise DatabaseFileError(f"no {kind.label} at {target}")
         _check_creatable(target, kind)
         return target
+    if create and _read_only(target):
+        raise DatabaseFileError(READ_ONLY.format(path=target, label=kind.label))
     if target.stat().st_size == 0:
         if create:
             _check_creatable(target, kind)

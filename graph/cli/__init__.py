@@ -24,6 +24,7 @@ from graph import _start
 from graph.cli import pending
 from graph.cli.boundary import USAGE_ERROR, guarded, package_version
 from graph.cli.episodes import cmd_ask, cmd_resume
+from graph.cli.prefixes import expand_thread_id
 from graph.cli.remote import add_server_flag, cmd_ask_remote, cmd_resume_remote, cmd_show_remote
 from graph.cli.settings import (
     STDIN,
@@ -239,6 +240,7 @@ def main(argv: Sequence[str] | None = None, *, read_env: bool = False) -> int:
             load_dotenv_file()
         refuse_undecodable(arguments)
         args = build_parser(_command_named(arguments)).parse_args(arguments)
+        expand_thread_id(args)
         return int(args.func(args))
 
     return guarded(command, arguments)

@@ -13,6 +13,8 @@ import uuid
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel, ValidationError
+
 from graph.cli.command_guard import (
     INTERRUPTED_EXIT,
     damage_reported,
@@ -183,10 +185,44 @@ def _check_edit(env_name: str, ctx: Context, decision: dict[str, Any] | None) ->
     spec = specs.get(str(edited["name"]).casefold())
     if spec is None or spec.name == env.finish_action:
         raise AgentError(f"cannot edit into {edited['name']!r}: not an action of {env_name}")
+    if spec.args_model is not None:
+        _check_edit_fields(spec.name, spec.args_model, edited["args"])
     try:
         env.parse_args(spec.name, json.dumps(edited["args"], ensure_ascii=False))
     except ArgumentError as error:
         raise AgentError(f"the edited action is invalid: {error}") from None
+
+
+EDIT_REFUSED = (
+    "--edit cannot run {name} with {given}: {problem}; give its arguments as a JSON object "
+    "with the field{s} {fields}, e.g. --edit '{example}'"
+)
+
+
+def _check_edit_fields(name: str, model: type[BaseModel], given: Any) -> None:
+    """Refuse edited arguments the action's model refuses, in the words of `--edit` (a
+    JSON object of fields), not the model's `name[argument]` grammar."""
+    try:
+        model.model_validate(given)
+    except ValidationError as error:
+        problems = []
+        for item in error.errors():
+            where = ".".join(str(part) for part in item["loc"])
+            message = item["msg"].removeprefix("Value error, ")
+            message = message[:1].lower() + message[1:]
+            problems.append(f"{where}: {message}" if where else message)
+        fields = list(model.model_fields)
+        example = json.dumps(dict.fromkeys(fields, "..."))
+        raise AgentError(
+            EDIT_REFUSED.format(
+                name=name,
+                given=json.dumps(given, ensure_ascii=False),
+                problem="; ".join(problems),
+                s="s" if len(fields) > 1 else "",
+                fields=", ".join(fields),
+                example=example,
+            )
+        ) from None
 
 
 @damage_reported

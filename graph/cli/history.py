@@ -12,8 +12,9 @@ from graph.store.locations import DB_HELP, db_command
 
 
 def format_rows(rows: list[dict[str, Any]]) -> str:
-    """The history as a table, one checkpoint a line (`*` marks the current branch)."""
-    lines = []
+    """The history as a table under a header, one checkpoint a line (`*` marks the
+    current branch)."""
+    lines = [f"  {'CHECKPOINT':<36} {'STEP':>4}  {'TIME':<8}  {'NODE':<9} SUMMARY"]
     for row in rows:
         mark = "*" if row["current"] else " "
         when = str(row["created_at"] or "")[11:19]

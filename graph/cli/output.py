@@ -80,6 +80,10 @@ def print_result(
     status = result["status"]
     if status == "awaiting_approval":
         _print_pending(result, db, server)
+    elif status == "interrupted":
+        place = server_words(server)[0] if server else db_words(db)
+        resume = terminal.command("react-agent", "resume", result["thread_id"], *place)
+        print(f"Interrupted: no process runs it now. Resume with: {resume}")
     else:
         answer = terminal.block(result["answer"])
         print(f"Answer ({STATUS_LABELS.get(status, status)}): {answer}")
@@ -111,12 +115,14 @@ def emit(
     return EXIT_CODES.get(result["status"], 1)
 
 
-def print_episode(result: Mapping[str, Any], server: str | None = None) -> None:
+def print_episode(
+    result: Mapping[str, Any], db: str | None = None, server: str | None = None
+) -> None:
     """`show`: the question, every step, the outcome and the counters."""
     print(f"Question: {terminal.line(result['question'])}")
     for step in result["trajectory"]:
         print_event({"event": "step", "step": step})
-    print_result(result, server=server)
+    print_result(result, db, server)
     print("Counters: " + ", ".join(f"{key}={result[key]}" for key in COUNTERS))
 
 

@@ -132,6 +132,10 @@ def command_anchored(command: str) -> str:
 
 
 STDIN_CLOSED = "the question is '-' (read it from standard input), but standard input is closed"
+STDIN_TOO_LONG = (
+    "the question on standard input is longer than {limit:,} characters, the limit of every "
+    "question (standard input too); ask about one thing at a time"
+)
 STDIN_NOT_TEXT = (
     "the question on standard input is not UTF-8 text (byte {at}); give the question as text"
 )
@@ -152,18 +156,29 @@ def read_question(value: str) -> str:
     limit = 4 * MAX_QUESTION_CHARS
     data = sys.stdin.buffer.read(limit + 1)
     if len(data) > limit:
-        return data.decode("utf-8", errors="replace")
+        raise SettingsError(STDIN_TOO_LONG.format(limit=MAX_QUESTION_CHARS))
     try:
-        return data.decode("utf-8-sig")
+        question = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise SettingsError(STDIN_NOT_TEXT.format(at=error.start)) from None
+    if len(question.strip()) > MAX_QUESTION_CHARS:
+        raise SettingsError(STDIN_TOO_LONG.format(limit=MAX_QUESTION_CHARS))
+    return question
 
 
 NOT_TEXT_ARGUMENT = (
-    "the argument '{shown}' is not UTF-8 text (\\udcXX marks a byte that is not); "
+    "the argument '{shown}' is not UTF-8 text (\\xNN marks a byte that is not); "
     "type it as text, or rename a file whose name is not UTF-8"
 )
 SHOWN_CHARS = 80
+
+
+def _bytes_shown(argument: str) -> str:
+    """The argument with each byte that is not UTF-8 (a lone surrogate) as `\\xNN`."""
+    return "".join(
+        f"\\x{ord(char) - 0xDC00:02x}" if 0xDC80 <= ord(char) <= 0xDCFF else char
+        for char in argument
+    )
 
 
 def refuse_undecodable(arguments: Sequence[str]) -> None:
@@ -175,7 +190,8 @@ def refuse_undecodable(arguments: Sequence[str]) -> None:
         try:
             argument.encode("utf-8")
         except UnicodeEncodeError:
-            shown = line(argument[:SHOWN_CHARS]) + ("..." if len(argument) > SHOWN_CHARS else "")
+            shown = line(_bytes_shown(argument[:SHOWN_CHARS]))
+            shown += "..." if len(argument) > SHOWN_CHARS else ""
             raise SettingsError(NOT_TEXT_ARGUMENT.format(shown=shown)) from None
 
 

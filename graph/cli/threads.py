@@ -13,6 +13,8 @@ from graph.cli.episodes import open_agent
 from graph.cli.output import print_episode, print_threads
 from graph.cli.settings import thread_env
 
+NO_EPISODES_YET = "No episodes yet (no checkpoint database at {db}): `react-agent ask QUESTION`."
+
 
 @damage_reported
 def cmd_show(args: argparse.Namespace) -> int:
@@ -24,17 +26,34 @@ def cmd_show(args: argparse.Namespace) -> int:
         stored = stored_settings(agent, snapshot(agent, args.thread_id))
         thread_env(args.thread_id, stored.get("env"), args.env)
     result = episode_result(agent, args.thread_id)
+    if result["status"] == "running" and not _running(agent, args.thread_id):
+        result["status"] = "interrupted"
     if args.json:
         print(terminal.dumps(result, default=str))
     else:
-        print_episode(result)
+        print_episode(result, args.db)
     return 0
+
+
+def _running(agent: Any, thread_id: str) -> bool:
+    """Whether a live process holds the thread's lease (else a `running` state was left
+    by a process that ended: the episode is `interrupted`, as `threads` says)."""
+    from graph.store.leases import lease_of
+
+    lease = lease_of(agent.checkpointer)
+    return lease is not None and thread_id in lease.live_holders()
 
 
 @damage_reported
 def cmd_threads(args: argparse.Namespace) -> int:
     """List the episodes in the database (of one status, with `--status`), from the thread
     registry."""
+    from graph.store.locations import checkpoint_location
+
+    location = checkpoint_location(args.db)
+    if args.db is None and location.path is not None and not location.path.exists():
+        print("[]" if args.json else NO_EPISODES_YET.format(db=location.path))
+        return 0
     rows = listed_rows(args)
     if getattr(args, "status", None):
         rows = [row for row in rows if row["status"] == args.status]
@@ -52,6 +71,8 @@ def listed_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     from tools.dbfiles import CHECKPOINTS, DatabaseFileError, check_file
 
     location = checkpoint_location(args.db)
+    if args.db is None and location.path is not None and not location.path.exists():
+        return []  # a fresh install: no episode yet
     if location.path is None:
         rows = server_thread_rows(open_agent(args.env, args.db, create=False)[0])
     else:

@@ -7,6 +7,7 @@ one line and exits with status 2), naming the server.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -20,6 +21,7 @@ from graph.errors import AgentError
 from graph.store.locations import hidden_password
 
 TIMEOUT_S = 30.0  # connect, write and pool; a streamed run may read for long
+PROBE_S = 2.0  # how long the first connection may take before the server counts as unreachable
 NOT_A_URL = "--server {url!r} is not a server URL; give one like http://127.0.0.1:2024"
 UNREACHABLE = "cannot reach the LangGraph server at {url} ({problem}); is it running?"
 REFUSED = "the LangGraph server at {url} refused the request ({status}): {detail}"
@@ -47,7 +49,22 @@ def connect(url: str) -> SyncLangGraphClient:
     url = url.strip().rstrip("/")
     if not _is_server_url(url):
         raise RemoteError(NOT_A_URL.format(url=hidden_password(url)))
+    _probe(url)
     return get_sync_client(url=url, timeout=(TIMEOUT_S, None, TIMEOUT_S, TIMEOUT_S))
+
+
+def _probe(url: str) -> None:
+    """Refuse at once a server nothing listens for (the SDK would retry for seconds)."""
+    parsed = httpx.URL(url)
+    port = parsed.port or (443 if parsed.scheme == "https" else 80)
+    try:
+        with socket.create_connection((parsed.host, port), timeout=PROBE_S):
+            return
+    except TimeoutError:
+        problem = f"no answer within {PROBE_S:g} s"
+    except OSError as error:
+        problem = error.strerror or type(error).__name__
+    raise RemoteError(UNREACHABLE.format(url=hidden_password(url), problem=problem))
 
 
 def server_url(client: SyncLangGraphClient) -> str:

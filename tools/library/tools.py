@@ -22,7 +22,7 @@ FINISH = "Finish"
 TODAY = "today"
 _TODAY_WORDS = {"today", "今天", "今日"}
 _COPY_ID = re.compile(r"^[A-Z]{1,3}\d{1,4}$")
-_KEYWORD = re.compile(r"""\s*(\w+)\s*[=:]\s*("[^"]*"|'[^']*'|[^,，]*)\s*(?:[,，]|$)""")
+_KEYWORD = re.compile(r"""\s*(?<!\w)(\w++)\s*[=:]\s*("[^"]*"|'[^']*'|[^,，]*)\s*(?:[,，]|$)""")
 
 ARGUMENT_ERROR = "Invalid argument for {action}: {problem}. Write it as {usage}, e.g. {example}."
 UNKNOWN_ACTION = "Unknown action {action!r}; the actions are: {names}."
