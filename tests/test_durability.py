@@ -23,7 +23,7 @@ from reliability_utils import finish, start_cli, write_model
 from graph.agent import build_agent
 from graph.episodes.runner import run_episode, settings_of
 from graph.server.state_edits import guarded
-from graph.settings.context import LibraryContext, WikipediaContext
+from graph.settings.context import LibraryContext, McpContext, WikipediaContext
 from graph.settings.durability import durability_for, durability_of, has_write_actions
 from graph.settings.validation import SettingsError, validate_settings
 from graph.testing import (
@@ -42,6 +42,7 @@ def test_auto_is_async_without_write_actions_and_sync_with_them() -> None:
     assert durability_of("library", LibraryContext()) == "sync"
     assert durability_of("library", {"env": "library"}) == "sync"  # a thread stored before
     assert durability_of("wikipedia", None) == "async"
+    assert durability_of("mcp", McpContext()) == "sync"  # any of a server's tools may write
 
 
 @pytest.mark.parametrize("mode", ["sync", "async", "exit"])

@@ -30,11 +30,14 @@ MODES: tuple[str, ...] = ("auto", "sync", "async", "exit")
 
 @cache
 def has_write_actions(env_name: str) -> bool:
-    """Whether any action of the environment writes (needs a human's approval)."""
+    """Whether any action of the environment writes (needs a human's approval); an MCP
+    server's tools are known only once it is asked, and any of them may write."""
     if env_name == "library":
         from tools.library.tools import SPECS
-    else:
+    elif env_name == "wikipedia":
         from tools.wikipedia.environment import SPECS
+    else:
+        return True
     return any(spec.writes for spec in SPECS.values())
 
 
