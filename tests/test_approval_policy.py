@@ -142,6 +142,7 @@ def test_the_policy_is_read_again_at_each_decision(tmp_path: Path) -> None:
     assert code == 0, err
 
 
+@pytest.mark.slow
 def test_a_request_expires_and_the_next_resume_tells_the_model(tmp_path: Path) -> None:
     policy = _policy(tmp_path, '[actions.reserve_copy]\nexpires_after = "2s"\n')
     thread_id, request_id, _ = _ask(tmp_path, "--policy", str(policy))

@@ -144,6 +144,7 @@ def tour(thread_id: str, model: str, db: Path) -> list[str]:
 TOUR_STEPS = 10
 
 
+@pytest.mark.slow
 def test_a_kill_in_async_mode_repeats_at_most_the_last_step(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

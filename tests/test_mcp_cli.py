@@ -98,6 +98,7 @@ def killed_while_writing(tmp_path: Path, script: list[str]) -> tuple[list[str], 
     return args, "t"
 
 
+@pytest.mark.slow
 def test_a_kill_during_a_write_then_resume_asks_a_human_instead_of_calling_again(
     tmp_path: Path,
 ) -> None:
@@ -111,6 +112,7 @@ def test_a_kill_during_a_write_then_resume_asks_a_human_instead_of_calling_again
     assert Ledger(tmp_path / "ledger.sqlite3").writes(thread)[0]["attempts"] == 1
 
 
+@pytest.mark.slow
 def test_an_idempotent_write_killed_midway_is_sent_again_on_resume(tmp_path: Path) -> None:
     script = [
         'Thought: Close it.\nAction: set_status[{"note_id": 1, "status": "done"}]',
@@ -128,6 +130,7 @@ def test_an_idempotent_write_killed_midway_is_sent_again_on_resume(tmp_path: Pat
     assert (row["state"], row["attempts"]) == ("done", 2)
 
 
+@pytest.mark.slow
 def test_a_server_gone_mid_episode_is_one_line_and_the_thread_resumes(tmp_path: Path) -> None:
     notes, port = tmp_path / "notes.sqlite3", free_port()
     args = mcp_args(tmp_path, f"http://127.0.0.1:{port}/mcp", ADD_SCRIPT)

@@ -10,6 +10,8 @@ import pytest
 from mcp_utils import newcomer_dir
 from transcripts import Session, Step, transcripts
 
+pytestmark = pytest.mark.slow  # the docs' transcripts are in the slow tier
+
 REPO = Path(__file__).resolve().parent.parent
 PAGE = REPO / "docs" / "mcp.md"
 TRANSCRIPTS = transcripts(PAGE.read_text(encoding="utf-8"))

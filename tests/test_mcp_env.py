@@ -209,6 +209,7 @@ def exec_ctx(key: str) -> ExecContext:
     )
 
 
+@pytest.mark.slow
 def test_a_timed_out_write_is_unknown_and_only_an_idempotent_one_goes_on(tmp_path: Path) -> None:
     env = environment(tmp_path, "--write-delay", "20", timeout_s=3)
     added = env.execute("add_note", {"title": "T", "body": "B."}, exec_ctx("t:1"))
