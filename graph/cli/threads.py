@@ -48,11 +48,9 @@ def _running(agent: Any, thread_id: str) -> bool:
 def cmd_threads(args: argparse.Namespace) -> int:
     """List the episodes in the database (of one status, with `--status`), from the thread
     registry."""
-    from graph.store.locations import checkpoint_location
-
-    location = checkpoint_location(args.db)
-    if args.db is None and location.path is not None and not location.path.exists():
-        print("[]" if args.json else NO_EPISODES_YET.format(db=location.path))
+    fresh = fresh_install(args)
+    if fresh is not None:
+        print("[]" if args.json else NO_EPISODES_YET.format(db=fresh))
         return 0
     rows = listed_rows(args)
     if getattr(args, "status", None):
@@ -64,15 +62,23 @@ def cmd_threads(args: argparse.Namespace) -> int:
     return 0
 
 
+def fresh_install(args: argparse.Namespace) -> Path | None:
+    """The default checkpoint file when no episode has made it yet (no `--db` given)."""
+    from graph.store.locations import checkpoint_location
+
+    path = checkpoint_location(args.db).path
+    return path if args.db is None and path is not None and not path.exists() else None
+
+
 def listed_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     """The episodes of `args.db` (of `args.env`, if given), from the thread registry."""
     from graph.errors import DatabaseError
     from graph.store.locations import checkpoint_location
     from tools.dbfiles import CHECKPOINTS, DatabaseFileError, check_file
 
+    if fresh_install(args) is not None:
+        return []
     location = checkpoint_location(args.db)
-    if args.db is None and location.path is not None and not location.path.exists():
-        return []  # a fresh install: no episode yet
     if location.path is None:
         rows = server_thread_rows(open_agent(args.env, args.db, create=False)[0])
     else:
