@@ -92,3 +92,28 @@ def test_only_server_runs_of_this_process_are_waited_for(lease: SqliteThreadLeas
     assert runs.wait_for_release(THREAD, "local-graph-run", 30) is False
     assert runs.wait_for_release(THREAD, "run-of-another-process", 30) is False
     assert time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize("node_running", [False, True])
+def test_a_rolled_back_run_whose_stream_end_was_not_seen_still_frees_its_thread(
+    lease: SqliteThreadLease, node_running: bool
+) -> None:
+    runs = in_a_node(lease)
+    if not node_running:
+        runs.node_finished(THREAD, RUN)
+    for thread_id in runs.rollback_done(RUN):  # the saver rolled the run's checkpoints back
+        runs.release_ended(thread_id, RUN)
+    if node_running:
+        assert lease.holder(THREAD) is not None, "its node still runs, and keeps the thread"
+        runs.node_finished(THREAD, RUN)
+    assert lease.holder(THREAD) is None
+    with pytest.raises(RunEndedError):
+        runs.node_starting(lease, THREAD, RUN)
+
+
+def test_ending_is_marked_in_memory_then_released_once(lease: SqliteThreadLease) -> None:
+    runs = in_a_node(lease)
+    assert runs.mark_ended(lease, THREAD, RUN) is False, "a node runs: it frees the thread"
+    runs.node_finished(THREAD, RUN)
+    assert lease.holder(THREAD) is None
+    assert runs.mark_ended(lease, THREAD, RUN) is False, "already released"

@@ -14,7 +14,7 @@ state reads, Studio's drawing) only gets the graph.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
@@ -72,9 +72,20 @@ async def _entered(env_name: EnvName, config: RunnableConfig) -> AsyncIterator[G
         raise
     finally:
         lease = lease_of(configurable.get(CONFIG_KEY_CHECKPOINTER))
-        await asyncio.to_thread(
-            SERVER_RUNS.ended, lease, str(thread_id), owner, rolled_back=rolled_back
-        )
+        if SERVER_RUNS.mark_ended(lease, str(thread_id), owner, rolled_back=rolled_back):
+            await _unstoppable(asyncio.to_thread(SERVER_RUNS.release_ended, str(thread_id), owner))
+
+
+_FINISHING: set[asyncio.Future[None]] = set()  # kept referenced until they are done
+
+
+async def _unstoppable(work: Coroutine[Any, Any, None]) -> None:
+    """Await `work`, which runs to its end even when this task is cancelled meanwhile (a
+    second cancel of a run's task must not leave its lease held until it expires)."""
+    task = asyncio.ensure_future(work)
+    _FINISHING.add(task)
+    task.add_done_callback(_FINISHING.discard)
+    await asyncio.shield(task)
 
 
 def wikipedia_agent(config: RunnableConfig) -> AbstractAsyncContextManager[Graph]:

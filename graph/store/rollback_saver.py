@@ -249,7 +249,8 @@ class RollsBackRuns(BaseCheckpointSaver[str]):
         finally:
             REQUESTS.leave(asked)
             for run_id in wanted:
-                SERVER_RUNS.rollback_done(run_id)
+                for thread_id in SERVER_RUNS.rollback_done(run_id):
+                    await asyncio.to_thread(SERVER_RUNS.release_ended, thread_id, run_id)
 
     async def _delete_for_runs(self, wanted: list[str]) -> None:
         plans: list[RunRows] = []

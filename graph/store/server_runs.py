@@ -120,15 +120,30 @@ class ServerRuns:
     ) -> None:
         """The run's stream ended: release its lease now, or when its running node returns.
         A run ended by a rollback is rolling back until `rollback_done`."""
+        if self.mark_ended(lease, thread_id, owner, rolled_back=rolled_back):
+            self.release_ended(thread_id, owner)
+
+    def mark_ended(
+        self, lease: ThreadLease | None, thread_id: str, owner: str, *, rolled_back: bool = False
+    ) -> bool:
+        """The in-memory half of `ended` (no database call, so it is safe on the event
+        loop, where a second cancel cannot interrupt it): True when no node of the run is
+        running, and `release_ended` must give its lease up now."""
         with self._changed:
             run = self._runs.setdefault((thread_id, owner), _Run())
             run.ended = True
             run.rolling_back = rolled_back
             run.lease = run.lease or lease
-            now = run.nodes == 0
             self._trim()
-        if now:
-            self._release(run, thread_id, owner)
+            return run.nodes == 0 and not run.released
+
+    def release_ended(self, thread_id: str, owner: str) -> None:
+        """Give up the lease of an ended run with no node running (the database half)."""
+        with self._changed:
+            run = self._runs.get((thread_id, owner))
+            if run is None or run.nodes or run.released:
+                return
+        self._release(run, thread_id, owner)
 
     def thread_deleted(self, thread_id: str) -> None:
         """The thread was deleted (`threads.delete`): its runs end as a cancelled run does,
@@ -144,13 +159,21 @@ class ServerRuns:
             run = self._runs.get((thread_id, owner))
             return run is not None and run.ended
 
-    def rollback_done(self, owner: str) -> None:
-        """The checkpoints of the run `owner` were rolled back (or the rollback refused)."""
+    def rollback_done(self, owner: str) -> list[str]:
+        """The checkpoints of the run `owner` were rolled back (or the rollback refused).
+        A rolled-back run has ended, whether or not its stream's end was seen: its next
+        node does not start. Returns the threads where `release_ended` must free its lease
+        (no node of it running; a running one frees it when it returns)."""
+        freed: list[str] = []
         with self._changed:
-            for (_, key_owner), run in self._runs.items():
+            for (thread_id, key_owner), run in self._runs.items():
                 if key_owner == owner:
                     run.rolling_back = False
+                    run.ended = True
+                    if run.nodes == 0 and not run.released and run.lease is not None:
+                        freed.append(thread_id)
             self._changed.notify_all()
+        return freed
 
     def wait_for_rollbacks(self, thread_id: str, timeout_s: float) -> bool:
         """Wait until no run of the thread in this process is rolling back (a new run must
