@@ -138,3 +138,21 @@ def test_two_resumes_at_once_one_drives_and_the_other_is_told_who(
     assert (won, lost) == (0, 2), (won_out, lost_err)
     assert LOST_RACE in lost_err and len(lost_err.strip().splitlines()) == 1
     assert json.loads(won_out)["status"] == "verified"
+
+
+def test_a_unique_thread_id_prefix_names_the_thread_on_postgres(postgres_url: str) -> None:
+    for thread in ("abcd-1111", "abcd-2222", "ab_d-3333"):
+        done = run_cli(
+            "ask", DEMO_QUESTION, "--model", "graph.testing:demo_model", "--db", postgres_url,
+            "--thread-id", thread,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    shown = run_cli("show", "abcd-1", "--db", postgres_url, "--json")
+    assert shown.returncode == 0 and json.loads(shown.stdout)["thread_id"] == "abcd-1111"
+    shown = run_cli("show", "ab_d", "--db", postgres_url, "--json")  # "_" is no wildcard
+    assert shown.returncode == 0 and json.loads(shown.stdout)["thread_id"] == "ab_d-3333"
+    both = run_cli("history", "abcd", "--db", postgres_url)
+    assert both.returncode == 2 and both.stdout == ""
+    assert both.stderr.count("\n") == 1
+    assert "thread id prefix 'abcd' names 2 episodes" in both.stderr
+    assert "abcd-1111" in both.stderr and "abcd-2222" in both.stderr

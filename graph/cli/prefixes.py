@@ -1,8 +1,10 @@
 """Thread ids by unique prefix, as git takes commit ids: `show 1849` for `1849...`.
 
-Only an SQLite checkpoint file is searched (a PostgreSQL store needs the whole id);
-an id that names a thread exactly is never expanded, and a prefix shorter than
-`MIN_PREFIX` characters is taken as it is.
+An SQLite checkpoint file and a PostgreSQL store are both searched; an id that names
+a thread exactly is never expanded, and a prefix shorter than `MIN_PREFIX` characters
+is taken as it is. The store modules are imported when a prefix is looked up, not when
+the CLI starts (`python -X importtime`: the PostgreSQL driver alone takes a tenth of a
+second).
 """
 
 from __future__ import annotations
@@ -18,27 +20,48 @@ PREFIX_COMMANDS = ("show", "resume", "history", "audit")
 AMBIGUOUS = "thread id prefix {prefix!r} names {count} episodes in {db} ({shown}); give more of it"
 
 
-def thread_ids_in(db: str | None) -> list[str] | None:
-    """The thread ids of the SQLite checkpoint file `db` names, or None (a database server,
-    or no readable checkpoint file there: the command itself reports that)."""
+def thread_ids_in(db: str | None, prefix: str = "") -> list[str] | None:
+    """The thread ids starting with `prefix` in the checkpoint store `db` names, or None
+    (no readable store there: the command itself reports that)."""
     from graph.store.locations import checkpoint_location
-    from graph.store.tables import checkpointed_threads, connect_existing
-    from tools.dbfiles import CHECKPOINTS, DatabaseFileError, check_file
 
     location = checkpoint_location(db)
     if location.path is None:
-        return None
+        return _postgres_thread_ids(location.url, prefix)
+    from graph.store.tables import checkpointed_threads, connect_existing
+    from tools.dbfiles import CHECKPOINTS, DatabaseFileError, check_file
+
     try:
         path = check_file(location.path, CHECKPOINTS, create=False)
         conn = connect_existing(path)
     except (DatabaseFileError, OSError):
         return None
     try:
-        return checkpointed_threads(conn)
+        return [t for t in checkpointed_threads(conn) if t.startswith(prefix)]
     except sqlite3.Error:  # a damaged file: the command itself says so
         return None
     finally:
         conn.close()
+
+
+def _postgres_thread_ids(url: str, prefix: str) -> list[str] | None:
+    """The thread ids starting with `prefix` in a PostgreSQL store (None when it cannot be
+    read: the command itself says why)."""
+    import psycopg
+
+    from graph.store.pg_connection import connect, parse_url
+    from tools.dbfiles import DatabaseFileError
+
+    pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    try:
+        with connect(parse_url(url)) as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT thread_id FROM checkpoints WHERE thread_id LIKE %s",
+                (pattern,),
+            ).fetchall()
+    except (DatabaseFileError, psycopg.Error):
+        return None
+    return sorted(str(row["thread_id"]) for row in rows)
 
 
 def full_thread_id(prefix: str, db: str | None) -> str:
@@ -46,7 +69,7 @@ def full_thread_id(prefix: str, db: str | None) -> str:
     whole id, too short, or starts none); `ThreadNotFoundError` when it starts several."""
     if len(prefix) < MIN_PREFIX:
         return prefix
-    ids = thread_ids_in(db)
+    ids = thread_ids_in(db, prefix)
     if not ids or prefix in ids:
         return prefix
     matches = [thread_id for thread_id in ids if thread_id.startswith(prefix)]
@@ -57,7 +80,7 @@ def full_thread_id(prefix: str, db: str | None) -> str:
     from graph.store.locations import checkpoint_location
 
     shown = ", ".join(matches[:SHOWN_MATCHES]) + (", ..." if len(matches) > SHOWN_MATCHES else "")
-    where = str(checkpoint_location(db).path)
+    where = checkpoint_location(db).label
     raise ThreadNotFoundError(
         AMBIGUOUS.format(prefix=prefix, count=len(matches), db=where, shown=shown)
     )
