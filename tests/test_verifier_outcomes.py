@@ -178,3 +178,20 @@ def test_the_entity_a_question_describes_is_not_what_it_asks(store: Store) -> No
     assert described_nouns(question.casefold(), "nickname") == {"player"}
     asked = "Who was the English actress who played the mother?"
     assert described_nouns(asked.casefold(), "") == frozenset()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "On what date did the founder of Halvorsen Records die?",
+        "What date was the label founded that the Norwegian singer recorded for?",
+        "Halvorsen Records was founded by a singer who died when?",
+        "What is the date of death of the founder of Halvorsen Records?",
+    ],
+)
+def test_a_name_given_where_a_date_is_asked_is_grounded(store: Store, question: str) -> None:
+    store.add_text("Halvorsen Records", "Halvorsen Records was founded by Arne Dahl in 1931.")
+    store.add_text("Arne Dahl", "Arne Dahl was a Norwegian singer who died on 3 May 1990.", 1)
+    grounded(check(store, question, "Arne Dahl"), "asks when, and it gives no date")
+    assert check(store, question, "3 May 1990")["outcome"] != "rejected"
+    assert "gives no date" not in check(store, question, "May 1990")["reason"]

@@ -67,7 +67,15 @@ REASON_PARTIAL_CHOICE = "But {answer!r} gives only part of the name {name!r}."
 # A full stop after a word of three or more letters, not an abbreviation's ("Inc.").
 _SENTENCE_STOP = re.compile(r"(?<![.\w])(?!(?:Inc|Ltd|Co|Jr|Sr|St|Bros|Corp)\.$)\w{3,}\.$")
 _ROMAN = re.compile(r"^[ivxlcdm]+$")
-_ASKS_WHEN = re.compile(r"\s*when\s+(?:was|were|is|are|did|does|do|has|had|will)\b", re.I)
+# The question asks for a date: "When did ...", "... founded when?", "What date ...",
+# "date of birth".
+_ASKS_WHEN = re.compile(
+    r"^\W*when\s+(?:was|were|is|are|did|does|do|has|had|will)\b|\bwhen\s*\?\s*$"
+    r"|\b(?:what|which)\s+date\b|\bdate\s+of\s+(?:birth|death)\b",
+    re.I,
+)
+# Words that make an answer a date without a digit: "May", "the early twentieth century".
+_DATE_WORDS = frozenset([*MONTH_NAMES, "century", "centuries", "decade", "millennium"])
 # Readings of a stated answer that say its sentence gives it another role (ranked
 # otherwise, one end of a range, inside a quoted title, paired with another key): each
 # grounds it, never rejects it.
@@ -211,7 +219,7 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
     if bridge is not None:
         reason = REASON_DESCRIBED.format(answer=check.answer, cite=citation(found.ids), noun=bridge)
         return ground(found.ids, reason, [], GROUNDING_STATED)
-    if _ASKS_WHEN.match(check.question) and not any(c.isdigit() for c in check.answer):
+    if _ASKS_WHEN.search(check.question) and not _gives_date(check):
         reason = REASON_NO_DATE.format(answer=check.answer, cite=citation(found.ids))
         return ground(found.ids, reason, [], GROUNDING_STATED)
     reading = check.read()
@@ -231,6 +239,11 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
     if other_event is not None:
         return demote(other_event, found.ids)
     return supported(check, found, reading, objection, decision.said)
+
+
+def _gives_date(check: Check) -> bool:
+    """The answer has a digit, a month or a period word in it."""
+    return any(c.isdigit() for c in check.answer) or not _DATE_WORDS.isdisjoint(check.folded.tokens)
 
 
 def _wrong_class(check: Check, found: Found, reading: Reading) -> Verdict | None:
