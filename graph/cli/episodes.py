@@ -167,7 +167,7 @@ def decision_of(value: Any, pending_name: str, not_waiting: str = "") -> dict[st
 
 def not_waiting(state: StateSnapshot) -> str:
     """Why a thread with no pending request takes no decision (its last request's fate)."""
-    from graph.episodes.resuming import NOT_AWAITING, last_answered
+    from graph.episodes.resume_checks import NOT_AWAITING, last_answered
 
     return NOT_AWAITING.format(last=last_answered(state))
 
