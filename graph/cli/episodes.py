@@ -113,7 +113,7 @@ def read_decision(args: argparse.Namespace) -> tuple[Any, str | None]:
     `--edit-action` gives none, is the pending action's (`decision_of`).
     """
     from graph.core.approval import parse_decision
-    from graph.core.review import named_request
+    from graph.core.asking import named_request
 
     if args.edit_action is not None and args.edit is None:
         raise DecisionError(EDIT_ACTION_ALONE)
