@@ -29,7 +29,8 @@ from graph.core.nodes import AgentDeps, Nodes
 from graph.core.state import AgentState
 from graph.settings.context import Context, WikipediaContext
 from graph.settings.durability import durability_of
-from graph.store.savers import connect, open_sqlite_saver
+from graph.store.savers import open_sqlite_saver
+from graph.store.sqlite_format import connect
 from graph.testing import TOUR_QUESTION, ScriptedReActModel, tour_settings
 
 

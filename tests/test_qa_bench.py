@@ -714,7 +714,8 @@ def test_the_sample_model_runs_every_method_and_is_labelled_scripted(tmp_path: P
 
 def test_each_outcome_has_its_rate_and_precision() -> None:
     from graph.evaluation.methods import _empty_outcome
-    from graph.evaluation.report import markdown_table, seed_metrics
+    from graph.evaluation.metrics import seed_metrics
+    from graph.evaluation.report import markdown_table
 
     def episode(status: str, em: float) -> dict[str, Any]:
         return _empty_outcome() | {

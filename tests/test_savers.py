@@ -17,8 +17,9 @@ from graph.episodes.resuming import resume_episode
 from graph.episodes.runner import open_checkpointer, run_episode
 from graph.settings.context import WikipediaContext
 from graph.store.aio import open_async_sqlite_saver
-from graph.store.savers import CompactSqliteSaver, next_version
+from graph.store.savers import CompactSqliteSaver
 from graph.store.serde import CompressingSerializer
+from graph.store.sqlite_format import next_version
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES, ScriptedReActModel
 
 OLD_FILE = Path(__file__).resolve().parent / "data" / "checkpoints_before_issue12.sqlite3"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.store.savers import connect
+from graph.store.sqlite_format import connect
 from tools.dbfiles import use_wal
 
 pytestmark = pytest.mark.slow

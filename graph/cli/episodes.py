@@ -113,7 +113,7 @@ def read_decision(args: argparse.Namespace) -> tuple[Any, str | None]:
     `--edit-action` gives none, is the pending action's (`decision_of`).
     """
     from graph.core.approval import parse_decision
-    from graph.core.review import named_request
+    from graph.core.asking import named_request
 
     if args.edit_action is not None and args.edit is None:
         raise DecisionError(EDIT_ACTION_ALONE)
@@ -167,7 +167,7 @@ def decision_of(value: Any, pending_name: str, not_waiting: str = "") -> dict[st
 
 def not_waiting(state: StateSnapshot) -> str:
     """Why a thread with no pending request takes no decision (its last request's fate)."""
-    from graph.episodes.resuming import NOT_AWAITING, last_answered
+    from graph.episodes.resume_checks import NOT_AWAITING, last_answered
 
     return NOT_AWAITING.format(last=last_answered(state))
 

@@ -1,10 +1,10 @@
 """The graph's nodes: reason, review, act, observe, verify.
 
 Each node is thin: the decisions live in helpers (`graph.core.proposals`,
-`graph.core.trajectory`, `graph.core.review`, the checker of `graph.verifier.checkers`). Live
-dependencies come from `AgentDeps`, settings from `Runtime[Context]` (the
-thread's stored ones: `graph.core.thread_guard` binds them), and everything else
-from state.
+`graph.core.trajectory`, `graph.core.review`, `graph.core.verdicts`, the checker of
+`graph.verifier.checkers`). Live dependencies come from `AgentDeps`, settings from
+`Runtime[Context]` (the thread's stored ones: `graph.core.thread_guard` binds them),
+and everything else from state.
 """
 
 from __future__ import annotations
@@ -40,13 +40,12 @@ from graph.core.trajectory import (
     fingerprint,
     now_iso,
     repeat_key,
-    returned_grounded,
-    same_answer,
     unverified_answer,
 )
+from graph.core.verdicts import verdict_update
 from graph.settings.context import Context
 from graph.settings.validation import validate_run
-from tools.base import ToolOutcome, verdict_outcome
+from tools.base import ToolOutcome
 from tools.dbfiles import DiskFullError
 from tools.fencing import TakenOverError
 from tools.interrupts import call_interruptibly
@@ -57,18 +56,6 @@ STOP_SEQUENCES = ["\nObservation"]
 MODEL_ATTEMPTS = 3
 
 TOOL_FAILED = "{action} failed: {error}. Nothing was changed; try again later or differently."
-UNSUPPORTED = (
-    "Your answer [{answer}] is not supported by the evidence stored so far. {missing}. "
-    "Find a source that states it, or answer with what the evidence states."
-)
-GROUNDED = (
-    "Your answer [{answer}] is stated by the stored evidence, but it could not be tied to "
-    "what the question asks: {untied}. Check that it answers the question: find a source "
-    "that ties it, or change it. Finishing again with the same answer ends the episode "
-    "with it reported as grounded, not verified."
-)
-JUDGE_NOTE = " (Note: {note}.)"
-NOT_STATED = "No stored evidence states: {parts}"
 GOAL_UNREACHABLE = "goal_unreachable"
 
 
@@ -283,72 +270,4 @@ class Nodes:
             bump(counters, "output_tokens", judged.output_tokens)
             add_elapsed(counters, started)
         verdict, note = judged.verdict, judged.note
-        outcome = verdict_outcome(verdict)
-        step = Step(
-            index=len(state.get("steps") or []) + 1,
-            thought=proposal.get("thought", ""),
-            action=env.finish_action,
-            argument=answer,
-            args={"answer": answer},
-            action_text=proposal.get("action_text", ""),
-            at=now_iso(),
-            evidence_ids=list(verdict["evidence_ids"]),
-        )
-        judge_note = JUDGE_NOTE.format(note=note) if note else ""
-        ended: dict[str, Any] = {"proposal": None, "counters": counters, "verdict": verdict}
-        if outcome == "verified":
-            observation = f"Verified: {verdict['reason']}{judge_note}"
-            step.update(Step(kind="finish", observation=observation))
-            emit(runtime, "step", step=dict(step))
-            evidence = state.get("evidence") or []
-            return ended | {
-                "steps": [step],
-                "status": "verified",
-                "stop_reason": "verified",
-                "answer": env.final_answer(state["question"], answer, verdict, evidence),
-            }
-        if outcome == "grounded":
-            returned = returned_grounded(state.get("steps") or [])
-            if (
-                ctx.verify_mode == "record"
-                or same_answer(answer, returned)
-                or (counters.get("grounded_returns", 0) >= ctx.max_verifier_rejections)
-            ):
-                observation = f"Grounded: {verdict['reason']}{judge_note}"
-                step.update(Step(kind="finish", observation=observation))
-                emit(runtime, "step", step=dict(step))
-                stop = "finished_grounded" if ctx.verify_mode == "record" else "grounded"
-                return ended | {
-                    "steps": [step],
-                    "status": "grounded",
-                    "stop_reason": stop,
-                    "answer": answer,
-                }
-            bump(counters, "grounded_returns")
-            untied = "; ".join(verdict["missing"]) or verdict["reason"]
-            observation = GROUNDED.format(answer=answer, untied=untied.rstrip(". "))
-            step.update(Step(kind="grounded", observation=observation + judge_note))
-            emit(runtime, "step", step=dict(step))
-            return ended | {"steps": [step], "answer": answer}
-        bump(counters, "rejections")
-        if ctx.verify_mode == "record":
-            step.update(Step(kind="finish", observation=f"Not verified: {verdict['reason']}"))
-            emit(runtime, "step", step=dict(step))
-            return ended | {
-                "steps": [step],
-                "status": "unverified",
-                "stop_reason": "finished_unverified",
-                "answer": answer,
-            }
-        if verdict["missing"]:
-            missing = NOT_STATED.format(parts="; ".join(verdict["missing"]).rstrip(". "))
-        else:
-            missing = verdict["reason"].rstrip(". ")
-        observation = UNSUPPORTED.format(answer=answer, missing=missing)
-        step.update(Step(kind="unsupported", observation=observation))
-        emit(runtime, "step", step=dict(step))
-        update = ended | {"steps": [step], "answer": answer}
-        if counters.get("rejections", 0) > ctx.max_verifier_rejections:
-            text = unverified_answer("", answer, verdict, state.get("evidence") or [])
-            update |= {"status": "unverified", "stop_reason": "verifier_rejected", "answer": text}
-        return update
+        return verdict_update(state, runtime, env, proposal, answer, verdict, note, counters)

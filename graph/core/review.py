@@ -5,11 +5,8 @@ Each time `review` runs it makes an approval request with its own id
 The interrupt payload carries the id, a decision may name it, and one that
 names another request (answered or superseded) is refused. The write's
 idempotency key derives from the request, so a replay never runs it twice and
-a rejected request can never run.
-
-A decision that names another request is not applied: the request is asked
-again, its payload's `error` saying why (raising instead would leave the stale
-resume value stored with the task, to be replayed by every later resume).
+a rejected request can never run. The interrupt that asks, until a decision
+that can be taken comes back, is `graph.core.asking`.
 
 The interrupt is the first effectful thing here (an exact replay of an audit
 row is not written again), so re-running this node on resume repeats nothing.
@@ -21,29 +18,22 @@ sent (else the failed one would be replayed in place of it, under its actor).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Mapping, MutableMapping
 from dataclasses import replace
 from typing import Any
 
 from langgraph.runtime import Runtime
-from langgraph.types import interrupt
 
-from graph.core.approval import Decision, approval_request, parse_decision
+from graph.core.approval import parse_decision
+from graph.core.asking import UNRECORDED, ask_human, edited_proposal
 from graph.core.guarded_decisions import (
     EXPIRE,
     EXPIRY_ACTOR,
-    NOT_EXPIRED,
-    Asked,
     asked,
     expired_observation,
     expiry,
     expiry_context,
-    marks_of,
-    record_refusal,
-    refusal,
-    with_policy,
 )
 from graph.core.node_support import (
     AgentDeps,
@@ -53,15 +43,12 @@ from graph.core.node_support import (
     recorded_decisions,
 )
 from graph.core.state import AgentState, Proposal, Step
-from graph.core.trajectory import action_text
-from graph.errors import DecisionError
 from graph.settings.context import Context
 from graph.store.resume_guard import request_id_for
-from tools.base import ArgumentError, Environment, ExecContext
+from tools.base import Environment, ExecContext
 
 REJECTED = "A human rejected {action}: {message} It was not run."
 DENIED = "{action} was not run: write actions are turned off for this run (approvals=deny)."
-EDIT_NOT_ACTION = "edited_action must name one of: {names}"
 AGENT = "agent"
 EDIT_OF_STATE = "edit_state"
 POLICIES: dict[str, dict[str, Any]] = {
@@ -71,9 +58,6 @@ POLICIES: dict[str, dict[str, Any]] = {
 NOT_APPROVED = (
     "{action} was not run: the audit log holds no approval of request {request_id} ({found})."
 )
-UNRECORDED = "_not_recorded"
-REFUSED = "_refused"
-NOT_RECORDED = "an earlier decision could not be recorded ({error}), so it was not taken"
 GOVERNED = (
     "{kind} by {actor} (request {request_id}) governed this action: it is the request's "
     "decision of record, made before this run's approvals={approvals}, which applies only "
@@ -84,33 +68,6 @@ ELSEWHERE = (
     "which this thread was copied from, not on this one; a decision carries out its own "
     "thread's write only (see `react-agent audit {thread}`)."
 )
-STALE_REQUEST = (
-    "this decision answers request {named}, but thread {thread_id} waits on request "
-    "{pending}: {named} was already answered or superseded, and nothing was run"
-)
-
-
-def named_request(value: Any) -> str:
-    """The request id a resume value names, or ''."""
-    return str(value.get("request_id") or "") if isinstance(value, Mapping) else ""
-
-
-def edited_proposal(env: Environment, name: str, args: Mapping[str, Any] | None) -> Proposal:
-    """An edited action is a new proposal: validated again like the model's."""
-    specs = {key.casefold(): spec for key, spec in env.specs().items()}
-    spec = specs.get(name.casefold())
-    if spec is None or spec.name == env.finish_action:
-        names = ", ".join(k for k in env.specs() if k != env.finish_action)
-        raise DecisionError(EDIT_NOT_ACTION.format(names=names))
-    argument = json.dumps(dict(args or {}), ensure_ascii=False)
-    parsed_args = env.parse_args(spec.name, argument)
-    return Proposal(
-        action=spec.name,
-        argument=argument,
-        args=parsed_args,
-        action_text=action_text(spec.name, argument),
-        writes=spec.writes,
-    )
 
 
 def review_write(deps: AgentDeps, state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -162,57 +119,6 @@ def proposed_row(
     if by:
         detail["source"] = EDIT_OF_STATE
     return "proposed", detail, replace(exec_ctx, actor=by or AGENT)
-
-
-def ask_human(
-    env: Environment, proposal: Proposal, exec_ctx: ExecContext, request: Asked
-) -> tuple[Any, Decision | None]:
-    """Interrupt until a valid decision for this request comes back (the resume value and
-    the decision, None for an `expire` value of an expired request); an invalid one, one
-    naming another request, one the policy refuses (recorded as `refused`) or one whose
-    recording failed is answered by asking again with the reason in `error`."""
-    name, args = proposal["action"], proposal.get("args", {})
-    description = f"{env.specs()[name].description} (proposed at step {exec_ctx.step_index})"
-    error: str | None = None
-    while True:
-        payload = approval_request(name, args, description, error, exec_ctx.request_id)
-        value = interrupt(with_policy(payload, request))
-        if isinstance(value, Mapping) and value.get(UNRECORDED):
-            error = f"Refused decision: {NOT_RECORDED.format(error=value[UNRECORDED])}"
-            continue
-        marked = marks_of(value)
-        if marked is not None and marked.get(REFUSED):
-            error = f"Refused decision: {marked[REFUSED]}"
-            continue
-        named = named_request(value)
-        if named and named != exec_ctx.request_id:
-            stale = STALE_REQUEST.format(
-                named=named, thread_id=exec_ctx.thread_id, pending=exec_ctx.request_id
-            )
-            error = f"Refused decision: {stale}"
-            continue
-        if isinstance(value, Mapping) and value.get("type") == EXPIRE:
-            if request.expired():
-                return value, None
-            until = NOT_EXPIRED.format(
-                request_id=exec_ctx.request_id, expires_at=request.expires_at
-            )
-            error = f"Invalid decision: {until}"
-            continue
-        try:
-            decision = parse_decision(value)
-            if decision.type == "edit":
-                edited_proposal(env, decision.name, decision.args)
-        except (DecisionError, ArgumentError) as problem:
-            error = f"Invalid decision: {problem}"
-            continue
-        refused = refusal(request, decision.type, exec_ctx.actor, exec_ctx.request_id)
-        if not refused:
-            return value, decision
-        record_refusal(env, exec_ctx, decision.as_dict(), refused)
-        if marked is not None:  # the stored resume value: replays skip it
-            marked[REFUSED] = refused
-        error = f"Refused decision: {refused}"
 
 
 def decided(

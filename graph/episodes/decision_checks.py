@@ -9,7 +9,7 @@ request sends `expire`, which the `review` node records as the request's decisio
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from graph.core.approval import parse_decision
@@ -20,18 +20,10 @@ from graph.settings.context import Context
 if TYPE_CHECKING:
     from langgraph.types import StateSnapshot
 
+    from graph.episodes.resume_checks import Pending
     from graph.episodes.runner import Agent
 
 REFUSED = "{reason}; nothing was run (recorded as refused in the audit log)"
-
-
-@dataclass(frozen=True)
-class Pending:
-    """The approval request a paused thread waits on."""
-
-    interrupt_id: str
-    request_id: str
-    action: str = ""
 
 
 def _env(agent: Agent, ctx: Context) -> Any:

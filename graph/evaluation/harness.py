@@ -32,8 +32,9 @@ from graph.evaluation.config import (
 from graph.evaluation.episode_log import EpisodeLog, episode_key
 from graph.evaluation.hotpot import QUESTIONS_FILE, exact_match, f1_score
 from graph.evaluation.methods import MethodRunner, ModelFactory, RunSettings, components
+from graph.evaluation.metrics import steps_by_method, summarize
 from graph.evaluation.questions import prompts_fingerprint, select_questions
-from graph.evaluation.report import markdown_report, steps_by_method, summarize
+from graph.evaluation.report import markdown_report
 from graph.evaluation.scheduler import Retry, with_retries
 from graph.store.locations import without_password
 

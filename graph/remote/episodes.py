@@ -25,7 +25,7 @@ from langgraph_sdk.client import SyncLangGraphClient
 from graph import terminal
 from graph.agent import recursion_limit
 from graph.episodes.results import outcome_of
-from graph.episodes.resuming import (
+from graph.episodes.resume_checks import (
     AWAITS_DECISION,
     ENDED,
     NOT_AWAITING,

@@ -4,7 +4,7 @@ The LangGraph server and the CLI write the same file, so this saver uses the
 same pragmas, serializer and `delta_seeds` metadata; only the I/O is async.
 Inside `langgraph dev` the server wraps it in an adapter that makes channel
 versions its own way and reads `DeltaChannel` history with LangGraph's
-generic walk (through `aget_tuple`); `graph.store.savers` explains why the two
+generic walk (through `aget_tuple`); `graph.store.sqlite_format` explains why the two
 version schemes order together. Its runs can be rolled back
 (`graph.store.rollback`): it notes in `run_writes` what a run writes on a
 checkpoint it did not make, and deletes one run's rows in one transaction.
@@ -38,8 +38,8 @@ from graph.store.delta_walk import (
 )
 from graph.store.rollback import RUN_LOG, RUN_WRITES_TABLE, RunRows
 from graph.store.rollback_saver import RollsBackRuns, checkpoint_key, group_rows
-from graph.store.savers import WRITES_TABLE, connect, new_file_pragmas, next_version
 from graph.store.serde import CompressingSerializer
+from graph.store.sqlite_format import WRITES_TABLE, connect, new_file_pragmas, next_version
 from tools.dbfiles import CHECKPOINTS, check_file
 
 RUN_CHECKPOINTS_SQL = (
@@ -198,7 +198,7 @@ class CompactAsyncSqliteSaver(RollsBackRuns, FencedAsyncSqliteSaver):
             )
 
     def get_next_version(self, current: str | None, channel: None) -> str:
-        """See `graph.store.savers.next_version`."""
+        """See `graph.store.sqlite_format.next_version`."""
         return next_version(current)
 
     async def aput(

@@ -1,7 +1,7 @@
 """The checkpoint serializer: LangGraph's, with larger blobs compressed.
 
 A checkpoint blob is mostly channel versions (32-digit zero-padded counters,
-the scheme the LangGraph server imposes: see `graph.store.savers`) and the
+the scheme the LangGraph server imposes: see `graph.store.sqlite_format`) and the
 writes hold the trajectory's text; zlib at its fastest level shrinks both
 to about a third and two thirds. A compressed value's type tag gets a
 `+zlib` suffix, as LangGraph's `EncryptedSerializer` marks its values, so an
