@@ -41,7 +41,8 @@ from graph.agent import (
 )
 from graph.core.nodes import AgentDeps, Nodes
 from graph.core.state import AgentState, Step
-from graph.episodes.runner import open_checkpointer, run_episode
+from graph.episodes.runner import open_checkpointer
+from graph.episodes.starting import run_episode
 from graph.settings.context import WikipediaContext
 from graph.testing import ScriptedReActModel
 from tools.base import Evidence

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from cli_utils import run_cli
 
-from graph.episodes.runner import run_episode
+from graph.episodes.starting import run_episode
 from graph.evaluation.config import BenchConfig
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.methods import MethodRunner, RunSettings

@@ -21,7 +21,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from reliability_utils import finish, start_cli, write_model
 
 from graph.agent import build_agent
-from graph.episodes.runner import run_episode, settings_of
+from graph.episodes.runner import settings_of
+from graph.episodes.starting import run_episode
 from graph.server.state_edits import guarded
 from graph.settings.context import LibraryContext, McpContext, WikipediaContext
 from graph.settings.durability import durability_for, durability_of, has_write_actions

@@ -14,7 +14,8 @@ from langchain_core.runnables import RunnableConfig
 from graph.agent import build_agent, build_graph
 from graph.core.nodes import AgentDeps
 from graph.episodes.resuming import resume_episode
-from graph.episodes.runner import open_checkpointer, run_episode
+from graph.episodes.runner import open_checkpointer
+from graph.episodes.starting import run_episode
 from graph.settings.context import WikipediaContext
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES, ScriptedReActModel
 
@@ -199,7 +200,8 @@ KILL_AFTER_STEP_2 = """
 import os, sys
 from graph.agent import build_agent
 from graph.settings.context import WikipediaContext
-from graph.episodes.runner import open_checkpointer, run_episode
+from graph.episodes.runner import open_checkpointer
+from graph.episodes.starting import run_episode
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES, ScriptedReActModel, turn_index
 
 
@@ -221,7 +223,8 @@ KILL_WHILE_STREAMING = """
 import os, sys
 from graph.agent import build_agent
 from graph.settings.context import WikipediaContext
-from graph.episodes.runner import open_checkpointer, run_episode
+from graph.episodes.runner import open_checkpointer
+from graph.episodes.starting import run_episode
 from graph.testing import DEMO_QUESTION
 
 

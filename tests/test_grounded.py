@@ -22,7 +22,8 @@ import graph.verifier
 from graph.agent import ENVIRONMENTS, build_graph
 from graph.cli import main
 from graph.core.node_support import AgentDeps, is_test_model
-from graph.episodes.runner import open_checkpointer, run_episode
+from graph.episodes.runner import open_checkpointer
+from graph.episodes.starting import run_episode
 from graph.settings.context import WikipediaContext
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES, ScriptedReActModel, turn_index
 from graph.verifier import verify_answer

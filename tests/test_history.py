@@ -15,13 +15,8 @@ from graph.agent import build_agent
 from graph.cli.history import register
 from graph.episodes.history import checkpoint_rows, edit_state
 from graph.episodes.resuming import resume_episode
-from graph.episodes.runner import (
-    Agent,
-    episode_result,
-    make_context,
-    open_checkpointer,
-    run_episode,
-)
+from graph.episodes.runner import Agent, episode_result, make_context, open_checkpointer
+from graph.episodes.starting import run_episode
 from graph.errors import AgentError, ThreadNotFoundError
 from graph.settings.context import EnvName
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES

@@ -13,7 +13,8 @@ from langchain_core.runnables import RunnableConfig
 
 from graph.agent import build_agent
 from graph.episodes.resuming import resume_episode
-from graph.episodes.runner import episode_result, open_checkpointer, run_episode
+from graph.episodes.runner import episode_result, open_checkpointer
+from graph.episodes.starting import run_episode
 from graph.settings.context import LibraryContext
 from graph.testing import PolicyReActModel, ScriptedReActModel
 from tools.library.db import audit_log, ensure_database, reservations, set_copy_status

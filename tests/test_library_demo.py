@@ -10,7 +10,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from graph.agent import build_agent
 from graph.episodes.resuming import resume_episode
-from graph.episodes.runner import Agent, run_episode
+from graph.episodes.runner import Agent
+from graph.episodes.starting import run_episode
 from graph.settings.context import LibraryContext
 from graph.testing import library_demo_model
 from tools.library.db import reservations

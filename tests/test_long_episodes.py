@@ -9,7 +9,8 @@ import pytest
 from cli_utils import run_cli
 
 from graph.agent import build_agent, recursion_limit
-from graph.episodes.runner import open_checkpointer, run_episode
+from graph.episodes.runner import open_checkpointer
+from graph.episodes.starting import run_episode
 from graph.settings.context import WikipediaContext
 from graph.testing import TOUR_QUESTION, ScriptedReActModel, tour_replies
 

@@ -21,7 +21,8 @@ from mcp_utils import (
 
 from graph.agent import build_agent
 from graph.episodes.resuming import resume_episode
-from graph.episodes.runner import open_checkpointer, run_episode
+from graph.episodes.runner import open_checkpointer
+from graph.episodes.starting import run_episode
 from graph.errors import RequestError
 from graph.settings.context import McpContext
 from graph.settings.validation import SettingsError, validate_settings

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from graph.agent import build_agent
-from graph.episodes.runner import make_context, open_checkpointer, run_episode
+from graph.episodes.runner import make_context, open_checkpointer
+from graph.episodes.starting import run_episode
 from graph.testing import (
     DEMO_QUESTION,
     TOUR_QUESTION,

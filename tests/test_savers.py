@@ -14,7 +14,8 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from graph.agent import build_agent
 from graph.episodes.history import checkpoint_rows, edit_state
 from graph.episodes.resuming import resume_episode
-from graph.episodes.runner import open_checkpointer, run_episode
+from graph.episodes.runner import open_checkpointer
+from graph.episodes.starting import run_episode
 from graph.settings.context import WikipediaContext
 from graph.store.aio import open_async_sqlite_saver
 from graph.store.savers import CompactSqliteSaver

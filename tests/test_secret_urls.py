@@ -23,7 +23,8 @@ from reliability_utils import RESERVE_QUESTION, RESERVE_SCRIPT, write_model
 
 from graph.agent import build_agent
 from graph.cli.output import resume_hint
-from graph.episodes.runner import open_checkpointer, run_episode
+from graph.episodes.runner import open_checkpointer
+from graph.episodes.starting import run_episode
 from graph.errors import AgentError
 from graph.remote.client import connect
 from graph.remote.episodes import RemoteRun, start_episode

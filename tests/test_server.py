@@ -40,8 +40,8 @@ from graph.episodes.runner import (
     list_threads,
     make_context,
     open_checkpointer,
-    run_episode,
 )
+from graph.episodes.starting import run_episode
 from graph.settings.context import Context, EnvName, LibraryContext, McpContext, WikipediaContext
 from graph.settings.validation import MAX_QUESTION_CHARS, SettingsError, validate_run
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES

@@ -10,7 +10,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from graph.agent import build_agent
-from graph.episodes.runner import run_episode
+from graph.episodes.starting import run_episode
 from graph.errors import AgentError, ModelConfigError
 from graph.settings.context import CONTEXT_TYPES, LibraryContext, WikipediaContext
 from graph.settings.validation import (

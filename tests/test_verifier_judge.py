@@ -12,7 +12,8 @@ import pytest
 from verifier_utils import Store, check
 
 from graph.agent import build_agent
-from graph.episodes.runner import open_checkpointer, run_episode
+from graph.episodes.runner import open_checkpointer
+from graph.episodes.starting import run_episode
 from graph.settings.context import WikipediaContext
 from graph.testing import DEMO_QUESTION, DEMO_REPLIES, ScriptedReActModel
 from graph.verifier import GROUNDING_JUDGED

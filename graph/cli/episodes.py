@@ -30,6 +30,7 @@ from graph.cli.settings import (
     settings_of,
     thread_env,
 )
+from graph.core.approval import Decision, parse_decision
 from graph.errors import AgentError, DecisionError, RequestError
 from graph.settings.context import Context
 from graph.settings.validation import validate_run, validate_settings
@@ -74,7 +75,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     ctx = settings_of(env_name, chosen_settings(args))
     question = validate_run(read_question(args.question), ctx)
     from graph.core.models import load_chat_model
-    from graph.episodes.runner import run_episode
+    from graph.episodes.starting import run_episode
 
     model = load_chat_model(ctx.model, ctx.temperature, ctx.max_tokens)
     ctx = replace(ctx, **anchored(vars(ctx)))  # stored: a resume elsewhere opens the same files
@@ -104,65 +105,54 @@ EDIT_ACTION_ALONE = (
 TWO_REQUESTS = "--decision answers request {named}, but --request names {request}"
 
 
-def read_decision(args: argparse.Namespace) -> tuple[Any, str | None]:
-    """The decision value the flags give (None for none) and the request it answers
+def read_decision(args: argparse.Namespace) -> tuple[Decision | None, str | None]:
+    """The decision the flags give, parsed (None for none), and the request it answers
     (`--request`, or the `request_id` a raw `--decision` names).
 
     Checked before anything is opened, so a malformed decision never takes the
     thread's lease from someone deciding it; an `--edit`'s action name, when
     `--edit-action` gives none, is the pending action's (`decision_of`).
     """
-    from graph.core.approval import parse_decision
     from graph.core.asking import named_request
 
     if args.edit_action is not None and args.edit is None:
         raise DecisionError(EDIT_ACTION_ALONE)
-    value: Any = None
     if args.approve:
-        value = {"type": "approve"}
-    elif args.reject is not None:
-        value = {"type": "reject", "message": args.reject}
-    elif args.edit is not None:
+        return Decision("approve"), args.request
+    if args.reject is not None:
+        return parse_decision({"type": "reject", "message": args.reject}), args.request
+    if args.edit is not None:
         try:
             edited = json.loads(args.edit)
         except json.JSONDecodeError as error:
             raise AgentError(f"--edit takes a JSON object of arguments: {error}") from None
         if not isinstance(edited, dict):
             raise AgentError('--edit takes a JSON object, e.g. \'{"copy_id": "W22"}\'')
-        return {"type": "edit", "edited_action": {"name": args.edit_action, "args": edited}}, (
-            args.request
-        )
-    elif args.decision is not None:
-        try:
-            value = json.loads(args.decision)
-        except json.JSONDecodeError as error:
-            raise AgentError(f"--decision takes JSON: {error}") from None
-    if value is None:
+        return Decision("edit", name=args.edit_action or "", args=edited), args.request
+    if args.decision is None:
         return None, args.request
-    parse_decision(value)
+    try:
+        value = json.loads(args.decision)
+    except json.JSONDecodeError as error:
+        raise AgentError(f"--decision takes JSON: {error}") from None
+    decision = parse_decision(value)
     named = named_request(value) or None
     if named and args.request and named != args.request:
         raise AgentError(TWO_REQUESTS.format(named=named, request=args.request))
-    return value, args.request or named
+    return decision, args.request or named
 
 
-def decision_of(value: Any, pending_name: str, not_waiting: str = "") -> dict[str, Any] | None:
-    """The HITL response for a `read_decision` value, validated; None for none.
-
-    An `--edit` with no action named edits the pending action; with none pending
-    (`not_waiting` says why: the request was answered, maybe by someone else just
-    now) that reason is the refusal.
-    """
-    from graph.core.approval import parse_decision
-
-    if value is None:
-        return None
-    if isinstance(value, dict) and value.get("type") == "edit" and "edited_action" in value:
-        name = value["edited_action"]["name"] or pending_name
-        if not name and not_waiting:
-            raise RequestError(not_waiting)
-        value = {"type": "edit", "edited_action": {**value["edited_action"], "name": name}}
-    return {"decisions": [parse_decision(value).as_dict()]}
+def decision_of(
+    decision: Decision | None, pending_name: str, not_waiting: str = ""
+) -> Decision | None:
+    """The decision to send: an `--edit` with no action named edits the pending action;
+    with none pending (`not_waiting` says why: the request was answered, maybe by
+    someone else just now) that reason is the refusal."""
+    if decision is None or decision.type != "edit" or decision.name:
+        return decision
+    if not pending_name and not_waiting:
+        raise RequestError(not_waiting)
+    return replace(decision, name=pending_name)
 
 
 def not_waiting(state: StateSnapshot) -> str:
@@ -172,23 +162,23 @@ def not_waiting(state: StateSnapshot) -> str:
     return NOT_AWAITING.format(last=last_answered(state))
 
 
-def _check_edit(env_name: str, ctx: Context, decision: dict[str, Any] | None) -> None:
+def _check_edit(env_name: str, ctx: Context, decision: Decision | None) -> None:
     """Validate edited arguments before resuming, so a bad edit changes nothing."""
     from graph.agent import ENVIRONMENTS
     from tools.base import ArgumentError
 
-    if not decision or decision["decisions"][0]["type"] != "edit":
+    if decision is None or decision.type != "edit":
         return
-    edited = decision["decisions"][0]["edited_action"]
+    edited_args = dict(decision.args or {})
     env = ENVIRONMENTS[env_name][1](ctx)
     specs = {name.casefold(): spec for name, spec in env.specs().items()}
-    spec = specs.get(str(edited["name"]).casefold())
+    spec = specs.get(decision.name.casefold())
     if spec is None or spec.name == env.finish_action:
-        raise AgentError(f"cannot edit into {edited['name']!r}: not an action of {env_name}")
+        raise AgentError(f"cannot edit into {decision.name!r}: not an action of {env_name}")
     if spec.args_model is not None:
-        _check_edit_fields(spec.name, spec.args_model, edited["args"])
+        _check_edit_fields(spec.name, spec.args_model, edited_args)
     try:
-        env.parse_args(spec.name, json.dumps(edited["args"], ensure_ascii=False))
+        env.parse_args(spec.name, json.dumps(edited_args, ensure_ascii=False))
     except ArgumentError as error:
         raise AgentError(f"the edited action is invalid: {error}") from None
 

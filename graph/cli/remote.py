@@ -97,8 +97,9 @@ def cmd_resume_remote(args: argparse.Namespace) -> int:
     changes = chosen_settings(args)
     if changes:
         settings_of(env_name, changes)
+    value = None if decision is None else {"decisions": [decision.as_dict()]}
     result = resume_episode(
-        client, args.thread_id, decision, _run(args), request_id=request_id, changes=changes
+        client, args.thread_id, value, _run(args), request_id=request_id, changes=changes
     )
     return emit(result, args.json, server=args.server)
 

@@ -49,6 +49,36 @@ class Decision:
         return {"type": "approve"}
 
 
+@dataclass(frozen=True)
+class Given:
+    """A decision given from outside the graph (the CLI, a Python caller), parsed once
+    where it comes in: `decision` when it is valid, else None and the `problem`."""
+
+    value: Any
+    decision: Decision | None
+    problem: str = ""
+
+    @classmethod
+    def of(cls, value: Any) -> Given:
+        """`value` parsed (a `Decision` is taken as it is); an invalid one keeps its problem."""
+        if isinstance(value, Given):
+            return value
+        if isinstance(value, Decision):
+            return cls(value.as_dict(), value)
+        try:
+            return cls(value, parse_decision(value))
+        except DecisionError as error:
+            return cls(value, None, str(error))
+
+    def resume_value(self) -> dict[str, Any]:
+        """What the graph is resumed with: the decision in HITL-response form, or an invalid
+        one as it was given (the `review` node asks again, saying what is wrong)."""
+        if self.decision is not None:
+            return {"decisions": [self.decision.as_dict()]}
+        value = self.value
+        return dict(value) if isinstance(value, Mapping) else {"decisions": value}
+
+
 def approval_request(
     name: str,
     args: Mapping[str, Any],

@@ -8,13 +8,12 @@ request sends `expire`, which the `review` node records as the request's decisio
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from graph.core.approval import parse_decision
+from graph.core.approval import Given
 from graph.core.guarded_decisions import EXPIRE, asked, record_refusal, refusal, rule_of
-from graph.errors import DecisionError, RequestError
+from graph.errors import RequestError
 from graph.settings.context import Context
 
 if TYPE_CHECKING:
@@ -41,11 +40,17 @@ def pending_mode(agent: Agent, ctx: Context, pending: Pending | None) -> str:
 
 
 def checked_decision(
-    agent: Agent, ctx: Context, state: StateSnapshot, pending: Pending, given: Any, actor: str
+    agent: Agent,
+    ctx: Context,
+    state: StateSnapshot,
+    pending: Pending,
+    given: Given | None,
+    actor: str,
 ) -> dict[str, Any] | None:
     """The resume value for `given` (None when none is given and the request has not
     expired, `expire` when it has); raises `RequestError` for one the policy refuses,
-    once that is recorded."""
+    once that is recorded. An invalid decision is sent as it was given: the graph asks
+    again, saying what was wrong."""
     from graph.episodes.audit import _thread_context
     from graph.store.leases import lease_of
 
@@ -60,12 +65,10 @@ def checked_decision(
     request = asked(env, ctx, exec_ctx, pending.action)
     if given is None:
         return {"type": EXPIRE} if request.expired() else None
-    try:
-        decision = parse_decision(given)
-    except DecisionError:  # sent as it is: the graph asks again, saying what was wrong
-        return dict(given) if isinstance(given, Mapping) else {"decisions": given}
-    reason = refusal(request, decision.type, actor, pending.request_id)
-    if reason:
-        record_refusal(env, exec_ctx, decision.as_dict(), reason)
-        raise RequestError(REFUSED.format(reason=reason))
-    return dict(given) if isinstance(given, Mapping) else {"decisions": [decision.as_dict()]}
+    decision = given.decision
+    if decision is not None:
+        reason = refusal(request, decision.type, actor, pending.request_id)
+        if reason:
+            record_refusal(env, exec_ctx, decision.as_dict(), reason)
+            raise RequestError(REFUSED.format(reason=reason))
+    return given.resume_value()

@@ -25,7 +25,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.types import Command, StateSnapshot
 
-from graph.core.approval import parse_decision
+from graph.core.approval import Given, parse_decision
 from graph.episodes.decision_checks import checked_decision, pending_mode
 from graph.episodes.resume_checks import (
     AWAITS_DECISION,
@@ -42,7 +42,6 @@ from graph.episodes.resume_checks import (
 from graph.episodes.runner import (
     Agent,
     EventHandler,
-    _stream,
     driven,
     driving,
     env_of,
@@ -52,9 +51,10 @@ from graph.episodes.runner import (
     settings_of,
     snapshot,
     stored_settings,
+    stream_run,
     thread_config,
 )
-from graph.errors import AgentError, RequestError, SettingsChangeError
+from graph.errors import AgentError, DecisionError, RequestError, SettingsChangeError
 from graph.settings.context import Context
 from graph.store.registry import registry_of
 
@@ -86,7 +86,7 @@ class Resume:
 
     thread_id: str
     ctx: Context | None = None
-    decision: Any = None
+    decision: Given | None = None
     checkpoint_id: str | None = None
     request_id: str | None = None
     change_settings: bool = False
@@ -95,7 +95,7 @@ class Resume:
 
 
 def _config(base: RunnableConfig, owner: str, actor: str) -> RunnableConfig:
-    """The run config from `base` (`_stream` sets the recursion limit from the budgets)."""
+    """The run config from `base` (`stream_run` sets the recursion limit from the budgets)."""
     return driven(RunnableConfig(**base), owner, actor)
 
 
@@ -118,11 +118,16 @@ def _answer(
     value = dict(decision) | {"request_id": pending.request_id}
     command: Command[Any] = Command(resume={pending.interrupt_id: value}, update=update)
     thread_id = str(state.config["configurable"]["thread_id"])
-    _stream(agent, command, _latest(thread_id, owner, actor), ctx, on_event)
+    stream_run(agent, command, _latest(thread_id, owner, actor), ctx, on_event)
 
 
 def _decision_of_record(
-    agent: Agent, ctx: Context, state: StateSnapshot, pending: Pending, given: Any, actor: str
+    agent: Agent,
+    ctx: Context,
+    state: StateSnapshot,
+    pending: Pending,
+    given: Given | None,
+    actor: str,
 ) -> Mapping[str, Any]:
     """The decision to send: the one the audit log already holds for the request (a crash
     came between recording it and storing the step), else the one given, once the policy
@@ -137,8 +142,9 @@ def _decision_of_record(
             raise AgentError(AWAITS_DECISION.format(request_id=pending.request_id))
         return checked
     if recorded.get("type") not in ("deny", "expire") and given is not None:
-        wanted = parse_decision(given).as_dict()
-        if parse_decision(recorded, recorded=True).as_dict() != wanted:
+        if given.decision is None:
+            raise DecisionError(given.problem)
+        if parse_decision(recorded, recorded=True) != given.decision:
             raise RequestError(
                 DECIDED.format(
                     request_id=pending.request_id, thread_id=thread_id, decision=recorded["type"]
@@ -193,12 +199,12 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
     elif state.next or state.values.get("status", "running") == "running":
         record_change()
         value: Command[Any] | None = Command(update=update) if update else None
-        _stream(agent, value, _latest(thread_id, owner, request.actor), ctx, on_event)
+        stream_run(agent, value, _latest(thread_id, owner, request.actor), ctx, on_event)
     elif state.values.get("status") == "error":
         record_change()
         restart = {"status": "running", "stop_reason": ""} | (update or {})
         agent.update_state(thread_config(thread_id), restart, as_node="observe")
-        _stream(agent, None, _latest(thread_id, owner, request.actor), ctx, on_event)
+        stream_run(agent, None, _latest(thread_id, owner, request.actor), ctx, on_event)
     else:
         raise AgentError(ENDED.format(status=state.values.get("status", "unknown")))
 
@@ -235,14 +241,14 @@ def _fork(
     record_thread_event(agent, ctx, thread_id, "fork", detail, actor, next_step(state))
     record_change()
     value: Command[Any] | None = Command(update=update) if update else None
-    _stream(agent, value, _config(state.config, owner, actor), ctx, on_event)
+    stream_run(agent, value, _config(state.config, owner, actor), ctx, on_event)
     if request.decision is None:
         return
     head = snapshot(agent, thread_id)
     pending = pending_request(head)
     if pending is None:
         raise AgentError(FORK_DID_NOT_ASK)
-    _answer(agent, head, pending, request.decision, None, run)
+    _answer(agent, head, pending, request.decision.resume_value(), None, run)
 
 
 def next_step(state: StateSnapshot) -> int:
@@ -266,7 +272,8 @@ def resume_episode(
 ) -> dict[str, Any]:
     """Continue a paused, interrupted or failed episode (see `resume`).
 
-    With `decision` it answers the pending approval request (`request_id`, if
+    With `decision` (a `Decision`, or a resume value in HITL-response or Agent Inbox
+    form, parsed once here) it answers the pending approval request (`request_id`, if
     given, must name it); from `checkpoint_id` it forks the thread there (the
     old branch stays in the history). The thread's stored settings are used;
     a `ctx` that differs from them is refused unless `change_settings`. `edit_action`
@@ -275,7 +282,7 @@ def resume_episode(
     request = Resume(
         thread_id=thread_id,
         ctx=ctx,
-        decision=decision,
+        decision=None if decision is None else Given.of(decision),
         checkpoint_id=checkpoint_id,
         request_id=request_id,
         change_settings=change_settings,

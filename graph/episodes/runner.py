@@ -1,11 +1,11 @@
-"""Start, resume and inspect episodes on a SQLite checkpoint file.
+"""The thread layer: a checkpoint store opened, a thread's config, lease, stream,
+state and stored input.
 
-The CLI, the notebooks and the tests drive the graph through these functions;
-the LangGraph server drives the same graph through its own API. A driver
-holds the thread's lease (`graph.store.leases`) for as long as it drives it,
-taken before it reads the state it acts on; the run's settings go into the
-input, so the input checkpoint stores them before any node runs. What an episode
-returns is built by `graph.episodes.results`.
+The rules for starting an episode (`graph.episodes.starting`) and for resuming,
+answering or forking one (`graph.episodes.resuming`) sit above it. A driver holds
+the thread's lease (`graph.store.leases`) for as long as it drives it, taken
+before it reads the state it acts on. What an episode returns is built by
+`graph.episodes.results`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import getpass
 import socket
 import sqlite3
-import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, fields
@@ -30,7 +29,7 @@ from langgraph.types import StateSnapshot
 from graph.agent import ENVIRONMENTS, recursion_limit
 from graph.core.passwords import recorded
 from graph.episodes.results import outcome_of
-from graph.errors import AgentError, DatabaseError, ThreadNotFoundError
+from graph.errors import DatabaseError, ThreadNotFoundError
 from graph.settings.context import Context
 from graph.settings.durability import durability_of
 from graph.store.heartbeats import holding
@@ -39,7 +38,6 @@ from graph.store.locations import (
     Location,
     checkpoint_location,
     parse_location,
-    thread_exists_message,
 )
 from graph.store.registry import registry_of
 from graph.store.savers import refuse_if_gone
@@ -138,9 +136,11 @@ def driven(config: RunnableConfig, owner: str, actor: str) -> RunnableConfig:
     return RunnableConfig(**{**config, "configurable": configurable})
 
 
-def _stream(
+def stream_run(
     agent: Agent, value: Any, config: RunnableConfig, ctx: Context, on_event: EventHandler | None
 ) -> None:
+    """Run the graph on the thread `config` names from `value` (an input, a `Command` or
+    None), with the run's recursion limit and durability, passing each custom event on."""
     config = RunnableConfig(**config)
     config["recursion_limit"] = recursion_limit(ctx)
     durability = durability_of(env_of(agent), ctx)
@@ -179,42 +179,6 @@ def thread_exists(agent: Agent, thread_id: str) -> bool:
         return True
     registry = registry_of(saver)
     return registry is not None and registry.get(thread_id) is not None
-
-
-def run_episode(
-    agent: Agent,
-    question: str,
-    ctx: Context,
-    thread_id: str | None = None,
-    on_event: EventHandler | None = None,
-    *,
-    owner: str | None = None,
-    actor: str | None = None,
-) -> dict[str, Any]:
-    """Answer `question` in a new thread; returns `episode_result`.
-
-    The settings go in with the question, so the input checkpoint stores them;
-    a `thread_id` that already exists is refused (resume or fork it instead).
-    """
-    question = question.strip()
-    if not question:
-        raise AgentError("the question is empty")
-    thread_id = thread_id or str(uuid.uuid4())
-    env_name = env_of(agent)
-    with driving(agent, thread_id, owner) as token:
-        if thread_exists(agent, thread_id):
-            url = getattr(agent.checkpointer, "url", None)
-            raise AgentError(thread_exists_message(thread_id, db_label(agent), url))
-        registry = registry_of(agent.checkpointer)
-        if registry is not None:
-            registry.register(thread_id, env_name, question)
-        config = driven(thread_config(thread_id), token, actor or local_actor())
-        value = {"question": question, "settings": settings_of(env_name, ctx)}
-        _stream(agent, value, config, ctx, on_event)
-        result = episode_result(agent, thread_id)
-        if registry is not None:
-            registry.set_status(thread_id, result["status"])
-    return result
 
 
 def snapshot(agent: Agent, thread_id: str, checkpoint_id: str | None = None) -> StateSnapshot:

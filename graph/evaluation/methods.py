@@ -30,7 +30,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from graph.agent import ENVIRONMENTS, build_graph
 from graph.core.nodes import MODEL_BACKOFF_S, AgentDeps
 from graph.core.trajectory import one_line
-from graph.episodes.runner import Agent, run_episode
+from graph.episodes.runner import Agent
+from graph.episodes.starting import run_episode
 from graph.evaluation.rate_limits import RateLimited, is_rate_limit, is_rate_limit_text, retry_after
 from graph.prompts import render
 from graph.settings.context import WikipediaContext

@@ -36,7 +36,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from graph.agent import build_agent
 from graph.core.trajectory import one_line
-from graph.episodes.runner import run_episode
+from graph.episodes.starting import run_episode
 from graph.evaluation.hotpot import exact_match, load_questions
 from graph.evaluation.verifier_cases import build_cases, load_pages
 from graph.settings.context import WikipediaContext

@@ -19,7 +19,8 @@ from typing import Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from graph.episodes.resuming import resume_episode
-from graph.episodes.runner import Agent, episode_result, run_episode, thread_exists
+from graph.episodes.runner import Agent, episode_result, thread_exists
+from graph.episodes.starting import run_episode
 from graph.errors import LeaseHeldError
 from graph.evaluation.methods import MethodRunner, ModelFactory, RunSettings, graph_outcome
 from graph.evaluation.rate_limits import RateLimited, is_rate_limit_text
