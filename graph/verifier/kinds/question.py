@@ -23,6 +23,8 @@ _AUXILIARY_START = re.compile(
     r"^\W*(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b",
     re.IGNORECASE,
 )
+# A letter or digit (what `str.isalnum` accepts: a word character but the underscore).
+_ALNUM = re.compile(r"[^\W_]")
 _RAW_WORD = re.compile(r"[A-Z]\.(?=\s)|(?:[^\s,;?!()\"“”.]|\.(?=\S))+|[,;?!()]|\.")
 
 _LEADING_SKIP = frozenset(
@@ -40,8 +42,9 @@ _CONNECTORS = frozenset(
 
 
 def _is_named(word: str) -> bool:
-    first = next((char for char in word if char.isalnum()), "")
-    return first.isupper() or first.isdigit()
+    """The word's first letter or digit is a capital or a digit."""
+    first = _ALNUM.search(word)
+    return first is not None and (first.group().isupper() or first.group().isdigit())
 
 
 def _trim(run: list[str]) -> list[str]:
