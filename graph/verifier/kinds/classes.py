@@ -91,11 +91,14 @@ class Classified:
     def fits(self, expected: Expected) -> bool | None:
         """True or False when both the question and the answer say; None otherwise. A
         country or a state is no place within one ("which town?")."""
-        if not expected.classes or not self.known:
+        if not expected.classes:
+            return None
+        known = self.known
+        if not known:
             return None
         if self.region and singular(expected.noun) in WITHIN_REGION:
             return False
-        return not self.known.isdisjoint(expected.classes)
+        return not known.isdisjoint(expected.classes)
 
     def strong_mismatch(self, expected: Expected) -> bool:
         """It does not fit, and every class found for it comes from a strong source (its

@@ -23,6 +23,8 @@ _AUXILIARY_START = re.compile(
     r"^\W*(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b",
     re.IGNORECASE,
 )
+# A letter or digit (what `str.isalnum` accepts: a word character but the underscore).
+_ALNUM = re.compile(r"[^\W_]")
 _RAW_WORD = re.compile(r"[A-Z]\.(?=\s)|(?:[^\s,;?!()\"“”.]|\.(?=\S))+|[,;?!()]|\.")
 
 _LEADING_SKIP = frozenset(
@@ -40,8 +42,9 @@ _CONNECTORS = frozenset(
 
 
 def _is_named(word: str) -> bool:
-    first = next((char for char in word if char.isalnum()), "")
-    return first.isupper() or first.isdigit()
+    """The word's first letter or digit is a capital or a digit."""
+    first = _ALNUM.search(word)
+    return first is not None and (first.group().isupper() or first.group().isdigit())
 
 
 def _trim(run: list[str]) -> list[str]:
@@ -114,6 +117,8 @@ def named_entities(words: tuple[str, ...]) -> tuple[Text, ...]:
         if _is_named(word) or (run and word.lower() in _CONNECTORS):
             run.append(word)
             continue
+        if not run:  # no name ends here
+            continue
         name = analyse(" ".join(_trim(run)))
         if name.tokens:
             names.append(name)
@@ -147,12 +152,15 @@ def analyse_question(question: str) -> Question:
     first_wh = wh.group(0).lower() if wh else ""
     words = _RAW_WORD.findall(question)
     pair, kind, named = _pair(words)
+    # The year and number patterns' words, looked for first (their letters fold only to
+    # ASCII under IGNORECASE, so a match always holds them in lower case).
+    lowered = question.lower()
     return Question(
         text=analyse(question),
         asks_yes_no=not has_wh,
         strict_yes_no=not has_wh and bool(_AUXILIARY_START.match(clauses[-1])),
-        asks_year=_YEAR_QUESTION.search(question) is not None,
-        asks_number=_NUMBER_QUESTION.search(question) is not None,
+        asks_year="year" in lowered and _YEAR_QUESTION.search(question) is not None,
+        asks_number="how" in lowered and _NUMBER_QUESTION.search(question) is not None,
         asks_person=_WHO_START.match(clauses[-1]) is not None,
         asks_which=first_wh in ("which", "who", "whom"),
         pair=pair,

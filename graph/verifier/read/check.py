@@ -197,11 +197,14 @@ class Check:
         return self._stating[needle.padded]
 
     def find(self, needle: Text) -> Found | None:
-        """A trusted, related sentence that states `needle`, or None."""
-        candidates = self.stating(needle)
+        """A trusted, related sentence that states `needle`, or None (a sentence is
+        checked for trust only once it states the needle: most candidates do not)."""
+        probe = probe_of(needle)
+        candidates = self.containing(probe)
         for item in candidates:
             if (
                 contains(item.text, needle)
+                and item.trusted
                 and not negated(item.text, needle, self.denials)
                 and self.related(item)
             ):
@@ -209,11 +212,11 @@ class Check:
         for item in candidates:
             if (
                 (near(item.text, needle) or (self.plain and contains_singular(item.text, needle)))
+                and item.trusted
                 and not negated(item.text, needle, self.denials)
                 and self.related(item)
             ):
                 return Found((item.id,), MATCH_PARAPHRASE)
-        probe = probe_of(needle)
         if probe is not None and probe not in self._folds[2]:
             return None
         for item in self.items:
@@ -252,8 +255,9 @@ class Check:
         needle = self.folded
         return [
             item
-            for item in self.stating(needle)
+            for item in self.containing(probe_of(needle))
             if (contains(item.text, needle) or near(item.text, needle))
+            and item.trusted
             and not negated(item.text, needle, self.denials)
             and self.related(item)
         ]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from graph.verifier.evidence.matching import contains
+from graph.verifier.evidence.matching import contains, probe_of
 from graph.verifier.read.check import Check
 from graph.verifier.text.categories import DEMONYMS
 from graph.verifier.text.normalise import split_words
@@ -192,8 +192,8 @@ def _in_sentences(check: Check, needle: tuple[str, ...]) -> Verdict | None:
     """`part_of_longer_name` by the sentences stating the answer."""
     longer: list[str] = []
     ids: list[str] = []
-    for item in check.stating(check.folded):
-        if not contains(item.text, check.folded):
+    for item in check.containing(probe_of(check.folded)):
+        if not contains(item.text, check.folded) or not item.trusted:
             continue
         words = _words(item.raw)
         starts = _occurrences(item.raw, needle)

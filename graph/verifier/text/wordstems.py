@@ -69,6 +69,8 @@ _IRREGULAR = {
     **dict.fromkeys(split_words("lived lives living"), "live"),
     **dict.fromkeys(split_words("married marries marrying marriage"), "marry"),
 }
+# The roots the irregular forms map to (a set: a scan of the dict's values cost more).
+_IRREGULAR_ROOTS = frozenset(_IRREGULAR.values())
 _PREPOSITIONS = frozenset(
     split_words(
         "through via across along within without among amongst toward towards upon against"
@@ -85,7 +87,7 @@ def cue_stem(token: str) -> str:
     if token in _PREPOSITIONS:
         return ""
     token = _IRREGULAR.get(token, token)
-    if token not in _IRREGULAR.values():
+    if token not in _IRREGULAR_ROOTS:
         for ending in ("ed", "ing"):
             if token.endswith(ending) and len(token) - len(ending) >= _SHORTEST_ROOT:
                 token = token[: -len(ending)]
