@@ -178,6 +178,8 @@ def test_the_entity_a_question_describes_is_not_what_it_asks(store: Store) -> No
     assert described_nouns(question.casefold(), "nickname") == {"player"}
     asked = "Who was the English actress who played the mother?"
     assert described_nouns(asked.casefold(), "") == frozenset()
+    gang = "what city was the gang that was based in the port named after?"
+    assert described_nouns(gang, "city") == {"gang"}, "a verb is no described noun"
 
 
 @pytest.mark.parametrize(

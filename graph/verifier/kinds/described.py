@@ -17,8 +17,11 @@ import re
 from graph.verifier.kinds.answer_types import NameLexicon
 from graph.verifier.text.normalise import singular
 
+# A word of the described noun's phrase is no relative pronoun nor a form of "be" ("the
+# gang that was based": the gang, not "was").
+_WORD = r"(?!(?:that|who|which|whose|where|whom|is|was|are|were)\b)[a-z-]+"
 _DESCRIBED = re.compile(
-    r"\b(?:the|an?) ((?:[a-z-]+ ){0,2}[a-z-]+) (?:that|who|which|whose|where|whom"
+    rf"\b(?:the|an?) ((?:{_WORD} ){{0,2}}{_WORD}) (?:that|who|which|whose|where|whom"
     r"|associated|known|based|located|developed|founded|created|featuring|published"
     r"|released)\b"
 )
@@ -61,7 +64,7 @@ def is_described_bridge(
             if match
             else set()
         )
-        for noun in nouns:
+        for noun in sorted(nouns):  # a fixed order: the reason names the same noun every run
             if noun in words:
                 return noun
     return None
