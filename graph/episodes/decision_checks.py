@@ -12,10 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from graph.agent import ENVIRONMENTS
 from graph.core.approval import parse_decision
 from graph.core.guarded_decisions import EXPIRE, asked, record_refusal, refusal, rule_of
+from graph.episodes.audit import _thread_context
+from graph.episodes.runner import env_of
 from graph.errors import DecisionError, RequestError
 from graph.settings.context import Context
+from graph.store.leases import lease_of
 
 if TYPE_CHECKING:
     from langgraph.types import StateSnapshot
@@ -35,9 +39,6 @@ class Pending:
 
 
 def _env(agent: Agent, ctx: Context) -> Any:
-    from graph.agent import ENVIRONMENTS
-    from graph.episodes.runner import env_of
-
     return ENVIRONMENTS[env_of(agent)][1](ctx)
 
 
@@ -54,9 +55,6 @@ def checked_decision(
     """The resume value for `given` (None when none is given and the request has not
     expired, `expire` when it has); raises `RequestError` for one the policy refuses,
     once that is recorded."""
-    from graph.episodes.audit import _thread_context
-    from graph.store.leases import lease_of
-
     env = _env(agent, ctx)
     thread_id = str(state.config["configurable"]["thread_id"])
     step = len(state.values.get("steps") or []) + 1
