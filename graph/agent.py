@@ -12,6 +12,11 @@ Nothing is compiled at import: the CLI and tests call `build_agent` with a
 `SqliteSaver`; `graph.server.studio` compiles the graphs `langgraph.json` names and
 hands them to the server through factories (the server brings its own
 persistence).
+
+The environments' modules and the verifier are imported inside the factories that build
+them: `react-agent show`, `history` and `audit` import this module but build no
+environment, and at the top they would add about 0.85 s (the verifier, the MCP client,
+the library's SQLAlchemy) to `show`, which takes about 1.1 s (python -X importtime).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from graph.core.thread_guard import ThreadGuard
 from graph.settings.context import CONTEXT_TYPES, Context, EnvName
 from graph.settings.policy import policy_writes
 from tools.base import Environment
+from tools.wikipedia.sources import make_source
 
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
@@ -81,7 +87,6 @@ def wikipedia_environment(ctx: Context) -> Environment:
     """The Wikipedia environment on the source the settings choose."""
     from graph.verifier import verify_answer
     from tools.wikipedia.environment import WikipediaEnvironment
-    from tools.wikipedia.sources import make_source
 
     return WikipediaEnvironment(make_source(ctx), checker=verify_answer)
 

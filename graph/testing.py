@@ -3,6 +3,10 @@
 A scripted model is stateless: it picks its reply from how many observations
 the prompt already holds, so an episode resumed in another process gets the
 same reply the first process would have.
+
+`graph.core.library_demo` is imported inside `library_demo_model`: at the top it would
+add about 0.26 s (the library's SQLAlchemy) to every test or benchmark that imports this
+module for the Wikipedia models (python -X importtime).
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from graph.core.scripted import (
     question_of,
     turn_index,
 )
+from tools.wikipedia.lookup import broad_keyword_hint, find_matches
+from tools.wikipedia.snapshot import shared_snapshot
 
 __all__ = [
     "DEMO_QUESTION",
@@ -92,8 +98,6 @@ _TOUR_WORD = re.compile(r"[A-Za-z]{6,}")
 
 def _tour_keyword(page: Any) -> str | None:
     """A word that Lookup finds in exactly one sentence of `page`, latest sentence first."""
-    from tools.wikipedia.lookup import broad_keyword_hint, find_matches
-
     for sentence in reversed(page.sentences):
         for word in _TOUR_WORD.findall(sentence):
             matches = find_matches(page, word)
@@ -116,8 +120,6 @@ def tour_replies(steps: int) -> list[str]:
     """A `steps`-turn script over the offline snapshot: Search a page, Lookup a word
     on it, Search the next page, ... (distinct pages, no repeats), then Finish on
     the last page's title. Deterministic: the pages are taken in snapshot order."""
-    from tools.wikipedia.snapshot import shared_snapshot
-
     if steps < 2:
         raise ValueError("a tour needs at least 2 steps (one Search and the Finish)")
     source = shared_snapshot()

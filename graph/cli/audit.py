@@ -8,9 +8,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from graph import terminal
+from graph.agent import build_agent
 from graph.cli.command_guard import damage_reported
 from graph.episodes.audit import INHERITED, NONE_OF_ITS_OWN, audit_rows, copied_from
-from graph.store.locations import DB_HELP
+from graph.episodes.runner import open_checkpointer
+from graph.store.locations import DB_HELP, checkpoint_location
 
 
 def format_row(row: Mapping[str, Any]) -> str:
@@ -27,10 +29,6 @@ def format_row(row: Mapping[str, Any]) -> str:
 @damage_reported
 def cmd_audit(args: argparse.Namespace) -> int:
     """Print a thread's audit rows (library episodes)."""
-    from graph.agent import build_agent
-    from graph.episodes.runner import open_checkpointer
-    from graph.store.locations import checkpoint_location
-
     agent = build_agent("library", open_checkpointer(checkpoint_location(args.db), create=False))
     path, rows = audit_rows(agent, args.thread_id, args.library_db)
     if args.json:

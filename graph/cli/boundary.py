@@ -10,6 +10,9 @@
 - Ctrl-C outside an episode's own handling: one line, exit 130.
 - Anything else is a bug: one line with the path of a log file that holds the
   traceback (under the user's log directory), exit 1. Never a raw traceback.
+
+`importlib.metadata` is imported only when the version is asked for: it adds about 17 ms
+to every command's start-up (`react-agent --help` takes 0.2 s; python -X importtime).
 """
 
 from __future__ import annotations

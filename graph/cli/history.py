@@ -6,9 +6,11 @@ import argparse
 from typing import Any
 
 from graph import terminal
+from graph.agent import build_agent
 from graph.cli.command_guard import damage_reported
 from graph.episodes.history import FORK_TAIL, checkpoint_rows
-from graph.store.locations import DB_HELP, db_command
+from graph.episodes.runner import open_checkpointer
+from graph.store.locations import DB_HELP, checkpoint_location, db_command
 
 
 def format_rows(rows: list[dict[str, Any]]) -> str:
@@ -33,10 +35,6 @@ def cmd_history(args: argparse.Namespace) -> int:
     Any of the agents can read any thread: they share the state schema and
     the graph's shape, and listing runs no node.
     """
-    from graph.agent import build_agent
-    from graph.episodes.runner import open_checkpointer
-    from graph.store.locations import checkpoint_location
-
     agent = build_agent("wikipedia", open_checkpointer(checkpoint_location(args.db), create=False))
     rows = checkpoint_rows(agent, args.thread_id)
     if args.json:

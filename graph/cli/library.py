@@ -1,4 +1,9 @@
-"""`react-agent library reset`: the demo library database, afresh."""
+"""`react-agent library reset`: the demo library database, afresh.
+
+The library database module is imported inside `library reset`: at the top it would add
+about 0.37 s (SQLAlchemy) to every command's start-up (`react-agent --help` takes 0.2 s;
+python -X importtime).
+"""
 
 from __future__ import annotations
 

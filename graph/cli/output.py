@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from graph import terminal
+from graph.episodes.results import EXIT_CODES
 from graph.store.locations import db_words, password_note, server_words
 
 STATUS_LABELS = {
@@ -106,8 +107,6 @@ def emit(
     result: Mapping[str, Any], as_json: bool, db: str | None = None, server: str | None = None
 ) -> int:
     """Print the outcome (text or one JSON object); returns its exit status."""
-    from graph.episodes.results import EXIT_CODES
-
     if as_json:
         print(terminal.dumps(result, default=str))
     else:

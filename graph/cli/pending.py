@@ -4,6 +4,10 @@ Read from the thread registry (threads `awaiting_approval`) and each such
 thread's state; never creating a database. `--json` prints
 `{"requests": [{thread_id, request_id, action, args, proposed_at, expires_at,
 approvers, decide}]}`.
+
+The agent, episode and library modules are imported inside the command: at the top they
+would add about 1 s (LangGraph, SQLAlchemy) to every command's start-up (`react-agent
+--help` takes 0.2 s; python -X importtime).
 """
 
 from __future__ import annotations
@@ -14,7 +18,9 @@ from typing import Any
 
 from graph import terminal
 from graph.cli.command_guard import damage_reported
+from graph.cli.episodes import open_agent
 from graph.cli.output import resume_hint
+from graph.cli.threads import listed_rows
 from graph.store.locations import DB_HELP
 
 
@@ -22,8 +28,6 @@ def waiting_threads(args: argparse.Namespace) -> list[tuple[str, dict[str, Any],
     """The threads of `args.db` (of `args.env`, if given) that wait for a decision: id,
     state values and interrupt payloads."""
     from graph.agent import build_agent
-    from graph.cli.episodes import open_agent
-    from graph.cli.threads import listed_rows
     from graph.episodes.runner import snapshot
 
     rows = [row for row in listed_rows(args) if row["status"] == "awaiting_approval"]

@@ -7,6 +7,10 @@ go into the run's input; the output and exit statuses are the local ones (5
 when paused for approval, with the `resume --server` command that answers).
 What needs the local database (`--db`, `--from`, `--edit-state`,
 `--change-settings`) is refused with one line.
+
+`graph.remote` is imported inside the commands that use it: at the top it would add
+about 0.75 s (the LangGraph SDK, the episode modules) to every command's start-up
+(`react-agent --help` takes 0.2 s; python -X importtime).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from graph import terminal
+from graph.cli.episodes import cli_actor, decision_of, not_waiting, read_decision
 from graph.cli.output import emit, print_episode, print_event
 from graph.cli.settings import chosen_settings, read_question, settings_of, thread_env
 from graph.errors import AgentError
@@ -62,7 +67,6 @@ def refuse_local_flags(args: argparse.Namespace) -> None:
 
 def _run(args: argparse.Namespace) -> RemoteRun:
     """The run's driver (this user, from the CLI) and how its steps are shown."""
-    from graph.cli.episodes import cli_actor
     from graph.remote.episodes import RemoteRun
 
     return RemoteRun(cli_actor(getattr(args, "as_name", None)), None if args.json else print_event)
@@ -83,7 +87,6 @@ def cmd_ask_remote(args: argparse.Namespace) -> int:
 
 def cmd_resume_remote(args: argparse.Namespace) -> int:
     """Continue a thread on the server, answering its pending request if one waits."""
-    from graph.cli.episodes import decision_of, not_waiting, read_decision
     from graph.remote.client import connect
     from graph.remote.episodes import read_state, resume_episode
 

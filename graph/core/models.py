@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from langchain.chat_models import init_chat_model
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from graph.core.scripted import load_script
@@ -154,8 +155,6 @@ def _from_provider(spec: str, temperature: float, max_tokens: int) -> BaseChatMo
     if provider == "openai" and os.environ.get("OPENAI_BASE_URL"):
         options["base_url"] = os.environ["OPENAI_BASE_URL"]
     try:
-        from langchain.chat_models import init_chat_model
-
         return init_chat_model(name, model_provider=provider, **options)
     except (ImportError, ValueError) as error:
         raise ModelConfigError(f"Cannot load the model '{spec}': {error}") from None

@@ -5,6 +5,10 @@ Library episodes keep an append-only audit log in their library database
 (`tools.library.audit`): every proposal, decision, execution, fork and
 settings change, with its request, actor and time. Wikipedia episodes have no
 write actions and no audit log.
+
+The library and MCP ledger modules are imported inside the functions that read them: at
+the top they would add about 0.25 s (SQLAlchemy) to every `react-agent resume`, which
+imports this module, on a Wikipedia thread too (python -X importtime).
 """
 
 from __future__ import annotations
@@ -12,14 +16,16 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from graph.agent import ENVIRONMENTS
 from graph.core.node_support import recorded_decisions
-from graph.episodes.runner import Agent, env_of
+from graph.episodes.runner import Agent, env_of, snapshot, stored_settings, thread_config
 from graph.errors import AgentError, DatabaseError
 from graph.settings.context import Context
+from graph.store.leases import lease_of
 from graph.store.locations import anywhere, hidden_password, without_password
 from tools.base import ExecContext
 
@@ -58,10 +64,6 @@ def record_thread_event(
     call is a new event (a second fork from one checkpoint too), so its detail carries
     an `event_id` of its own: an exact replay of a row is written once.
     """
-    from dataclasses import replace
-
-    from graph.store.leases import lease_of
-
     env = ENVIRONMENTS[env_of(agent)][1](ctx)
     unique = dict(detail) | {"event_id": uuid.uuid4().hex[:12]}
     lease = lease_of(agent.checkpointer)
@@ -103,7 +105,6 @@ def audit_rows(
     log (a Wikipedia episode) or a `given` database it did not use, and `DatabaseError`
     when its library database is missing (nothing is created).
     """
-    from graph.episodes.runner import snapshot, stored_settings
     from tools.library.db import audit_log, default_db_path
     from tools.library.engines import describe, parse_location
 
@@ -162,8 +163,6 @@ def copied_from(agent: Agent, thread_id: str) -> tuple[set[str], list[str]]:
     A copy (`threads.copy`) keeps its original's checkpoints, and with them requests
     decided on the original, whose audit rows carry the original's thread id.
     """
-    from graph.episodes.runner import thread_config
-
     requests: set[str] = set()
     others: list[str] = []
     reading = getattr(agent.checkpointer, "reading_thread", None)

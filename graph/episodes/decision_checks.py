@@ -11,10 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from graph.agent import ENVIRONMENTS
 from graph.core.approval import Given
 from graph.core.guarded_decisions import EXPIRE, asked, record_refusal, refusal, rule_of
+from graph.episodes.audit import _thread_context
+from graph.episodes.runner import env_of
 from graph.errors import RequestError
 from graph.settings.context import Context
+from graph.store.leases import lease_of
 
 if TYPE_CHECKING:
     from langgraph.types import StateSnapshot
@@ -26,9 +30,6 @@ REFUSED = "{reason}; nothing was run (recorded as refused in the audit log)"
 
 
 def _env(agent: Agent, ctx: Context) -> Any:
-    from graph.agent import ENVIRONMENTS
-    from graph.episodes.runner import env_of
-
     return ENVIRONMENTS[env_of(agent)][1](ctx)
 
 
@@ -51,9 +52,6 @@ def checked_decision(
     expired, `expire` when it has); raises `RequestError` for one the policy refuses,
     once that is recorded. An invalid decision is sent as it was given: the graph asks
     again, saying what was wrong."""
-    from graph.episodes.audit import _thread_context
-    from graph.store.leases import lease_of
-
     env = _env(agent, ctx)
     thread_id = str(state.config["configurable"]["thread_id"])
     step = len(state.values.get("steps") or []) + 1

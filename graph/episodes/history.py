@@ -15,6 +15,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.types import StateSnapshot
 
+from graph.agent import ENVIRONMENTS
 from graph.core.proposals import propose
 from graph.core.state import Proposal
 from graph.episodes.runner import (
@@ -185,7 +186,6 @@ def edit_state(
     settings = dict(values.get("settings") or {})
     env_name = settings.get("env") or agent.name.removesuffix("-agent")
     ctx = ctx or make_context(env_name, settings)
-    from graph.agent import ENVIRONMENTS
 
     env = ENVIRONMENTS[env_name][1](ctx)
     steps = list(values.get("steps") or [])

@@ -14,6 +14,7 @@ from typing import Any
 
 from graph.agent import ENVIRONMENTS
 from graph.core.guarded_decisions import rule_of
+from graph.episodes.results import evidence_rows
 from graph.episodes.runner import make_context
 
 ENTRY_KEYS = (
@@ -61,8 +62,6 @@ def entries_of(
     """Entries of the threads given as (thread id, state values, interrupt payloads), each
     with `evidence` (the thread's evidence rows) beside the `ENTRY_KEYS`; `decide(thread,
     request)` says how to decide one."""
-    from graph.episodes.results import evidence_rows
-
     found = []
     for thread_id, values, payloads in threads:
         settings = values.get("settings") or {}

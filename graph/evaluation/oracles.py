@@ -19,6 +19,7 @@ from langchain_core.messages import BaseMessage
 
 from graph.core.scripted import ScriptedReActModel, question_of
 from graph.core.trajectory import one_line
+from graph.evaluation.hotpot import load_questions
 from tools.wikipedia.base import Page
 from tools.wikipedia.environment import SEARCH_SENTENCES
 from tools.wikipedia.lookup import broad_keyword_hint, find_matches
@@ -103,8 +104,6 @@ _HOTPOT: dict[str, dict[str, Any]] = {}
 def _hotpot_by_question() -> dict[str, dict[str, Any]]:
     """The built-in questions by their text (read once)."""
     if not _HOTPOT:
-        from graph.evaluation.hotpot import load_questions
-
         _HOTPOT.update({one_line(str(q["question"])): q for q in load_questions()})
     return _HOTPOT
 

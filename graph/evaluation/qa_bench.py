@@ -34,6 +34,7 @@ from graph.evaluation.config import (
 )
 from graph.evaluation.harness import QABench, plots_available
 from graph.evaluation.methods import METHODS, ModelFactory
+from graph.evaluation.report import markdown_table
 from graph.evaluation.runners import run_bench
 from graph.settings.context import DEFAULT_MODEL
 
@@ -70,7 +71,6 @@ def _command(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 130
-    from graph.evaluation.report import markdown_table
 
     print(markdown_table(summary["methods"]))
     written = f"{EPISODES_FILE}, {SUMMARY_FILE}, {REPORT_FILE}"

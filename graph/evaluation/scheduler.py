@@ -14,6 +14,8 @@ from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from tqdm import tqdm
+
 from graph.evaluation.methods import error_outcome
 from graph.evaluation.rate_limits import RateLimited, backoff_delay
 
@@ -67,8 +69,6 @@ def run_all(
 ) -> None:
     """`work(task)` for every task, `concurrency` at a time on threads (or on `pool`), with
     a progress bar from `done`; `on_result` gets each result here, as it comes."""
-    from tqdm import tqdm
-
     with (
         tqdm(
             total=done + len(tasks),

@@ -1,4 +1,9 @@
-"""The simulation's options on `bench verifier`, its text table and its plot."""
+"""The simulation's options on `bench verifier`, its text table and its plot.
+
+`graph.evaluation.plots` is imported only when the plot is drawn: matplotlib is an
+optional extra, and at the top it would add about 0.4 s to every `react-agent bench`
+command's start-up (python -X importtime).
+"""
 
 from __future__ import annotations
 

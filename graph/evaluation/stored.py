@@ -19,13 +19,14 @@ from typing import Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from graph.episodes.resuming import resume_episode
-from graph.episodes.runner import Agent, episode_result, thread_exists
+from graph.episodes.runner import Agent, episode_result, open_checkpointer, thread_exists
 from graph.episodes.starting import run_episode
 from graph.errors import LeaseHeldError
 from graph.evaluation.methods import MethodRunner, ModelFactory, RunSettings, graph_outcome
 from graph.evaluation.rate_limits import RateLimited, is_rate_limit_text
 from graph.settings.context import Context
 from graph.store.leases import LEASE_TTL_S
+from graph.store.locations import checkpoint_location
 
 BENCH_THREADS = uuid.UUID("6f1c2a52-8a57-4d0e-9f3c-0b5e7c1d2a90")
 UNFINISHED = ("running", "error")
@@ -41,9 +42,6 @@ def episode_thread_id(run_key: str, component: str, question: str, seed: int) ->
 def open_store(db: str | None) -> Any:
     """The checkpoint saver of the store `--db` names (an SQLite file or a `postgresql://`
     URL; default: `$REACT_AGENT_DB` or the user's own), a context manager that closes it."""
-    from graph.episodes.runner import open_checkpointer
-    from graph.store.locations import checkpoint_location
-
     return open_checkpointer(checkpoint_location(db))
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from graph.evaluation.config import BenchConfig
 from graph.evaluation.harness import QABench
+from graph.evaluation.stored import open_store
 
 _BENCH: QABench | None = None
 
@@ -37,8 +38,6 @@ def worker_pool(config: BenchConfig) -> ProcessPoolExecutor:
     """`config.workers` processes (forked where the platform can, else spawned), once the
     store exists: made here, not by N processes at once (a new PostgreSQL database set up
     by several at the same time deadlocks)."""
-    from graph.evaluation.stored import open_store
-
     with open_store(config.db):
         pass
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"

@@ -20,6 +20,9 @@ see `graph.store.rollback` for what is deleted and when it is refused.
 The server calls the factory once per event loop and enters the context
 manager it returns (langgraph-api's custom-checkpointer hook); the saver it
 yields is closed when the server shuts down.
+
+The PostgreSQL saver is imported only for a `postgresql://` database: at the top it
+would add about 0.19 s (psycopg) to a server on an SQLite file (python -X importtime).
 """
 
 from __future__ import annotations

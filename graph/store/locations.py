@@ -20,6 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from platformdirs import user_state_dir
 
+from graph import terminal
 from graph.errors import DatabaseError
 from tools.dbfiles import DatabaseFileError, expand
 
@@ -140,8 +141,6 @@ def password_note(value: str | None) -> str:
 def db_command(*words: str, db: str | None, tail: str = "") -> str:
     """`words`, the `db_words` of `db` and the literal `tail` (alternatives, placeholders)
     as one shell-quoted, terminal-safe command, with the `password_note` it needs."""
-    from graph import terminal
-
     command = terminal.command(*words, *db_words(db))
     return command + (f" {tail}" if tail else "") + password_note(db)
 
@@ -155,8 +154,6 @@ THREAD_EXISTS = (
 def thread_exists_message(thread_id: str, label: str, url: object = None) -> str:
     """Why a new thread cannot take `thread_id`, with the commands that continue, fork and
     list it on the same database (the file `label` names, or the server's `url`)."""
-    from graph import terminal
-
     render = getattr(url, "render_as_string", None)  # a saver's SQLAlchemy URL
     plain = render(hide_password=False) if callable(render) else url
     value: str | None = plain if isinstance(plain, str) and plain else label

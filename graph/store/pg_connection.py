@@ -1,6 +1,11 @@
 """Connections to PostgreSQL as the checkpoint store makes them (what
 langgraph-checkpoint-postgres needs), and its failures said in one line naming the URL
-(password hidden)."""
+(password hidden).
+
+The library's URL parser (`tools.library.engines`) is imported inside the functions that
+use it: at the top it would add about 0.22 s to every process that opens a PostgreSQL
+checkpoint store (python -X importtime).
+"""
 
 from __future__ import annotations
 

@@ -16,6 +16,7 @@ from psycopg_pool import ConnectionPool
 
 from graph.errors import DatabaseError
 from graph.store.leases import ThreadLease
+from graph.store.pg_connection import reason_of
 from graph.store.processes import utc_now
 from graph.store.registry import COLUMNS, REGISTER, ThreadRow
 
@@ -46,8 +47,6 @@ class PostgresThreadRegistry:
             with self.pool.connection() as conn:
                 yield conn
         except psycopg.OperationalError as error:
-            from graph.store.pg_connection import reason_of
-
             raise DatabaseError(FAILED.format(reason=reason_of(error))) from None
 
     def _fenced(self, sql: str, params: tuple[Any, ...], thread_id: str) -> None:

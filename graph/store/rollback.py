@@ -68,7 +68,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import CheckpointTuple
+from langgraph.checkpoint.base import WRITES_IDX_MAP, CheckpointTuple
 from langgraph.checkpoint.base.id import uuid6
 
 from graph.errors import AgentError
@@ -195,8 +195,6 @@ def run_of(config: RunnableConfig) -> str | None:
 
 def write_index(channel: str, at: int) -> int:
     """The `idx` a saver stores a write under (special channels have fixed negative ones)."""
-    from langgraph.checkpoint.base import WRITES_IDX_MAP
-
     return int(WRITES_IDX_MAP.get(channel, at))
 
 
