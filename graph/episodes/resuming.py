@@ -26,7 +26,9 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import Command, StateSnapshot
 
 from graph.core.approval import Given, parse_decision
+from graph.episodes.audit import record_thread_event, recorded_decision
 from graph.episodes.decision_checks import checked_decision, pending_mode
+from graph.episodes.history import edited_fork
 from graph.episodes.resume_checks import (
     AWAITS_DECISION,
     ENDED,
@@ -132,8 +134,6 @@ def _decision_of_record(
     """The decision to send: the one the audit log already holds for the request (a crash
     came between recording it and storing the step), else the one given, once the policy
     allows it (`graph.episodes.decision_checks`)."""
-    from graph.episodes.audit import recorded_decision
-
     thread_id = str(state.config["configurable"]["thread_id"])
     recorded = recorded_decision(agent, ctx, thread_id, pending.request_id)
     if recorded is None:
@@ -176,8 +176,6 @@ def resume(agent: Agent, request: Resume, owner: str, on_event: EventHandler | N
     def record_change() -> None:
         """Record a settings change, once nothing stands in the way of the run."""
         if changes:
-            from graph.episodes.audit import record_thread_event
-
             detail = {"changes": {k: {"from": a, "to": b} for k, (a, b) in changes.items()}}
             record_thread_event(
                 agent, ctx, thread_id, "settings_changed", detail, request.actor, next_step(state)
@@ -227,12 +225,8 @@ def _fork(
         raise AgentError(
             FORK_NOT_AT_APPROVAL.format(checkpoint=request.checkpoint_id, thread_id=thread_id)
         )
-    from graph.episodes.audit import record_thread_event
-
     detail: dict[str, Any] = {}
     if request.edit_action is not None:
-        from graph.episodes.history import edited_fork
-
         chosen = state.config["configurable"]["checkpoint_id"]
         state = edited_fork(agent, state, request.edit_action, ctx, actor)
         edited = (state.values.get("proposal") or {}).get("action_text", "")
