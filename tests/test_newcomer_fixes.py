@@ -7,10 +7,12 @@ from __future__ import annotations
 import io
 import json
 import shlex
+import sqlite3
 import stat
 import sys
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -77,6 +79,8 @@ def test_show_says_interrupted_as_threads_does(tmp_path: Path, cli: Run) -> None
 def test_a_read_only_checkpoint_file_is_refused_in_one_line(tmp_path: Path, cli: Run) -> None:
     db = tmp_path / "episodes.sqlite3"
     assert cli("ask", DEMO_QUESTION, *DEMO, "--db", str(db), "--thread-id", "a")[0] == 0
+    with closing(sqlite3.connect(db)) as conn:  # the WAL folded in now, not by a late close
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
     before = db.read_bytes()
     code, out, err = cli("ask", DEMO_QUESTION, *DEMO, "--db", str(db))
