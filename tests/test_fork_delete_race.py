@@ -20,7 +20,7 @@ import pytest
 from langchain_core.runnables import RunnableConfig
 from server_utils import LIBRARY_QUESTION, LIBRARY_SCRIPT, write_script
 
-import graph.episodes.audit
+import graph.episodes.resuming
 from graph import cli
 from graph.server.checkpointer import attach_thread_stores
 from graph.store.aio import open_async_sqlite_saver
@@ -102,9 +102,9 @@ def test_a_fork_whose_thread_is_deleted_before_its_run_fails_in_one_line(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    real = graph.episodes.audit.record_thread_event  # the fork's last step before its run
+    real = graph.episodes.resuming.record_thread_event  # the fork's last step before its run
     monkeypatch.setattr(
-        graph.episodes.audit, "record_thread_event", deleting_after(1, db_path, real)
+        graph.episodes.resuming, "record_thread_event", deleting_after(1, db_path, real)
     )
     assert cli.main(paused) == 2
     err = capsys.readouterr().err
