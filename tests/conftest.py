@@ -7,6 +7,7 @@ import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -109,3 +110,14 @@ def library_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "library.sqlite3")
     return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture(scope="session")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One `langgraph dev` (the repository's `langgraph.json`, its own SQLite file) for
+    every test module of this session (an xdist worker) that needs no server settings of
+    its own; each module keeps to its own threads and files."""
+    from server_utils import serving
+
+    with serving(tmp_path_factory.mktemp("shared-server")) as running:
+        yield running

@@ -18,7 +18,7 @@ from cli_utils import run_cli
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
 from server_utils import RESERVE_QUESTION as QUESTION
-from server_utils import Server, paused_library_thread, serving, state_values
+from server_utils import Server, paused_library_thread, state_values
 
 from tools.library.db import reservations
 
@@ -28,10 +28,10 @@ MODEL = "graph.testing:library_demo_model"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Path]]:
-    root = tmp_path_factory.mktemp("copies")
-    with serving(root) as running:
-        yield running, root
+def server(
+    shared_server: Server, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, Path]]:
+    yield shared_server, tmp_path_factory.mktemp("copies")
 
 
 def _registry_row(db: Path, thread_id: str) -> tuple[str, str, str] | None:

@@ -17,7 +17,7 @@ from cli_utils import run_cli
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
 from server_utils import RESERVE_QUESTION as QUESTION
-from server_utils import paused_library_thread, serving, state_values
+from server_utils import Server, paused_library_thread, state_values
 
 from graph.errors import RequestError
 from graph.remote import episodes
@@ -32,10 +32,11 @@ APPROVE = {"decisions": [{"type": "approve"}]}
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SyncLangGraphClient, Path]]:
-    root = tmp_path_factory.mktemp("decisions")
-    with serving(root) as running:
-        yield get_sync_client(url=running.url, api_key=None), root
+def server(
+    shared_server: Server, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[SyncLangGraphClient, Path]]:
+    client = get_sync_client(url=shared_server.url, api_key=None)
+    yield client, tmp_path_factory.mktemp("decisions")
 
 
 def _paused(client: SyncLangGraphClient, library_db: Path) -> tuple[str, str]:

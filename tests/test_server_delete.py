@@ -22,7 +22,6 @@ from server_utils import RESERVE_QUESTION as QUESTION
 from server_utils import (
     Server,
     paused_library_thread,
-    serving,
     state_values,
     wait_for_run_end,
 )
@@ -40,10 +39,10 @@ DELAY_S = 1.5
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Path]]:
-    root = tmp_path_factory.mktemp("delete")
-    with serving(root) as running:
-        yield running, root
+def server(
+    shared_server: Server, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, Path]]:
+    yield shared_server, tmp_path_factory.mktemp("delete")
 
 
 def _rows(db: Path, table: str, thread_id: str) -> int:

@@ -16,7 +16,7 @@ import pytest
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
 from server_utils import RESERVE_QUESTION as QUESTION
-from server_utils import Server, paused_library_thread, serving, state_values
+from server_utils import Server, paused_library_thread, state_values
 
 from tools.library.db import audit_log, reservations
 
@@ -29,9 +29,10 @@ UNKNOWN = "0123456789abcdef0123456789abcdef"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Path]]:
-    with serving(tmp_path_factory.mktemp("keyed")) as running:
-        yield running, tmp_path_factory.getbasetemp() / "keyed-libraries"
+def server(
+    shared_server: Server, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, Path]]:
+    yield shared_server, tmp_path_factory.mktemp("keyed-libraries")
 
 
 def _paused(server: tuple[Server, Path], name: str) -> tuple[SyncLangGraphClient, Path, str]:
