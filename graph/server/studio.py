@@ -8,7 +8,8 @@ server leaves the factory's context when the run's stream ends, and
 `graph.store.server_runs` then releases the run's thread lease (at once, or when a
 node still finishing in its worker thread returns), and notes a run ended by
 a rollback, which a new run of its thread waits for before it starts. Every other use (schemas,
-state reads, Studio's drawing) only gets the graph.
+state reads, Studio's drawing) gets the graph as `StatusView`: a killed episode's latest
+state reads `interrupted` there, as the CLI says.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from graph.agent import build_agent
 from graph.core.thread_guard import run_owner
-from graph.server.state_edits import guarded
+from graph.server.state_edits import GuardedGraph, guarded
 from graph.settings.context import EnvName
 from graph.store.leases import lease_of
 from graph.store.server_runs import SERVER_RUNS
@@ -47,6 +48,39 @@ GRAPHS: dict[EnvName, Graph] = {
 }
 
 
+class StatusView(GuardedGraph):
+    """The agent as Studio and the API read a thread: the latest state of an episode whose
+    stored status is `running` while no live process holds its lease (its process was
+    killed) shows `interrupted`, as `show` and `threads` say. Only the view changes: the
+    checkpoint, its history and the runs keep what the nodes wrote."""
+
+    async def aget_state(self, config: RunnableConfig, *, subgraphs: bool = False) -> Any:
+        snapshot = await super().aget_state(config, subgraphs=subgraphs)
+        wanted = (config.get("configurable") or {}).get("checkpoint_id")
+        if wanted or (snapshot.values or {}).get("status") != "running":
+            return snapshot
+        thread_id = str((config.get("configurable") or {}).get("thread_id") or "")
+        if not thread_id or await asyncio.to_thread(_driven, self.checkpointer, thread_id):
+            return snapshot
+        return snapshot._replace(values={**snapshot.values, "status": "interrupted"})
+
+
+def _driven(checkpointer: Any, thread_id: str) -> bool:
+    """Whether a live process (a server run, a CLI command) holds the thread's lease."""
+    lease = lease_of(checkpointer)
+    return lease is None or thread_id in lease.live_holders()
+
+
+def _status_view(graph: Graph) -> StatusView:
+    view = graph.copy()
+    view.__class__ = StatusView
+    assert isinstance(view, StatusView)
+    return view
+
+
+READS: dict[EnvName, StatusView] = {name: _status_view(graph) for name, graph in GRAPHS.items()}
+
+
 def is_rollback(error: BaseException) -> bool:
     """Whether a run's stream ended because the run is being rolled back (langgraph-api's
     `UserRollback`, named rather than imported: the server's package is an extra)."""
@@ -59,7 +93,7 @@ async def _entered(env_name: EnvName, config: RunnableConfig) -> AsyncIterator[G
     configurable = config.get("configurable") or {}
     thread_id = configurable.get("thread_id")
     if configurable.get(EXECUTION_MARK) is not True or not thread_id:
-        yield GRAPHS[env_name]
+        yield READS[env_name]
         return
     owner = run_owner(config)
     await asyncio.to_thread(SERVER_RUNS.wait_for_rollbacks, str(thread_id), ROLLBACK_WAIT_S)
