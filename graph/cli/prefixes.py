@@ -29,7 +29,6 @@ def thread_ids_in(db: str | None, prefix: str = "") -> list[str] | None:
     location = checkpoint_location(db)
     if location.path is None:
         return _postgres_thread_ids(location.url, prefix)
-
     try:
         path = check_file(location.path, CHECKPOINTS, create=False)
         conn = connect_existing(path)
@@ -67,15 +66,11 @@ def full_thread_id(prefix: str, db: str | None) -> str:
     whole id, too short, or starts none); `ThreadNotFoundError` when it starts several."""
     if len(prefix) < MIN_PREFIX:
         return prefix
-    ids = thread_ids_in(db, prefix)
-    if not ids or prefix in ids:
+    matches = thread_ids_in(db, prefix)
+    if not matches or prefix in matches:
         return prefix
-    matches = [thread_id for thread_id in ids if thread_id.startswith(prefix)]
     if len(matches) == 1:
         return matches[0]
-    if not matches:
-        return prefix
-
     shown = ", ".join(matches[:SHOWN_MATCHES]) + (", ..." if len(matches) > SHOWN_MATCHES else "")
     where = checkpoint_location(db).label
     raise ThreadNotFoundError(

@@ -18,7 +18,7 @@ from graph.cli.episodes import open_agent
 from graph.cli.output import print_episode, print_threads
 from graph.cli.settings import thread_env
 from graph.errors import DatabaseError
-from graph.store.leases import SqliteThreadLease, lease_of
+from graph.store.leases import SqliteThreadLease, driven, lease_of
 from graph.store.locations import checkpoint_location
 from graph.store.registry import ThreadRegistry, registry_of
 from graph.store.tables import checkpointed_threads, connect_existing
@@ -37,20 +37,13 @@ def cmd_show(args: argparse.Namespace) -> int:
         stored = stored_settings(agent, snapshot(agent, args.thread_id))
         thread_env(args.thread_id, stored.get("env"), args.env)
     result = episode_result(agent, args.thread_id)
-    if result["status"] == "running" and not _running(agent, args.thread_id):
+    if result["status"] == "running" and driven(agent.checkpointer, args.thread_id) is not True:
         result["status"] = "interrupted"
     if args.json:
         print(terminal.dumps(result, default=str))
     else:
         print_episode(result, args.db)
     return 0
-
-
-def _running(agent: Any, thread_id: str) -> bool:
-    """Whether a live process holds the thread's lease (else a `running` state was left
-    by a process that ended: the episode is `interrupted`, as `threads` says)."""
-    lease = lease_of(agent.checkpointer)
-    return lease is not None and thread_id in lease.live_holders()
 
 
 @damage_reported

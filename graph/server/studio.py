@@ -27,7 +27,7 @@ from graph.agent import build_agent
 from graph.core.thread_guard import run_owner
 from graph.server.state_edits import GuardedGraph, guarded
 from graph.settings.context import EnvName
-from graph.store.leases import lease_of
+from graph.store.leases import driven, lease_of
 from graph.store.server_runs import SERVER_RUNS
 
 EXECUTION_MARK = "__is_for_execution__"  # set by langgraph-api on a run's own use only
@@ -60,15 +60,11 @@ class StatusView(GuardedGraph):
         if wanted or (snapshot.values or {}).get("status") != "running":
             return snapshot
         thread_id = str((config.get("configurable") or {}).get("thread_id") or "")
-        if not thread_id or await asyncio.to_thread(_driven, self.checkpointer, thread_id):
+        if not thread_id:
+            return snapshot
+        if await asyncio.to_thread(driven, self.checkpointer, thread_id) is not False:
             return snapshot
         return snapshot._replace(values={**snapshot.values, "status": "interrupted"})
-
-
-def _driven(checkpointer: Any, thread_id: str) -> bool:
-    """Whether a live process (a server run, a CLI command) holds the thread's lease."""
-    lease = lease_of(checkpointer)
-    return lease is None or thread_id in lease.live_holders()
 
 
 def _status_view(graph: Graph) -> StatusView:

@@ -281,3 +281,10 @@ def lease_of(checkpointer: Any) -> ThreadLease | None:
     """The thread lease of a checkpointer's database (None for in-memory savers)."""
     lease: ThreadLease | None = attached(checkpointer, "thread_lease", SqliteThreadLease)
     return lease
+
+
+def driven(checkpointer: Any, thread_id: str) -> bool | None:
+    """Whether a live process holds the thread's lease (None where the store keeps no
+    leases): a `running` episode nobody drives was left by a process that ended."""
+    lease = lease_of(checkpointer)
+    return None if lease is None else thread_id in lease.live_holders()
