@@ -117,11 +117,48 @@ def test_an_answer_the_question_names_is_grounded(store: Store) -> None:
 
 @pytest.mark.parametrize(
     ("given", "core"),
-    [("in 1954", "1954"), ("In March 1954", "March 1954"), ("Taylor Swift.", "Taylor Swift")],
+    [
+        ("in 1954", "1954"),
+        ("In March 1954", "March 1954"),
+        ("Taylor Swift.", "Taylor Swift"),
+        ("about 80,000", "80,000"),
+        ("approximately 1,200", "1,200"),
+        ("The answer is Taylor Swift.", "Taylor Swift"),
+        ("Final answer: 1954", "1954"),
+        ("Yes, both are American.", "Yes"),
+        ("no - they were born in different countries", "no"),
+        ("No. They are not.", "No"),
+    ],
 )
 def test_words_that_only_introduce_an_answer_are_dropped(given: str, core: str) -> None:
     assert core_answer(given) == core
-    assert core_answer("Sammy Davis Jr.") == "Sammy Davis Jr."
+
+
+@pytest.mark.parametrize(
+    "kept", ["Sammy Davis Jr.", "No. 5", "No Doubt", "Yesterday", "about Schmidt", "The Answer"]
+)
+def test_an_answer_that_only_looks_introduced_is_kept(kept: str) -> None:
+    assert core_answer(kept) == kept
+
+
+def test_an_explained_yes_is_checked_as_yes(store: Store) -> None:
+    store.add_text("Gene Kelly", "Gene Kelly was an American dancer and actor.")
+    store.add_text("Stephen King", "Stephen King is an American author.")
+    question = "Are Gene Kelly and Stephen King both American?"
+    plain, explained = check(store, question, "yes"), check(store, question, "Yes, both are.")
+    assert explained["outcome"] == plain["outcome"] != "rejected"
+
+
+def test_a_name_given_in_lower_case_is_read_as_the_evidence_writes_it(store: Store) -> None:
+    store.add_text(
+        "Kim Huybrechts",
+        "Kim Huybrechts reached the quarter-finals of the 2014 Grand Slam of Darts.",
+    )
+    question = "What event did Kim Huybrechts reach the quarter-finals of?"
+    written, lowered = (
+        check(store, question, a) for a in ("2014 Grand Slam of Darts", "2014 grand slam of darts")
+    )
+    assert lowered["outcome"] == written["outcome"] != "rejected"
 
 
 def test_a_reworded_year_is_verified_as_the_year(store: Store) -> None:

@@ -86,16 +86,27 @@ MISREADINGS: tuple[Callable[[Check], Verdict | None], ...] = (
     respectively_problem,
 )
 
-# A date or number answer written with the word that introduces it ("in 1954").
+# A date or number answer written with the word that introduces or hedges it ("in 1954",
+# "about 80,000").
 _LEADING_WORDS = re.compile(
-    r"^(?:in|on|during|circa|c\.|ca\.|around|the year)\s+(?=\d|[A-Z][a-z]+\.? \d)", re.IGNORECASE
+    r"^(?:in|on|during|circa|c\.|ca\.|around|about|approximately|approx\.|roughly"
+    r"|(?:an )?estimated|the year)\s+(?=\d|[A-Z][a-z]+\.? \d)",
+    re.IGNORECASE,
 )
+# A reply that announces its answer: "The answer is X.", "Answer: X", "Final answer: X".
+_ANNOUNCED = re.compile(r"^(?:(?:so,? )?the (?:final )?answer is|(?:final )?answer:)\s*", re.I)
+# "Yes, both are American.": a yes or no with its reason after a stop (not "No. 5").
+_EXPLAINED_YES_NO = re.compile(r"^(yes|no)(?:\s*[,;:!–—]|\s+-|\.(?!\s*\d))\s*\S", re.I)
 
 
 def core_answer(answer: str) -> str:
-    """The answer without what only words it: a sentence's full stop (not an
-    abbreviation's: "D.C.", "Jr."), "in" before a date."""
-    core = answer.strip()
+    """The answer without what only words it: "The answer is", a sentence's full stop
+    (not an abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or number, the
+    reason after a yes or no ("Yes, both are American.")."""
+    core = _ANNOUNCED.sub("", answer.strip())
+    explained = _EXPLAINED_YES_NO.match(core)
+    if explained:
+        return explained.group(1)
     if _SENTENCE_STOP.search(core):
         core = core[:-1].rstrip()
     return _LEADING_WORDS.sub("", core)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 
+from graph.verifier.evidence.candidates import written_as_stated
 from graph.verifier.evidence.matching import (
     Item,
     contains,
@@ -288,7 +289,8 @@ class Check:
     def read(self) -> Reading:
         """How the evidence ties the answer to the question."""
         stating = self.stating_items()
-        return self.reader.read(self.answer, stating, self.classify(self.answer, stating))
+        written = written_as_stated(self.answer, [item.raw for item in stating])
+        return self.reader.read(written, stating, self.classify(written, stating))
 
     def coverage(self, *, mentions: bool) -> tuple[list[str], list[str]]:
         """Evidence ids about each compared entity, and the entities with none.
