@@ -234,3 +234,18 @@ def test_a_name_given_where_a_date_is_asked_is_grounded(store: Store, question: 
     grounded(check(store, question, "Arne Dahl"), "asks when, and it gives no date")
     assert check(store, question, "3 May 1990")["outcome"] != "rejected"
     assert "gives no date" not in check(store, question, "May 1990")["reason"]
+
+
+def test_an_answer_the_question_names_beside_a_misread_pair_is_not_rejected(
+    store: Store,
+) -> None:
+    store.add_text("Calvin Harris", "Calvin Harris is a Scottish DJ and record producer.")
+    store.add_text("John Newman", "John Newman is an English singer and songwriter.")
+    store.add_text("I'm Not Alone", '"I\'m Not Alone" is a song by Calvin Harris, from 2009.')
+    store.add_text("Blame", '"Blame" is a song by Calvin Harris featuring John Newman, from 2014.')
+    question = (
+        'Which single came first, "I\'m Not Alone" by Calvin Harris or John Newman\'s "Blame"'
+        " featuring Calvin Harris?"
+    )
+    assert check(store, question, "I'm Not Alone")["outcome"] != "rejected"
+    rejected(check(store, question, "Richard"))

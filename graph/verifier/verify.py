@@ -163,8 +163,8 @@ def verify_answer(
 def form_problem(check: Check) -> Verdict | None:
     """A rejection when the answer is not of the form the question asks for (a year, a
     number, yes or no, one of two named alternatives; when no stored page is about one of
-    the alternatives, the question's pair may be misread, and a stated answer that names
-    neither is grounded)."""
+    the alternatives, or the question names the answer itself, the question's pair may be
+    misread, and a stated answer that names neither is grounded)."""
     q, folded, answer = check.q, check.folded, check.answer
     yes_no = folded.tokens in (("yes",), ("no",))
     if q.strict_yes_no and not yes_no and q.pair_kind != "or":
@@ -182,11 +182,23 @@ def form_problem(check: Check) -> Verdict | None:
         alternatives = " or ".join(repr(" ".join(name.tokens)) for name in q.pair)
         reason = REASON_NOT_ALTERNATIVE.format(alternatives=alternatives, answer=answer)
         _, uncovered = check.coverage(mentions=False)
-        found = check.locate()[0] if uncovered else None
-        if found is not None:  # no stored page is about an alternative: the pair may be misread
+        misread = bool(uncovered) or _named_beside_pair(check)
+        found = check.locate()[0] if misread else None
+        if found is not None:
             return ground(found.ids, reason, [], GROUNDING_STATED)
         return reject(reason, [])
     return None
+
+
+def _named_beside_pair(check: Check) -> bool:
+    """The question names the answer, a name, outside both alternatives as read: the pair
+    may be misread ("X by A or Y featuring B" read as A or B)."""
+    folded = check.folded
+    return (
+        not check.answer.islower()
+        and contains(check.q.text, folded)
+        and not any(contains(name, folded) for name in check.q.pair)
+    )
 
 
 def _choice_question(check: Check) -> bool:
