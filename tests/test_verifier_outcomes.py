@@ -249,3 +249,11 @@ def test_an_answer_the_question_names_beside_a_misread_pair_is_not_rejected(
     )
     assert check(store, question, "I'm Not Alone")["outcome"] != "rejected"
     rejected(check(store, question, "Richard"))
+
+
+def test_a_rival_stated_only_in_a_denying_clause_does_not_compete(store: Store) -> None:
+    store.add_text("John Smith (actor)", "John Smith is an American actor.")
+    store.add_text("John Smith (actor)", "John Smith was born in 1970 in Leeds.", 1)
+    alone = check(store, BORN, "1970")
+    store.add_text("John Smith (actor)", "It is not true that John Smith was born in 1971.", 2)
+    assert check(store, BORN, "1970")["outcome"] == alone["outcome"] == "verified"

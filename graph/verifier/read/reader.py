@@ -38,6 +38,7 @@ from graph.verifier.read.relation import (
 )
 from graph.verifier.read.slots import MADE
 from graph.verifier.text.normalise import Text, analyse, singular
+from graph.verifier.trust.denials import negated
 
 Rival = tuple[tuple[str, ...], Span, int]
 # How many (reader, kind, words) tables are kept: a reader is kept per question and evidence.
@@ -124,6 +125,13 @@ def _subject_pages(
     return tuple((_title_words(title), frozenset(cues)) for title, cues in pages.items())
 
 
+@lru_cache(maxsize=65536)
+def _denied(raw: str, tokens: tuple[str, ...]) -> bool:
+    """The sentence states the span only in a clause that denies or doubts it ("It is not
+    true that X ..."): no rival, as it is no answer."""
+    return negated(analyse(reading(raw)), analyse(" ".join(tokens)))
+
+
 def _measures(raw: str, span: Span, kind: str, cues: Cues) -> bool:
     """A span may answer a question asking for a measure: a number with a unit of it next to
     it ("134 miles", not the "309" of "Route 309"), or anything when none is asked."""
@@ -206,6 +214,7 @@ class Reader:
             gap < nearest.relation_distance
             and self._is_rival(tokens, answer)
             and _measures(raw, span, kind, cues)
+            and not _denied(raw, tokens)
             for tokens, span, gap in table
         )
 
@@ -225,7 +234,11 @@ class Reader:
             for tokens, span, gap in table:
                 if count <= most and gap >= nearest:
                     break
-                if self._is_rival(tokens, answer) and _measures(raw, span, kind, cues):
+                if (
+                    self._is_rival(tokens, answer)
+                    and _measures(raw, span, kind, cues)
+                    and not _denied(raw, tokens)
+                ):
                     most, nearest = max(most, count), min(nearest, gap)
                     break
         return most, nearest
