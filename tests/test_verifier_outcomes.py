@@ -10,6 +10,7 @@ from graph.agent import wikipedia_environment
 from graph.settings.context import Context
 from graph.verifier import GROUNDING_STATED, verify_answer
 from graph.verifier.kinds.described import described_nouns
+from graph.verifier.text.casing import recased
 from graph.verifier.text.normalise import analyse
 from graph.verifier.trust.denials import negated
 from graph.verifier.verify import core_answer
@@ -257,3 +258,28 @@ def test_a_rival_stated_only_in_a_denying_clause_does_not_compete(store: Store) 
     alone = check(store, BORN, "1970")
     store.add_text("John Smith (actor)", "It is not true that John Smith was born in 1971.", 2)
     assert check(store, BORN, "1970")["outcome"] == alone["outcome"] == "verified"
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("In what year was the video game composer Allister Brimble born?", "1970"),
+        ("Who was born first, Allister Brimble or John Smith?", "Allister Brimble"),
+    ],
+)
+def test_a_question_typed_in_lower_case_gets_the_same_verdict(
+    store: Store, question: str, answer: str
+) -> None:
+    store.add("Allister Brimble", 0)
+    store.add_text("John Smith (actor)", "John Smith (born 1985) is an American actor.")
+    cased, lowered = check(store, question, answer), check(store, question.lower(), answer)
+    assert lowered["outcome"] == cased["outcome"] == "verified"
+
+
+def test_recasing_takes_the_evidence_capitals_of_names_only() -> None:
+    texts = [("The 1982 FIFA World Cup was held in Spain. West Germany played Austria.", "Spain")]
+    assert recased("which world cup was held where west germany played austria?", texts) == (
+        "Which World Cup was held where West Germany played Austria?"
+    )
+    assert recased("Which world cup?", texts) == "Which world cup?"  # capitals given: kept
+    assert recased("the answer", [("The answer is here.", "Here")]) == "The answer"

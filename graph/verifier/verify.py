@@ -29,6 +29,7 @@ from graph.verifier.rules.ranks import rank_problem
 from graph.verifier.rules.respectively import respectively_problem
 from graph.verifier.rules.titles import title_problem
 from graph.verifier.score.combiner import Decider, load_combiner
+from graph.verifier.text.casing import recased
 from graph.verifier.text.normalise import MONTH_NAMES, analyse, is_number
 from graph.verifier.text.wordstems import STOPWORDS
 from graph.verifier.verdicts import (
@@ -136,7 +137,9 @@ def verify_answer(
     if not evidence:
         return reject(REASON_NO_EVIDENCE.format(answer=answer), [answer.strip()])
     lexicon = shared_lexicon() if lexicon is None else lexicon
-    check = Check(question, answer, stored_items(evidence), lexicon)
+    items = stored_items(evidence)
+    question = recased(question, ((item.raw, item.title) for item in items))
+    check = Check(question, answer, items, lexicon)
     misformed = form_problem(check)
     if misformed is not None:
         return misformed

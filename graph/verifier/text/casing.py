@@ -1,0 +1,51 @@
+"""A question typed all in lower case, read with the capitals the evidence gives its names.
+
+The question's reading finds names by their capitals ("which World Cup" asks for a cup
+named so, "X or Y?" names two alternatives); "which world cup was ..." would lose them.
+Every run of capitalised words the stored sentences or page titles write (not a lone
+word opening a sentence: "The", "He"), and every part of two or more of its words
+("World Cup" of "FIFA World Cup"), gives its capitals back to the same words in the
+question, longest first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+_NAME_WORD = r"[A-Z][\w'’.\-]*"
+_RUN = re.compile(rf"{_NAME_WORD}(?:\s+(?:(?:of|the|and|de|for|von|van|in)\s+)?{_NAME_WORD})*")
+_SHORTEST = 3
+
+
+def recased(question: str, texts: Iterable[tuple[str, str]]) -> str:
+    """The question with the evidence's capitals when it has none (`texts`: each stored
+    sentence with its page title); otherwise the question unchanged."""
+    if any(char.isupper() for char in question):
+        return question
+    return _recased(question, tuple(texts))
+
+
+@lru_cache(maxsize=256)
+def _recased(question: str, texts: tuple[tuple[str, str], ...]) -> str:
+    runs: set[str] = set()
+    for sentence, title in texts:
+        runs.add(re.sub(r"\s*\([^()]*\)\s*$", "", title))
+        for match in _RUN.finditer(sentence):
+            run = match.group().rstrip(".")
+            if match.start() == 0 and " " not in run:
+                continue
+            words = run.split()
+            runs.update(
+                " ".join(words[start:end])
+                for start in range(len(words))
+                for end in range(start + 2, len(words) + 1)
+            )
+            runs.add(run)
+    for run in sorted(runs, key=len, reverse=True):
+        if len(run) < _SHORTEST or run.islower() or run.casefold() not in question:
+            continue
+        pattern = re.compile(rf"(?<![\w'’]){re.escape(run.casefold())}(?![\w'’])")
+        question = pattern.sub(run.replace("\\", r"\\"), question)
+    return question[:1].upper() + question[1:]
