@@ -9,11 +9,13 @@ from verifier_utils import Store, check, grounded, rejected, stated, supported
 from graph.agent import wikipedia_environment
 from graph.settings.context import Context
 from graph.verifier import GROUNDING_STATED, verify_answer
+from graph.verifier.evidence.matching import stored_items
 from graph.verifier.kinds.described import described_nouns
 from graph.verifier.text.casing import recased
 from graph.verifier.text.normalise import analyse
 from graph.verifier.trust.denials import negated
 from graph.verifier.verify import core_answer
+from tools.base import Evidence
 from tools.wikipedia.environment import WikipediaEnvironment
 
 BORN = "In what year was John Smith born?"
@@ -283,3 +285,13 @@ def test_recasing_takes_the_evidence_capitals_of_names_only() -> None:
     )
     assert recased("Which world cup?", texts) == "Which world cup?"  # capitals given: kept
     assert recased("the answer", [("The answer is here.", "Here")]) == "The answer"
+
+
+def test_a_sentence_stored_twice_counts_once(store: Store) -> None:
+    store.add("Allister Brimble", 0, 1)
+    again: Evidence = {**store.evidence[0], "id": "e9"}
+    assert stored_items([*store.evidence, again]) == stored_items(store.evidence)
+    question = "In what year was the video game composer Allister Brimble born?"
+    assert verify_answer(question, "1970", [*store.evidence, again]) == verify_answer(
+        question, "1970", store.evidence
+    )

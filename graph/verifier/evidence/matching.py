@@ -70,15 +70,20 @@ def title_text(title: str) -> Text:
 
 def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
     """The stored evidence as sentences with their page titles, each with the stored
-    sentence before it on its page (each `Item` made as the tuple it is, without the
-    named tuple's Python-level constructor: half the time)."""
+    sentence before it on its page; a sentence stored again on the same page (a Lookup
+    of what a Search gave) counts once, under its first id. Each `Item` is made as the
+    tuple it is, without the named tuple's Python-level constructor: half the time."""
     items: list[Item] = []
     placed: dict[tuple[str, int], str] = {}
+    seen: set[tuple[str, str]] = set()
     new = tuple.__new__
     for record in evidence:
         source = record.get("source") or _NO_SOURCE
         index = source.get("sentence_index")
         title, raw = str(source.get("title") or ""), str(record["text"])
+        if (title, raw) in seen:
+            continue
+        seen.add((title, raw))
         position = index if isinstance(index, int) else -1
         if position >= 0:
             placed[title, position] = raw
