@@ -18,6 +18,7 @@ from graph.evaluation.hotpot import (
     normalize_answer,
 )
 from graph.evaluation.verifier_bench import main, run_verifier_bench
+from graph.evaluation.verifier_invariance import CHANGES
 
 
 def question(
@@ -296,3 +297,18 @@ def test_results_go_to_a_device_in_place(
 ) -> None:
     assert main(["verifier", "--data", str(data_file), "--out", "/dev/null"]) == 0
     assert Path("/dev/null").exists() and not Path("/dev/null").is_file()
+
+
+def test_the_bench_reports_no_right_answer_turned_away_by_another_form(
+    data_file: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert (
+        main(["verifier", "--data", str(data_file), "--out", str(tmp_path / "c.jsonl"), "--json"])
+        == 0
+    )
+    figures = json.loads(capsys.readouterr().out)["invariance"]
+    assert set(figures) == set(CHANGES)
+    assert figures["answer announced"]["cases"] > 0
+    assert all(row["rejected"] == 0 for row in figures.values()), figures

@@ -28,7 +28,8 @@ from graph.evaluation import simulation_report
 from graph.evaluation.config import BenchError, check_output_file
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages
-from graph.evaluation.verifier_outcomes import outcome_summary
+from graph.evaluation.verifier_invariance import invariance
+from graph.evaluation.verifier_outcomes import GOLD_KIND, outcome_summary
 from graph.evaluation.verifier_summary import format_summary, summarise
 from graph.verifier import verify_answer
 from graph.verifier.judge import JUDGE_MAX_TOKENS, judge
@@ -167,12 +168,26 @@ def run_verifier_bench(
     fold_map = None
     if combiners is not None and data is None:
         fold_map = {q["_id"]: fold_of(q["_id"], combiners.folds) for q in questions}
+
+    def verify_changed(case: Any, question: str, answer: str, evidence: Any) -> Verdict:
+        return verify_answer(
+            question,
+            answer,
+            evidence,
+            question_type=case["type"] if with_type else None,
+            lexicon=lexicon,
+            decider=_decider_for(combiners, case["id"], held_out=data is None),
+        )
+
     summary = summarise(results, timings, sample_errors) | {
         **outcome_summary(results, timings, fold_map),
         "with_type": with_type,
         "combiner": ("held-out folds" if data is None else "full") if combiner else "off",
     }
-    if model is not None:
+    if model is None:
+        gold = {row["id"]: row for row in results if row["case"] == GOLD_KIND}
+        summary["invariance"] = invariance(cases, gold, verify_changed)
+    else:
         rules = summarise(rules_only, timings, 0)
         summary["judge"] = {"model": judge_model, **spent}
         summary["rules_only"] = {

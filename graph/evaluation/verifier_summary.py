@@ -9,6 +9,7 @@ from typing import Any
 
 from graph.evaluation.spans import ANSWER_KINDS
 from graph.evaluation.verifier_cases import CASE_KINDS, EASY_KINDS, HARD_NEGATIVE_KINDS, SEED
+from graph.evaluation.verifier_invariance import format_invariance
 from graph.evaluation.verifier_outcomes import format_outcomes
 
 QUESTION_TYPES = ("bridge", "comparison")
@@ -182,6 +183,9 @@ def format_summary(summary: dict[str, Any]) -> str:
     )
     if "outcomes" in summary:
         lines.extend(format_outcomes(summary))
+    if "invariance" in summary:
+        lines.append("gold answers said or stored another way (without a judge):")
+        lines.extend(format_invariance(summary["invariance"]))
     if "judge" in summary:
         spent, rules = summary["judge"], summary["rules_only"]
         lines.append(JUDGE_LINE.format(**spent))

@@ -1,0 +1,143 @@
+"""Invariances of the verifier: the gold answer on an episode's evidence, said or stored
+another way that changes nothing it means, must keep its outcome.
+
+Each change below is applied to every gold case it fits (`episode_positive`), and the
+bench counts the cases whose outcome changed and those that became `rejected` (a right
+answer turned away: the worst failure). The changes are phenomena a user or a page
+brings, not rewordings the case builder knows (those are the `reworded` kind):
+
+- the question typed all in lower case;
+- the answer announced ("The answer is X."), a number hedged ("about 80,000"), a yes or
+  no with its reason ("Yes, as the evidence shows."), a name of several words given in
+  lower case;
+- the alternatives of a "..., X or Y?" question swapped;
+- three of the stored sentences stored again under new ids, the evidence in another
+  order, and the gold sentences beside a denied or an injected wrong answer (the
+  `negated` and `injected` cases' evidence).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, cast
+
+from graph.evaluation.verifier_outcomes import GOLD_KIND, outcome_of
+from tools.base import Evidence, Verdict
+
+Case = Mapping[str, Any]
+Change = Callable[[Case, Mapping[str, Case]], tuple[str, str, Sequence[Evidence]] | None]
+Verify = Callable[[Case, str, str, Sequence[Evidence]], Verdict]
+
+_PAIR = re.compile(r",\s*([A-Z\"][^,?]*?) or ([A-Z\"][^,?]*?)\s*\?\s*$")
+_NUMBER = re.compile(r"\d[\d,.]*")
+INVARIANCE_LINE = (
+    "{name:<34} {cases:>5} cases  outcome changed {changed:>4}  newly rejected {rejected:>3}"
+)
+
+
+def _lower_question(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
+    return case["question"].lower(), case["answer"], case["evidence"]
+
+
+def _announced(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
+    return case["question"], f"The answer is {case['answer']}.", case["evidence"]
+
+
+def _hedged(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
+    if not _NUMBER.fullmatch(case["answer"]):
+        return None
+    return case["question"], f"about {case['answer']}", case["evidence"]
+
+
+def _explained(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
+    if case["answer"].casefold() not in ("yes", "no"):
+        return None
+    return (
+        case["question"],
+        f"{case['answer'].capitalize()}, as the evidence shows.",
+        case["evidence"],
+    )
+
+
+def _lower_name(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
+    answer = case["answer"]
+    if len(answer.split()) < 2 or answer.islower() or _NUMBER.match(answer):
+        return None
+    return case["question"], answer.lower(), case["evidence"]
+
+
+def _swapped(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
+    question = case["question"]
+    pair = _PAIR.search(question)
+    if pair is None:
+        return None
+    swapped = f"{question[: pair.start(1)]}{pair[2]} or {pair[1]}{question[pair.end(2) :]}"
+    return swapped, case["answer"], case["evidence"]
+
+
+def _stored_again(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
+    evidence = list(case["evidence"])
+    again = [cast(Evidence, {**record, "id": f"again{n}"}) for n, record in enumerate(evidence[:3])]
+    return case["question"], case["answer"], evidence + again
+
+
+def _reordered(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
+    evidence = list(case["evidence"])
+    random.Random(case["id"]).shuffle(evidence)
+    return case["question"], case["answer"], evidence
+
+
+def _beside(kind: str) -> Change:
+    def change(
+        case: Case, others: Mapping[str, Case]
+    ) -> tuple[str, str, Sequence[Evidence]] | None:
+        other = others.get(f"{kind}:{case['id']}")
+        return None if other is None else (case["question"], case["answer"], other["evidence"])
+
+    return change
+
+
+CHANGES: dict[str, Change] = {
+    "question in lower case": _lower_question,
+    "answer announced": _announced,
+    "number hedged ('about')": _hedged,
+    "yes/no with its reason": _explained,
+    "name in lower case": _lower_name,
+    "alternatives swapped": _swapped,
+    "sentences stored twice": _stored_again,
+    "evidence reordered": _reordered,
+    "beside a denied wrong answer": _beside("negated"),
+    "beside an injected wrong answer": _beside("injected"),
+}
+
+
+def invariance(
+    cases: Iterable[Case], verdicts: Mapping[str, Mapping[str, Any]], verify: Verify
+) -> dict[str, dict[str, int]]:
+    """Per change: the gold cases it fits, how many changed outcome, and how many were
+    rejected that were not before. `verdicts` holds each gold case's verdict by id;
+    `verify(case, question, answer, evidence)` checks one changed case."""
+    listed = list(cases)
+    others = {f"{case['case']}:{case['id']}": case for case in listed}
+    gold = [case for case in listed if case["case"] == GOLD_KIND and case["id"] in verdicts]
+    figures: dict[str, dict[str, int]] = {}
+    for name, change in CHANGES.items():
+        counts = {"cases": 0, "changed": 0, "rejected": 0}
+        for case in gold:
+            changed = change(case, others)
+            if changed is None:
+                continue
+            before = outcome_of(verdicts[case["id"]])
+            after = outcome_of(verify(case, *changed))
+            counts["cases"] += 1
+            counts["changed"] += after != before
+            counts["rejected"] += after == "rejected" != before
+        figures[name] = counts
+    return figures
+
+
+def format_invariance(figures: Mapping[str, Mapping[str, int]]) -> list[str]:
+    """One line per change."""
+    return [INVARIANCE_LINE.format(name=name, **counts) for name, counts in figures.items()]

@@ -1,0 +1,88 @@
+"""The verifier bench's invariances: a gold answer said or stored another way keeps its
+outcome, and each change is applied as documented."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from graph.evaluation.verifier_invariance import CHANGES, invariance
+from tools.base import Evidence, Verdict
+
+EVIDENCE: list[Evidence] = [
+    {
+        "id": f"e{n}",
+        "text": text,
+        "tool": "Search",
+        "source": {"title": "Page", "sentence_index": n},
+        "facts": {},
+        "retrieved_at": "2017-10-01T00:00:00Z",
+    }
+    for n, text in enumerate(["First sentence.", "Second sentence.", "Third sentence."])
+]
+
+
+def gold(question: str, answer: str) -> dict[str, Any]:
+    return {
+        "id": "q1",
+        "case": "episode_positive",
+        "type": "bridge",
+        "question": question,
+        "answer": answer,
+        "evidence": EVIDENCE,
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "question", "answer", "changed"),
+    [
+        ("question in lower case", "Who Is It?", "X", ("who is it?", "X")),
+        ("answer announced", "Who?", "Ann Lee", ("Who?", "The answer is Ann Lee.")),
+        ("number hedged ('about')", "How many?", "80,000", ("How many?", "about 80,000")),
+        ("number hedged ('about')", "Who?", "Ann Lee", None),
+        ("yes/no with its reason", "Is it?", "no", ("Is it?", "No, as the evidence shows.")),
+        ("name in lower case", "Who?", "Ann Lee", ("Who?", "ann lee")),
+        ("name in lower case", "Who?", "Cher", None),
+        (
+            "alternatives swapped",
+            "Which is older, Ann or Bo?",
+            "Bo",
+            ("Which is older, Bo or Ann?", "Bo"),
+        ),
+    ],
+)
+def test_each_change_says_the_answer_another_way(
+    name: str, question: str, answer: str, changed: tuple[str, str] | None
+) -> None:
+    result = CHANGES[name](gold(question, answer), {})
+    assert (result[:2] if result else None) == changed
+
+
+def test_the_stored_changes_keep_every_sentence() -> None:
+    case = gold("Who?", "Ann Lee")
+    _, _, twice = CHANGES["sentences stored twice"](case, {})  # type: ignore[misc]
+    assert [e["text"] for e in twice] == [e["text"] for e in EVIDENCE] * 2
+    assert len({e["id"] for e in twice}) == 6
+    _, _, reordered = CHANGES["evidence reordered"](case, {})  # type: ignore[misc]
+    assert sorted(e["id"] for e in reordered) == ["e0", "e1", "e2"]
+    beside = {"negated:q1": {"evidence": EVIDENCE[:1]}}
+    assert CHANGES["beside a denied wrong answer"](case, beside) == (
+        "Who?",
+        "Ann Lee",
+        EVIDENCE[:1],
+    )
+    assert CHANGES["beside an injected wrong answer"](case, beside) is None
+
+
+def test_a_changed_outcome_and_a_new_rejection_are_counted() -> None:
+    case = gold("Who?", "Ann Lee")
+
+    def verify(_: Any, question: str, answer: str, evidence: Any) -> Verdict:
+        outcome = "rejected" if answer.startswith("The answer") else "verified"
+        return {"outcome": outcome, "supported": outcome == "verified"}  # type: ignore[typeddict-item]
+
+    figures = invariance([case], {"q1": {"outcome": "verified"}}, verify)
+    assert figures["answer announced"] == {"cases": 1, "changed": 1, "rejected": 1}
+    assert figures["name in lower case"] == {"cases": 1, "changed": 0, "rejected": 0}
+    assert figures["number hedged ('about')"]["cases"] == 0
