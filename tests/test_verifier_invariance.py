@@ -42,6 +42,7 @@ def gold(question: str, answer: str) -> dict[str, Any]:
         ("number hedged ('about')", "How many?", "80,000", ("How many?", "about 80,000")),
         ("number hedged ('about')", "Who?", "Ann Lee", None),
         ("yes/no with its reason", "Is it?", "no", ("Is it?", "No, as the evidence shows.")),
+        ("yes/no with its reason, no stop", "Is it?", "no", ("Is it?", "no as the evidence shows")),
         ("name in lower case", "Who?", "Ann Lee", ("Who?", "ann lee")),
         ("name in lower case", "Who?", "Cher", None),
         (

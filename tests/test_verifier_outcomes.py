@@ -144,12 +144,20 @@ def test_an_answer_that_only_looks_introduced_is_kept(kept: str) -> None:
     assert core_answer(kept) == kept
 
 
-def test_an_explained_yes_is_checked_as_yes(store: Store) -> None:
+@pytest.mark.parametrize("explained", ["Yes, both are.", "yes they are", "Yes both were"])
+def test_an_explained_yes_is_checked_as_yes(store: Store, explained: str) -> None:
     store.add_text("Gene Kelly", "Gene Kelly was an American dancer and actor.")
     store.add_text("Stephen King", "Stephen King is an American author.")
-    question = "Are Gene Kelly and Stephen King both American?"
-    plain, explained = check(store, question, "yes"), check(store, question, "Yes, both are.")
-    assert explained["outcome"] == plain["outcome"] != "rejected"
+    question = "Gene Kelly and Stephen King, are they both American?"
+    plain = check(store, question, "yes")
+    assert check(store, question, explained)["outcome"] == plain["outcome"] != "rejected"
+
+
+def test_a_name_opening_with_no_is_no_answer_no() -> None:
+    store = Store()
+    store.add_text("No Doubt", "No Doubt is an American rock band formed in 1986.")
+    question = "Which American rock band was formed in 1986?"
+    assert check(store, question, "No Doubt")["outcome"] != "rejected"
 
 
 def test_a_name_given_in_lower_case_is_read_as_the_evidence_writes_it(store: Store) -> None:

@@ -8,8 +8,8 @@ brings, not rewordings the case builder knows (those are the `reworded` kind):
 
 - the question typed all in lower case;
 - the answer announced ("The answer is X."), a number hedged ("about 80,000"), a yes or
-  no with its reason ("Yes, as the evidence shows."), a name of several words given in
-  lower case;
+  no with its reason ("Yes, as the evidence shows.", "yes as the evidence shows"), a
+  name of several words given in lower case;
 - the alternatives of a "..., X or Y?" question swapped;
 - three of the stored sentences stored again under new ids, the evidence in another
   order, and the gold sentences beside a denied or an injected wrong answer (the
@@ -61,6 +61,14 @@ def _explained(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Ev
     )
 
 
+def _explained_unstopped(
+    case: Case, _: Mapping[str, Case]
+) -> tuple[str, str, Sequence[Evidence]] | None:
+    if case["answer"].casefold() not in ("yes", "no"):
+        return None
+    return case["question"], f"{case['answer']} as the evidence shows", case["evidence"]
+
+
 def _lower_name(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
     answer = case["answer"]
     if len(answer.split()) < 2 or answer.islower() or _NUMBER.match(answer):
@@ -104,6 +112,7 @@ CHANGES: dict[str, Change] = {
     "answer announced": _announced,
     "number hedged ('about')": _hedged,
     "yes/no with its reason": _explained,
+    "yes/no with its reason, no stop": _explained_unstopped,
     "name in lower case": _lower_name,
     "alternatives swapped": _swapped,
     "sentences stored twice": _stored_again,

@@ -18,6 +18,7 @@ from graph.verifier.evidence.matching import contains, stored_items
 from graph.verifier.kinds.answer_types import NameLexicon
 from graph.verifier.kinds.described import is_described_bridge
 from graph.verifier.kinds.lexicon_store import shared_lexicon
+from graph.verifier.kinds.question import analyse_question
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
 from graph.verifier.read.ties import class_problem, kind_problem, rule_problem, unit_problem
@@ -73,6 +74,13 @@ _ROMAN = re.compile(r"^[ivxlcdm]+$")
 _ASKS_WHEN = re.compile(
     r"^\W*when\s+(?:was|were|is|are|did|does|do|has|had|will)\b|\bwhen\s*\?\s*$"
     r"|\b(?:what|which)\s+date\b|\bdate\s+of\s+(?:birth|death)\b",
+    re.I,
+)
+# The words a yes or no's reason opens with ("yes they are", "no both were born ..."), not
+# a name's next word ("No Doubt", "Yes Man").
+_REASON_OPENING = re.compile(
+    r"(?:they|it|he|she|both|neither|only|not|because|since|as|the|this|that|these|those"
+    r"|is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b",
     re.I,
 )
 # Words that make an answer a date without a digit: "May", "the early twentieth century".
@@ -139,6 +147,7 @@ def verify_answer(
     lexicon = shared_lexicon() if lexicon is None else lexicon
     items = stored_items(evidence)
     question = recased(question, ((item.raw, item.title) for item in items))
+    answer = _yes_or_no_said(question, answer)
     check = Check(question, answer, items, lexicon)
     misformed = form_problem(check)
     if misformed is not None:
@@ -161,6 +170,15 @@ def verify_answer(
     if found is None:
         return explain_missing(check, missing)
     return _stated(check, found, decider or load_combiner().full)
+
+
+def _yes_or_no_said(question: str, answer: str) -> str:
+    """A yes or no followed by its reason without a stop ("yes they are both American"),
+    when the question asks yes or no (it has no wh-word)."""
+    first, _, rest = answer.partition(" ")
+    if first.casefold() not in ("yes", "no") or not _REASON_OPENING.match(rest):
+        return answer
+    return first if analyse_question(question).asks_yes_no else answer
 
 
 def form_problem(check: Check) -> Verdict | None:
