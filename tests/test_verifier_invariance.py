@@ -76,6 +76,15 @@ def test_the_stored_changes_keep_every_sentence() -> None:
     assert CHANGES["beside an injected wrong answer"](case, beside) is None
 
 
+def test_a_reversed_comparison_is_answered_by_the_other_alternative() -> None:
+    case = gold("Which is older, Ann or Bo?", "Bo")
+    others = {"choice_swap:q1": {"answer": "Ann"}}
+    reverse = CHANGES["comparison reversed, other answer"]
+    assert reverse(case, others) == ("Which is younger, Ann or Bo?", "Ann", EVIDENCE)
+    assert reverse(gold("Which came first, Ann or Bo?", "Bo"), others) is None
+    assert reverse(case, {}) is None
+
+
 def test_a_changed_outcome_and_a_new_rejection_are_counted() -> None:
     case = gold("Who?", "Ann Lee")
 

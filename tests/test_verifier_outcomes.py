@@ -303,3 +303,18 @@ def test_a_sentence_stored_twice_counts_once(store: Store) -> None:
     assert verify_answer(question, "1970", [*store.evidence, again]) == verify_answer(
         question, "1970", store.evidence
     )
+
+
+@pytest.mark.parametrize("comparative", ["higher", "lower"])
+def test_a_rank_is_no_height_whichever_way_the_question_compares(
+    store: Store, comparative: str
+) -> None:
+    store.add_text("Saltoro Kangri", "Saltoro Kangri is a peak in the Karakoram.")
+    store.add_text("Saltoro Kangri", "It is the 31st highest mountain in the world.", 1)
+    store.add_text("Langtang Ri", "Langtang Ri is a mountain in Nepal.")
+    store.add_text(
+        "Langtang Ri", "At an elevation of 7205 m it is the 106th highest mountain in the world.", 1
+    )
+    question = f"Which is the {comparative} mountain, Saltoro Kangri or Langtang Ri?"
+    for answer in ("Saltoro Kangri", "Langtang Ri"):
+        assert check(store, question, answer)["outcome"] != "rejected", answer

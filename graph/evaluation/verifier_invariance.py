@@ -10,7 +10,8 @@ brings, not rewordings the case builder knows (those are the `reworded` kind):
 - the answer announced ("The answer is X."), a number hedged ("about 80,000"), a yes or
   no with its reason ("Yes, as the evidence shows.", "yes as the evidence shows"), a
   name of several words given in lower case;
-- the alternatives of a "..., X or Y?" question swapped;
+- the alternatives of a "..., X or Y?" question swapped; its one comparative reversed
+  ("older" -> "younger"), answered by the other alternative;
 - three of the stored sentences stored again under new ids, the evidence in another
   order, and the gold sentences beside a denied or an injected wrong answer (the
   `negated` and `injected` cases' evidence).
@@ -85,6 +86,33 @@ def _swapped(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evid
     return swapped, case["answer"], case["evidence"]
 
 
+_OPPOSITES = {
+    **dict.fromkeys(("older", "oldest"), "younger"),
+    **dict.fromkeys(("younger", "youngest"), "older"),
+    "earlier": "later",
+    "later": "earlier",
+    "larger": "smaller",
+    "smaller": "larger",
+    "bigger": "smaller",
+    "longer": "shorter",
+    "taller": "shorter",
+    "higher": "lower",
+    "lower": "higher",
+    "more": "fewer",
+}
+
+
+def _reversed(case: Case, others: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
+    """The one comparative of a choice reversed ("older" -> "younger"): the other
+    alternative (the `choice_swap` case's answer) becomes the right answer."""
+    other = others.get(f"choice_swap:{case['id']}")
+    words = [w for w in re.findall(r"\w+", case["question"]) if w.casefold() in _OPPOSITES]
+    if other is None or len(words) != 1:
+        return None
+    question = re.sub(rf"\b{words[0]}\b", _OPPOSITES[words[0].casefold()], case["question"])
+    return question, other["answer"], case["evidence"]
+
+
 def _stored_again(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
     evidence = list(case["evidence"])
     again = [cast(Evidence, {**record, "id": f"again{n}"}) for n, record in enumerate(evidence[:3])]
@@ -115,6 +143,7 @@ CHANGES: dict[str, Change] = {
     "yes/no with its reason, no stop": _explained_unstopped,
     "name in lower case": _lower_name,
     "alternatives swapped": _swapped,
+    "comparison reversed, other answer": _reversed,
     "sentences stored twice": _stored_again,
     "evidence reordered": _reordered,
     "beside a denied wrong answer": _beside("negated"),

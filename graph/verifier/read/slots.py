@@ -71,11 +71,11 @@ QUANTITIES = {
 COMPARATIVES = {
     comparative: adjective
     for adjective, comparatives in (
-        ("high", "higher highest"),
+        ("high", "higher highest lower lowest"),
         ("tall", "taller tallest"),
         ("long", "longer longest shorter shortest"),
         ("large", "larger largest bigger biggest smaller smallest"),
-        ("deep", "deeper deepest"),
+        ("deep", "deeper deepest shallower shallowest"),
         ("heavy", "heavier heaviest lighter"),
         ("wide", "wider widest narrower"),
         ("populous", "populous"),

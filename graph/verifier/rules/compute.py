@@ -47,6 +47,7 @@ MORE = frozenset(
 LESS = frozenset(
     split_words(
         "fewer fewest less least smaller smallest shorter shortest lower lowest lighter narrower"
+        " shallower shallowest"
     )
 )
 NATIONALITY_WORDS = frozenset(split_words("nationality country citizenship origin"))
