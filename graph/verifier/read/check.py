@@ -4,10 +4,8 @@ where the answer is stated."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain
 
 from graph.verifier.evidence.matching import (
     Item,
@@ -105,23 +103,32 @@ class Check:
         return {page: self.page_items(page) for page in self._by_page if self.page_items(page)}
 
     def directly_related(self, page: str) -> bool:
-        """The page's sentences and title share with the question a word of a name the
-        question mentions, or two other content words (the answer's own words aside)."""
+        """The page's trusted sentences and its title (when one of them is trusted) share
+        with the question a word of a name the question mentions, or two other content
+        words (the answer's own words aside)."""
         if page not in self._direct:
-            sentences = self.page_items(page)
-            title = sentences[0].title_text.padded if sentences else ""
-            texts = chain((title,), (item.text.padded for item in sentences))
-            self._direct[page] = self._shares_enough(texts)
+            self._direct[page] = self._shares_enough(self._by_page.get(page, []))
         return self._direct[page]
 
-    def _shares_enough(self, texts: Iterable[str]) -> bool:
-        """The (padded, folded) texts share with the question a stem of a name it mentions,
-        or two other content stems; read text by text, stopping once they do (the
-        shared stems only grow, so the answer is the one of every text at once)."""
+    def _shares_enough(self, sentences: list[Item]) -> bool:
+        """`directly_related` read sentence by sentence, stopping once they share enough
+        (the shared stems only grow, so the answer is the one of all at once). A sentence
+        is checked for trust only when it would add a stem, the title's on the first trusted
+        one: the others change nothing, trusted or not."""
+        if not sentences:
+            return False
         wanted, names = self.wanted, self.names
+        title = wanted & stems(sentences[0].title_text.padded)
         shared: set[str] = set()
-        for padded in texts:
-            shared |= wanted & stems(padded)
+        titled = False
+        for item in sentences:
+            new = wanted & stems(item.text.padded)
+            if (new <= shared and (titled or title <= shared)) or not item.trusted:
+                continue
+            if not titled:
+                shared |= title
+                titled = True
+            shared |= new
             if len(shared) > 1 or not names.isdisjoint(shared):
                 return True
         return False
