@@ -15,6 +15,7 @@ from graph.verifier.evidence.matching import (
     near,
     pages_linked,
     probe_of,
+    shares_enough,
 )
 from graph.verifier.kinds.answer_types import NameLexicon, expected_class
 from graph.verifier.kinds.classes import Classified, classify, name_fits
@@ -104,34 +105,12 @@ class Check:
 
     def directly_related(self, page: str) -> bool:
         """The page's trusted sentences and its title (when one of them is trusted) share
-        with the question a word of a name the question mentions, or two other content
-        words (the answer's own words aside)."""
+        with the question a word of a name it mentions, or two other content words (the
+        answer's own words aside): see `shares_enough`."""
         if page not in self._direct:
-            self._direct[page] = self._shares_enough(self._by_page.get(page, []))
+            sentences = self._by_page.get(page, [])
+            self._direct[page] = shares_enough(sentences, self.wanted, self.names)
         return self._direct[page]
-
-    def _shares_enough(self, sentences: list[Item]) -> bool:
-        """`directly_related` read sentence by sentence, stopping once they share enough
-        (the shared stems only grow, so the answer is the one of all at once). A sentence
-        is checked for trust only when it would add a stem, the title's on the first trusted
-        one: the others change nothing, trusted or not."""
-        if not sentences:
-            return False
-        wanted, names = self.wanted, self.names
-        title = wanted & stems(sentences[0].title_text.padded)
-        shared: set[str] = set()
-        titled = False
-        for item in sentences:
-            new = wanted & stems(item.text.padded)
-            if (new <= shared and (titled or title <= shared)) or not item.trusted:
-                continue
-            if not titled:
-                shared |= title
-                titled = True
-            shared |= new
-            if len(shared) > 1 or not names.isdisjoint(shared):
-                return True
-        return False
 
     @property
     def linked_pages(self) -> frozenset[str]:
