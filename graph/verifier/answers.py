@@ -50,6 +50,8 @@ REASON_CONTRADICTED = "{answer!r} is denied by stored {cite}."
 REASON_OTHER_VALUE = "No stored sentence states {answer!r}; related stored sentences give {values}."
 
 _PADDED_NUMBER = re.compile(r"(?<= )\d[\d.]*(?= )")
+# How many of the other values a reason names.
+SHOWN_VALUES = 5
 
 
 def _tie(check: Check, reading: Reading) -> str:
@@ -106,17 +108,20 @@ def refused(
 
 
 def _other_values(check: Check, digits: set[int]) -> list[str]:
-    """The numbers of as many digits as the answer's that related sentences state."""
+    """The first `SHOWN_VALUES` numbers of as many digits as the answer's that related
+    sentences state (a reason names no more; the sentences after are not read)."""
     if not digits:
         return []
-    values: list[str] = []
+    values: dict[str, None] = {}
     for item in check.items:
         if not may_hold_number(item.raw):
             continue
         found = [v for v in _PADDED_NUMBER.findall(item.text.padded) if len(v) in digits]
         if found and item.trusted and check.directly_related(item.page):
-            values.extend(found)
-    return unique(values)
+            values.update(dict.fromkeys(found))
+            if len(values) >= SHOWN_VALUES:
+                break
+    return list(values)[:SHOWN_VALUES]
 
 
 def explain_missing(check: Check, missing: list[str]) -> Verdict:
@@ -141,9 +146,7 @@ def explain_missing(check: Check, missing: list[str]) -> Verdict:
         return ground(ids, reason, missing, GROUNDING_STATED)
     values = _other_values(check, {len(token) for token in folded.tokens if is_number(token)})
     if values:
-        return reject(
-            REASON_OTHER_VALUE.format(answer=answer, values=", ".join(values[:5])), missing
-        )
+        return reject(REASON_OTHER_VALUE.format(answer=answer, values=", ".join(values)), missing)
     return reject(
         REASON_NOT_STATED.format(missing=" or ".join(repr(part) for part in missing)), missing
     )

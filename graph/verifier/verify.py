@@ -263,7 +263,7 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
     if bridge is not None:
         reason = REASON_DESCRIBED.format(answer=check.answer, cite=citation(found.ids), noun=bridge)
         return ground(found.ids, reason, [], GROUNDING_STATED)
-    if _ASKS_WHEN.search(check.question) and not _gives_date(check):
+    if _asks_when(check.question) and not _gives_date(check):
         reason = REASON_NO_DATE.format(answer=check.answer, cite=citation(found.ids))
         return ground(found.ids, reason, [], GROUNDING_STATED)
     reading = check.read()
@@ -283,6 +283,13 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
     if other_event is not None:
         return demote(other_event, found.ids)
     return supported(check, found, reading, objection, decision.said)
+
+
+def _asks_when(question: str) -> bool:
+    """The question asks for a date (`_ASKS_WHEN`, searched only in a question with its
+    words: their letters fold only to ASCII under IGNORECASE)."""
+    lowered = question.lower()
+    return ("when" in lowered or "date" in lowered) and _ASKS_WHEN.search(question) is not None
 
 
 def _gives_date(check: Check) -> bool:

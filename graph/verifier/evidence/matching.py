@@ -139,6 +139,30 @@ def near(hay: Text, needle: Text) -> bool:
     return False
 
 
+def shares_enough(sentences: list[Item], wanted: frozenset[str], names: frozenset[str]) -> bool:
+    """A page's trusted sentences, and its title once one of them is trusted, share
+    `wanted` stems with the question: one of `names`, or two others. Read sentence by
+    sentence, stopping once they do (the shared stems only grow, so the answer is the one
+    of all at once); a sentence is checked for trust only when it would add a stem, the
+    title's on the first trusted one: the others change nothing, trusted or not."""
+    if not sentences:
+        return False
+    title = wanted & stems(sentences[0].title_text.padded)
+    shared: set[str] = set()
+    titled = False
+    for item in sentences:
+        new = wanted & stems(item.text.padded)
+        if (new <= shared and (titled or title <= shared)) or not item.trusted:
+            continue
+        if not titled:
+            shared |= title
+            titled = True
+        shared |= new
+        if len(shared) > 1 or not names.isdisjoint(shared):
+            return True
+    return False
+
+
 @lru_cache(maxsize=65536)
 def _names(text: str) -> frozenset[str]:
     """Capitalised two-word names in a sentence (`Clear Lake`, `Pacific Games`), folded."""

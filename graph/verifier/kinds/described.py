@@ -13,6 +13,7 @@ sentence of the answer's article says it is ("is an English actor") is that noun
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from graph.verifier.kinds.answer_types import NameLexicon
 from graph.verifier.text.normalise import singular
@@ -38,8 +39,10 @@ _HEAD_END = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
 def described_nouns(question: str, asked: str) -> frozenset[str]:
-    """The head nouns of what the question describes, other than the noun it asks for."""
+    """The head nouns of what the question describes, other than the noun it asks for
+    (kept per question: every answer to it is checked so)."""
     skipped = {singular(asked.casefold().split()[-1])} if asked.strip() else set()
     opening = _ASKED.match(question)
     if opening is not None:

@@ -41,8 +41,10 @@ _CONNECTORS = frozenset(
 )
 
 
+@lru_cache(maxsize=16384)
 def _is_named(word: str) -> bool:
-    """The word's first letter or digit is a capital or a digit."""
+    """The word's first letter or digit is a capital or a digit (kept per word: questions
+    share most of theirs)."""
     first = _ALNUM.search(word)
     return first is not None and (first.group().isupper() or first.group().isdigit())
 
@@ -96,9 +98,12 @@ def _run(words: list[str], start: int, step: int) -> tuple[list[str], bool]:
 
 def _pair(words: list[str]) -> tuple[tuple[Text, ...], str, bool]:
     """The two names joined by the question's last usable `or` (else `and`)."""
+    lowered = [word.lower() for word in words]
     for kind in ("or", "and"):
+        if kind not in lowered:
+            continue
         for index in range(len(words) - 1, -1, -1):
-            if words[index].lower() != kind:
+            if lowered[index] != kind:
                 continue
             left, left_named = _run(words, index - 1, -1)
             right, right_named = _run(words, index + 1, 1)

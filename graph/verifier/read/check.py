@@ -4,10 +4,8 @@ where the answer is stated."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain
 
 from graph.verifier.evidence.candidates import written_as_stated
 from graph.verifier.evidence.matching import (
@@ -18,6 +16,7 @@ from graph.verifier.evidence.matching import (
     near,
     pages_linked,
     probe_of,
+    shares_enough,
 )
 from graph.verifier.kinds.answer_types import NameLexicon, expected_class
 from graph.verifier.kinds.classes import Classified, classify, name_fits
@@ -106,26 +105,13 @@ class Check:
         return {page: self.page_items(page) for page in self._by_page if self.page_items(page)}
 
     def directly_related(self, page: str) -> bool:
-        """The page's sentences and title share with the question a word of a name the
-        question mentions, or two other content words (the answer's own words aside)."""
+        """The page's trusted sentences and its title (when one of them is trusted) share
+        with the question a word of a name it mentions, or two other content words (the
+        answer's own words aside): see `shares_enough`."""
         if page not in self._direct:
-            sentences = self.page_items(page)
-            title = sentences[0].title_text.padded if sentences else ""
-            texts = chain((title,), (item.text.padded for item in sentences))
-            self._direct[page] = self._shares_enough(texts)
+            sentences = self._by_page.get(page, [])
+            self._direct[page] = shares_enough(sentences, self.wanted, self.names)
         return self._direct[page]
-
-    def _shares_enough(self, texts: Iterable[str]) -> bool:
-        """The (padded, folded) texts share with the question a stem of a name it mentions,
-        or two other content stems; read text by text, stopping once they do (the
-        shared stems only grow, so the answer is the one of every text at once)."""
-        wanted, names = self.wanted, self.names
-        shared: set[str] = set()
-        for padded in texts:
-            shared |= wanted & stems(padded)
-            if len(shared) > 1 or not names.isdisjoint(shared):
-                return True
-        return False
 
     @property
     def linked_pages(self) -> frozenset[str]:

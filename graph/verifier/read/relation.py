@@ -172,7 +172,7 @@ def listed(raw: str, kind: str) -> frozenset[int]:
     return frozenset(inside | joins)
 
 
-@lru_cache(maxsize=16384)
 def title_core(title: str) -> Text:
-    """A page title without its parenthesis or what follows a comma (`Stull, Kansas`)."""
+    """A page title without its parenthesis or what follows a comma (`Stull, Kansas`); not
+    kept: its one caller keeps its words per title."""
     return analyse(_TITLE_TAIL.sub("", title))

@@ -30,6 +30,8 @@ _TENTHS = {"twentieth": 20, "thirtieth": 30, "fortieth": 40, "fiftieth": 50}
 _WORDS = {word: number for number, word in enumerate(_UNITS, start=1)} | _TENTHS
 _WORDS["debut"] = 1
 _NUMBERED = re.compile(r"(\d+)(?:st|nd|rd|th)")
+# The words an ordinal may open with, but for those `_NUMBERED` reads ("21st").
+_ORDINAL_WORDS = frozenset([*_WORDS, *_TENS])
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 # Words that end what an ordinal ranks ("the third album by ...", "the first to ...").
 _BOUNDS = frozenset(
@@ -85,8 +87,11 @@ def _ordinal(words: list[str], index: int) -> tuple[int, int] | None:
 
 
 def ranked(words: list[str]) -> list[Ranked]:
-    """The ranked phrases of a text's words, each with the stems of what it ranks."""
+    """The ranked phrases of a text's words, each with the stems of what it ranks (none
+    without an ordinal word or a word opening with a digit: most texts are skipped so)."""
     found: list[Ranked] = []
+    if _ORDINAL_WORDS.isdisjoint(words) and not any(word[:1].isdigit() for word in words):
+        return found
     for index in range(len(words)):
         ordinal = _ordinal(words, index)
         if ordinal is None:

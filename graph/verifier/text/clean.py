@@ -11,7 +11,6 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from functools import lru_cache
 
 # Cyrillic and Greek letters that look like Latin ones.
 _CONFUSABLES = str.maketrans(
@@ -85,10 +84,10 @@ def _unmix(match: re.Match[str]) -> str:
     return mapped
 
 
-@lru_cache(maxsize=65536)
 def clean(text: str) -> str:
     """`text` as a reader sees it: format characters dropped, compatibility forms folded
-    (NFKC), and look-alike letters inside Latin words made Latin."""
+    (NFKC), and look-alike letters inside Latin words made Latin (not kept: `analyse`,
+    its one caller, keeps its own result per text)."""
     if text.isascii():
         return text
     visible = unicodedata.normalize("NFKC", text.translate(SHOWN))
@@ -142,14 +141,13 @@ def latin_letters(text: str) -> str:
     return decomposed.translate(_CONFUSABLES).translate(_BOXED).translate(_LOOK_ALIKES)
 
 
-@lru_cache(maxsize=65536)
 def unmasked(text: str) -> tuple[str, ...]:
     """`clean(text)`, and then: HTML entities read, accents and other combining marks
     dropped, every look-alike letter made Latin (a Greek "ΑΙ" too), emphasis marks
     dropped, Han or kana parted from Latin letters and spaced-out letters joined; with a
     right-to-left override, both as written and as shown; with a Hangul filler, both
     without it and with it as the blank it shows. Only for spotting text addressed to
-    the agent: it reads names wrongly."""
+    the agent: it reads names wrongly (not kept: `is_trusted` keeps its verdict per text)."""
     if "&" in text:
         text = html.unescape(text)
     if _FILLER.search(text):
