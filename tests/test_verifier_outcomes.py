@@ -9,12 +9,12 @@ from verifier_utils import Store, check, grounded, rejected, stated, supported
 from graph.agent import wikipedia_environment
 from graph.settings.context import Context
 from graph.verifier import GROUNDING_STATED, verify_answer
+from graph.verifier.answer_forms import core_answer
 from graph.verifier.evidence.matching import stored_items
 from graph.verifier.kinds.described import described_nouns
 from graph.verifier.text.casing import recased
 from graph.verifier.text.normalise import analyse
 from graph.verifier.trust.denials import negated
-from graph.verifier.verify import core_answer
 from tools.base import Evidence
 from tools.wikipedia.environment import WikipediaEnvironment
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from graph.verifier.answer_forms import core_answer, yes_or_no_said
 from graph.verifier.answers import explain_missing, refused, supported
 from graph.verifier.evidence.matching import contains, stored_items
 from graph.verifier.kinds.answer_types import NameLexicon
 from graph.verifier.kinds.described import is_described_bridge
 from graph.verifier.kinds.lexicon_store import shared_lexicon
-from graph.verifier.kinds.question import analyse_question
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
 from graph.verifier.read.ties import class_problem, kind_problem, rule_problem, unit_problem
@@ -66,21 +66,12 @@ REASON_NO_DATE = (
 REASON_WRONG_CLASS = "{answer!r} is stated in stored {cite}, but {clause}."
 REASON_PARTIAL_CHOICE = "But {answer!r} gives only part of the name {name!r}."
 
-# A full stop after a word of three or more letters, not an abbreviation's ("Inc.").
-_SENTENCE_STOP = re.compile(r"(?<![.\w])(?!(?:Inc|Ltd|Co|Jr|Sr|St|Bros|Corp)\.$)\w{3,}\.$")
 _ROMAN = re.compile(r"^[ivxlcdm]+$")
 # The question asks for a date: "When did ...", "... founded when?", "What date ...",
 # "date of birth".
 _ASKS_WHEN = re.compile(
     r"^\W*when\s+(?:was|were|is|are|did|does|do|has|had|will)\b|\bwhen\s*\?\s*$"
     r"|\b(?:what|which)\s+date\b|\bdate\s+of\s+(?:birth|death)\b",
-    re.I,
-)
-# The words a yes or no's reason opens with ("yes they are", "no both were born ..."), not
-# a name's next word ("No Doubt", "Yes Man").
-_REASON_OPENING = re.compile(
-    r"(?:they|it|he|she|both|neither|only|not|because|since|as|the|this|that|these|those"
-    r"|is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b",
     re.I,
 )
 # Words that make an answer a date without a digit: "May", "the early twentieth century".
@@ -94,31 +85,6 @@ MISREADINGS: tuple[Callable[[Check], Verdict | None], ...] = (
     title_problem,
     respectively_problem,
 )
-
-# A date or number answer written with the word that introduces or hedges it ("in 1954",
-# "about 80,000").
-_LEADING_WORDS = re.compile(
-    r"^(?:in|on|during|circa|c\.|ca\.|around|about|approximately|approx\.|roughly"
-    r"|(?:an )?estimated|the year)\s+(?=\d|[A-Z][a-z]+\.? \d)",
-    re.IGNORECASE,
-)
-# A reply that announces its answer: "The answer is X.", "Answer: X", "Final answer: X".
-_ANNOUNCED = re.compile(r"^(?:(?:so,? )?the (?:final )?answer is|(?:final )?answer:)\s*", re.I)
-# "Yes, both are American.": a yes or no with its reason after a stop (not "No. 5").
-_EXPLAINED_YES_NO = re.compile(r"^(yes|no)(?:\s*[,;:!–—]|\s+-|\.(?!\s*\d))\s*\S", re.I)
-
-
-def core_answer(answer: str) -> str:
-    """The answer without what only words it: "The answer is", a sentence's full stop
-    (not an abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or number, the
-    reason after a yes or no ("Yes, both are American.")."""
-    core = _ANNOUNCED.sub("", answer.strip())
-    explained = _EXPLAINED_YES_NO.match(core)
-    if explained:
-        return explained.group(1)
-    if _SENTENCE_STOP.search(core):
-        core = core[:-1].rstrip()
-    return _LEADING_WORDS.sub("", core)
 
 
 def verify_answer(
@@ -147,7 +113,7 @@ def verify_answer(
     lexicon = shared_lexicon() if lexicon is None else lexicon
     items = stored_items(evidence)
     question = recased(question, ((item.raw, item.title) for item in items))
-    answer = _yes_or_no_said(question, answer)
+    answer = yes_or_no_said(question, answer)
     check = Check(question, answer, items, lexicon)
     misformed = form_problem(check)
     if misformed is not None:
@@ -170,15 +136,6 @@ def verify_answer(
     if found is None:
         return explain_missing(check, missing)
     return _stated(check, found, decider or load_combiner().full)
-
-
-def _yes_or_no_said(question: str, answer: str) -> str:
-    """A yes or no followed by its reason without a stop ("yes they are both American"),
-    when the question asks yes or no (it has no wh-word)."""
-    first, _, rest = answer.partition(" ")
-    if first.casefold() not in ("yes", "no") or not _REASON_OPENING.match(rest):
-        return answer
-    return first if analyse_question(question).asks_yes_no else answer
 
 
 def form_problem(check: Check) -> Verdict | None:

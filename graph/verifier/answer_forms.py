@@ -1,0 +1,54 @@
+"""What only words an answer, dropped before it is checked: "The answer is X.", a
+sentence's full stop, "in" or "about" before a date or number, the reason after a yes or
+no. A right answer given so is checked as the answer itself (see the verifier bench's
+invariances, `graph.evaluation.verifier_invariance`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from graph.verifier.kinds.question import analyse_question
+
+# A full stop after a word of three or more letters, not an abbreviation's ("Inc.").
+_SENTENCE_STOP = re.compile(r"(?<![.\w])(?!(?:Inc|Ltd|Co|Jr|Sr|St|Bros|Corp)\.$)\w{3,}\.$")
+# The words a yes or no's reason opens with ("yes they are", "no both were born ..."), not
+# a name's next word ("No Doubt", "Yes Man").
+_REASON_OPENING = re.compile(
+    r"(?:they|it|he|she|both|neither|only|not|because|since|as|the|this|that|these|those"
+    r"|is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b",
+    re.I,
+)
+# A date or number answer written with the word that introduces or hedges it ("in 1954",
+# "about 80,000").
+_LEADING_WORDS = re.compile(
+    r"^(?:in|on|during|circa|c\.|ca\.|around|about|approximately|approx\.|roughly"
+    r"|(?:an )?estimated|the year)\s+(?=\d|[A-Z][a-z]+\.? \d)",
+    re.IGNORECASE,
+)
+# A reply that announces its answer: "The answer is X.", "Answer: X", "Final answer: X".
+_ANNOUNCED = re.compile(r"^(?:(?:so,? )?the (?:final )?answer is|(?:final )?answer:)\s*", re.I)
+# "Yes, both are American.": a yes or no with its reason after a stop (not "No. 5").
+_EXPLAINED_YES_NO = re.compile(r"^(yes|no)(?:\s*[,;:!–—]|\s+-|\.(?!\s*\d))\s*\S", re.I)
+
+
+def core_answer(answer: str) -> str:
+    """The answer without what only words it: "The answer is", a sentence's full stop
+    (not an abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or number, the
+    reason after a yes or no ("Yes, both are American.")."""
+    core = _ANNOUNCED.sub("", answer.strip())
+    explained = _EXPLAINED_YES_NO.match(core)
+    if explained:
+        return explained.group(1)
+    if _SENTENCE_STOP.search(core):
+        core = core[:-1].rstrip()
+    return _LEADING_WORDS.sub("", core)
+
+
+def yes_or_no_said(question: str, answer: str) -> str:
+    """A yes or no followed by its reason without a stop ("yes they are both American"),
+    when the question asks yes or no (it has no wh-word)."""
+    first, _, rest = answer.partition(" ")
+    if first.casefold() not in ("yes", "no") or not _REASON_OPENING.match(rest):
+        return answer
+    return first if analyse_question(question).asks_yes_no else answer
