@@ -318,3 +318,14 @@ def test_a_rank_is_no_height_whichever_way_the_question_compares(
     question = f"Which is the {comparative} mountain, Saltoro Kangri or Langtang Ri?"
     for answer in ("Saltoro Kangri", "Langtang Ri"):
         assert check(store, question, answer)["outcome"] != "rejected", answer
+
+
+def test_an_undecided_both_question_names_the_words_it_looked_for_in_order(
+    store: Store,
+) -> None:
+    store.add_text("Manhattan West", "Manhattan West is a development of office buildings.")
+    store.add_text("Singer Building", "The Singer Building was an office building.")
+    question = "Are Manhattan West and Singer Building both projects in New York?"
+    verdict = check(store, question, "yes")
+    assert verdict["outcome"] == "grounded"
+    assert "does not state 'new york' of both" in verdict["reason"]

@@ -63,7 +63,8 @@ NO_VALUE = "no {what} is stored for {entity!r}"
 OTHER_UNITS = "{first!r} and {second!r} do not measure the same quantity"
 SAME_VALUE = "{first!r} and {second!r} have the same {what} ({value})"
 NO_ATTRIBUTE = "the question names no attribute to compare"
-UNDECIDED_ATTRIBUTE = "the stored evidence does not show which of them is {attribute}"
+UNDECIDED_ATTRIBUTE = "the stored evidence does not show which of them is {attribute!r}"
+UNDECIDED_BOTH = "the stored evidence does not state {attribute!r} of both"
 
 
 def names_same(answer: Text, name: Text) -> bool:
@@ -228,7 +229,17 @@ def _by_attribute(check: Check, facts: list[list[Item]], yes_no: bool) -> Outcom
     elif len(found[0]) != len(found[1]):
         winner = 0 if len(found[0]) > len(found[1]) else 1
         return Outcome(winner=winner, facts=shown, ids=ids)
-    return Outcome(why_undecided=UNDECIDED_ATTRIBUTE.format(attribute=" ".join(sorted(attribute))))
+    undecided = UNDECIDED_BOTH if yes_no else UNDECIDED_ATTRIBUTE
+    return Outcome(
+        why_undecided=undecided.format(attribute=_phrase(check.q.text.tokens, attribute))
+    )
+
+
+def _phrase(words: tuple[str, ...], stems: frozenset[str]) -> str:
+    """The question's words from the first to the last of the attribute's, in its order
+    ("projects in new york")."""
+    at = [index for index, word in enumerate(words) if cue_stem(word) in stems]
+    return " ".join(words[at[0] : at[-1] + 1]) if at else " ".join(sorted(stems))
 
 
 def _outcome(check: Check, facts: list[list[Item]], yes_no: bool) -> Outcome:
