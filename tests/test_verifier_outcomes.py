@@ -329,3 +329,8 @@ def test_an_undecided_both_question_names_the_words_it_looked_for_in_order(
     verdict = check(store, question, "yes")
     assert verdict["outcome"] == "grounded"
     assert "does not state 'new york' of both" in verdict["reason"]
+
+
+def test_recasing_a_hostile_run_of_capitals_takes_its_parts_only() -> None:
+    run = " ".join(["Alpha"] * 5000)  # every part of it once made the work grow as its square
+    assert recased("what is alpha alpha?", [(run, "Beta")]) == "What is Alpha Alpha?"

@@ -17,6 +17,9 @@ from functools import lru_cache
 _NAME_WORD = r"[A-Z][\w'’.\-]*"
 _RUN = re.compile(rf"{_NAME_WORD}(?:\s+(?:(?:of|the|and|de|for|von|van|in)\s+)?{_NAME_WORD})*")
 _SHORTEST = 3
+# The most words a name taken from the evidence has: a longer run of capitals gives its
+# parts only (and a hostile page of thousands of capitalised words stays cheap).
+_LONGEST = 8
 
 
 def recased(question: str, texts: Iterable[tuple[str, str]]) -> str:
@@ -40,9 +43,10 @@ def _recased(question: str, texts: tuple[tuple[str, str], ...]) -> str:
             runs.update(
                 " ".join(words[start:end])
                 for start in range(len(words))
-                for end in range(start + 2, len(words) + 1)
+                for end in range(start + 2, min(len(words), start + _LONGEST) + 1)
             )
-            runs.add(run)
+            if len(words) <= _LONGEST:
+                runs.add(run)
     for run in sorted(runs, key=len, reverse=True):
         if len(run) < _SHORTEST or run.islower() or run.casefold() not in question:
             continue
