@@ -108,14 +108,21 @@ def fit(rows: list[dict[str, Any]], target: float) -> dict[str, Any]:
     x = np.array([row["x"] for row in rows])
     y = np.array([row["y"] for row in rows])
     model = LogisticRegression(C=1.0, max_iter=5000, random_state=SEED).fit(x, y)
-    scores = model.predict_proba(x)[:, 1]
-    gold = sorted(score for score, row in zip(scores, rows, strict=True) if row["y"])
-    threshold = float(gold[int((1 - target) * len(gold))]) if gold else 0.5
-    return {
+    fitted = {
         "weights": [round(float(w), 6) for w in model.coef_[0]],
         "bias": round(float(model.intercept_[0]), 6),
-        "threshold": math.floor(threshold * 1e6) / 1e6,
+        "threshold": 0.0,
     }
+    # The threshold is read off the scores the shipped (rounded) weights give, as the
+    # verifier computes them, so that it keeps the target share exactly.
+    gold = sorted(_probability(fitted, row["x"]) for row in rows if row["y"])
+    threshold = gold[int((1 - target) * len(gold))] if gold else 0.5
+    return fitted | {"threshold": math.floor(threshold * 1e6) / 1e6}
+
+
+def _probability(model: dict[str, Any], values: list[float]) -> float:
+    total = model["bias"] + sum(w * v for w, v in zip(model["weights"], values, strict=True))
+    return 1 / (1 + math.exp(-total))
 
 
 def fit_groups(
@@ -132,8 +139,7 @@ def fit_groups(
 
 def accepts(models: dict[str, Any], row: dict[str, Any]) -> bool:
     model = models[row["group"]]
-    total = model["bias"] + sum(w * v for w, v in zip(model["weights"], row["x"], strict=True))
-    return 1 / (1 + math.exp(-total)) >= model["threshold"]
+    return _probability(model, row["x"]) >= model["threshold"]
 
 
 def report(label: str, rows: list[dict[str, Any]], decided: list[bool]) -> dict[str, float]:

@@ -146,10 +146,12 @@ EXPECTED: dict[str, Figures] = {
         "f1": (0.95, 0.0),
         "finish_rate": (1.0, 0.0),
         "invalid_action_rate": (0.0, 0.0),
-        # Q3's "yes" with one magazine's page stored: undecided, so grounded, not rejected
+        # Q3's "yes" with one magazine's page stored: undecided, so grounded, not rejected;
+        # Q4's "Lolita" on Ray Stark's page alone: a screenplay asked, its lead says a film,
+        # so the tie is not confirmed (grounded)
         "unsupported_finish_rate": (0.0, 0.0),
-        "verified_rate": (0.75, 0.0),
-        "verified_precision": (2 / 3, 0.0),
+        "verified_rate": (0.5, 0.0),
+        "verified_precision": (0.5, 0.0),
         "fallback_rate": (None, None),
         "steps": (2.0, 0.0),
         "model_calls": (2.0, 0.0),

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 from graph.verifier.evidence.candidates import NAME, NUMBER, YEAR
 from graph.verifier.evidence.matching import contains
+from graph.verifier.kinds.asked import asked_in_lead, asked_next_to
 from graph.verifier.kinds.classes import STRONG_SOURCES
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
-from graph.verifier.read.relation import FAR
+from graph.verifier.read.relation import FAR, token_stems
+from graph.verifier.read.relation import reading as reading_of
 from graph.verifier.read.ties import RIVAL_DISTANCE, SLOT_DISTANCE, year_asked
 from graph.verifier.text.categories import DEMONYMS
+from graph.verifier.text.normalise import analyse
 from graph.verifier.verdicts import MATCH_PARAPHRASE
 
 CAP = 8.0
@@ -72,6 +75,10 @@ SIGNALS = (
     "demonym",
     "named_pages_only",
     "own_page_stored",
+    "asked_in_lead",
+    "asked_not_in_lead",
+    "asked_next_to",
+    "lead_cues",
 )
 
 
@@ -110,6 +117,13 @@ def _own_page_stored(check: Check) -> bool:
     return any(item.title_text.tokens == folded for item in check.items)
 
 
+def _lead_cues(check: Check) -> int:
+    """How many of the question's cue stems the lead of the answer's own article states (a
+    bridge's lead often says what the question describes it by)."""
+    leads = check.lexicon.describe(check.answer) if check.lexicon else ()
+    return len(check.wanted.intersection(token_stems(leads[0]))) if leads else 0
+
+
 def signals(check: Check, found: Found, reading: Reading) -> list[float]:
     """The signals of one stated answer of a kind (a year, a number, a name), in
     `SIGNALS` order."""
@@ -122,6 +136,7 @@ def signals(check: Check, found: Found, reading: Reading) -> list[float]:
     events = kind == YEAR and bool(reading.cues.dates)
     counts = kind == NUMBER and bool(reading.cues.measures)
     nearest = min(reading.placements, key=lambda p: p.relation_distance, default=None)
+    asked = asked_in_lead(check.question, check.answer, check.lexicon)
     values = (
         kind == YEAR,
         kind == NUMBER,
@@ -161,5 +176,12 @@ def signals(check: Check, found: Found, reading: Reading) -> list[float]:
         all(token in DEMONYMS for token in reading.answer.tokens),
         _named_pages_only(check),
         _own_page_stored(check),
+        asked is True,
+        asked is False,
+        bool(
+            best
+            and asked_next_to(check.question, analyse(reading_of(best.item.raw)).tokens, best.span)
+        ),
+        min(_lead_cues(check), CAP) / CAP,
     )
     return list(map(float, values))
