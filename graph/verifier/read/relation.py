@@ -146,8 +146,9 @@ def distance(
     for i, _ in positions:
         if start <= i < end:
             continue
-        between = range(i + 1, start) if i < start else range(end, i)
-        gap = 1 + len(between) - len(skipped.intersection(between))
+        low, high = (i + 1, start) if i < start else (end, i)
+        passed = sum(low <= k < high for k in skipped) if skipped else 0
+        gap = 1 + max(0, high - low) - passed
         best = min(best, gap if i < start else gap * following_cost)
     return best
 
