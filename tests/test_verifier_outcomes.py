@@ -9,7 +9,7 @@ from verifier_utils import Store, check, grounded, rejected, stated, supported
 from graph.agent import wikipedia_environment
 from graph.settings.context import Context
 from graph.verifier import GROUNDING_STATED, verify_answer
-from graph.verifier.answer_forms import core_answer
+from graph.verifier.answer_forms import core_answer, yes_or_no_said
 from graph.verifier.evidence.matching import stored_items
 from graph.verifier.kinds.described import described_nouns
 from graph.verifier.text.casing import recased
@@ -128,13 +128,35 @@ def test_an_answer_the_question_names_is_grounded(store: Store) -> None:
         ("approximately 1,200", "1,200"),
         ("The answer is Taylor Swift.", "Taylor Swift"),
         ("Final answer: 1954", "1954"),
-        ("Yes, both are American.", "Yes"),
-        ("no - they were born in different countries", "no"),
-        ("No. They are not.", "No"),
     ],
 )
 def test_words_that_only_introduce_an_answer_are_dropped(given: str, core: str) -> None:
     assert core_answer(given) == core
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("Yes, both are American.", "Yes"),
+        ("no - they were born in different countries", "no"),
+        ("No. They are not.", "No"),
+        ("yes they are", "yes"),
+        ("No Doubt", "No Doubt"),
+        ("No. 5", "No. 5"),
+    ],
+)
+def test_a_yes_or_no_is_read_without_its_reason_when_the_question_asks_one(
+    given: str, said: str
+) -> None:
+    assert yes_or_no_said("Are they both American?", given) == said
+    assert yes_or_no_said("Which sitcom starred him?", given) == given
+
+
+def test_a_title_that_opens_with_yes_answers_a_which_question(store: Store) -> None:
+    store.add_text("Yes, Minister", "Yes, Minister is a British political satire sitcom.")
+    store.add_text("Paul Eddington", "Paul Eddington starred in the sitcom Yes, Minister.")
+    verdict = check(store, "Which British sitcom did Paul Eddington star in?", "Yes, Minister")
+    assert verdict["outcome"] != "rejected", verdict["reason"]
 
 
 @pytest.mark.parametrize(

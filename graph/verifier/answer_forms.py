@@ -1,7 +1,8 @@
 """What only words an answer, dropped before it is checked: "The answer is X.", a
-sentence's full stop, "in" or "about" before a date or number, the reason after a yes or
-no. A right answer given so is checked as the answer itself (see the verifier bench's
-invariances, `graph.evaluation.verifier_invariance`).
+sentence's full stop, "in" or "about" before a date or number, and, when the question
+asks yes or no, the reason after a yes or no. A right answer given so is checked as the
+answer itself (see the verifier bench's invariances,
+`graph.evaluation.verifier_invariance`).
 """
 
 from __future__ import annotations
@@ -34,21 +35,23 @@ _EXPLAINED_YES_NO = re.compile(r"^(yes|no)(?:\s*[,;:!–—]|\s+-|\.(?!\s*\d))\s
 
 def core_answer(answer: str) -> str:
     """The answer without what only words it: "The answer is", a sentence's full stop
-    (not an abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or number, the
-    reason after a yes or no ("Yes, both are American.")."""
+    (not an abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or number."""
     core = _ANNOUNCED.sub("", answer.strip())
-    explained = _EXPLAINED_YES_NO.match(core)
-    if explained:
-        return explained.group(1)
     if _SENTENCE_STOP.search(core):
         core = core[:-1].rstrip()
     return _LEADING_WORDS.sub("", core)
 
 
 def yes_or_no_said(question: str, answer: str) -> str:
-    """A yes or no followed by its reason without a stop ("yes they are both American"),
-    when the question asks yes or no (it has no wh-word)."""
+    """A yes or no followed by its reason ("Yes, both are American.", "yes they are"),
+    when the question asks yes or no (it has no wh-word): a title such as "Yes, Minister"
+    answers a "which" question whole."""
+    explained = _EXPLAINED_YES_NO.match(answer)
     first, _, rest = answer.partition(" ")
-    if first.casefold() not in ("yes", "no") or not _REASON_OPENING.match(rest):
+    if explained:
+        said = explained.group(1)
+    elif first.casefold() in ("yes", "no") and _REASON_OPENING.match(rest):
+        said = first
+    else:
         return answer
-    return first if analyse_question(question).asks_yes_no else answer
+    return said if analyse_question(question).asks_yes_no else answer
