@@ -160,7 +160,16 @@ def test_a_title_that_opens_with_yes_answers_a_which_question(store: Store) -> N
 
 
 @pytest.mark.parametrize(
-    "kept", ["Sammy Davis Jr.", "No. 5", "No Doubt", "Yesterday", "about Schmidt", "The Answer"]
+    "kept",
+    [
+        "Sammy Davis Jr.",
+        "No. 5",
+        "No Doubt",
+        "Yesterday",
+        "about Schmidt",
+        "The Answer",
+        "The Answer Is Love",
+    ],
 )
 def test_an_answer_that_only_looks_introduced_is_kept(kept: str) -> None:
     assert core_answer(kept) == kept

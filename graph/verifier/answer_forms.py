@@ -27,8 +27,11 @@ _LEADING_WORDS = re.compile(
     r"|(?:an )?estimated|the year)\s+(?=\d|[A-Z][a-z]+\.? \d)",
     re.IGNORECASE,
 )
-# A reply that announces its answer: "The answer is X.", "Answer: X", "Final answer: X".
-_ANNOUNCED = re.compile(r"^(?:(?:so,? )?the (?:final )?answer is|(?:final )?answer:)\s*", re.I)
+# A reply that announces its answer: "The answer is X.", "Answer: X", "Final answer: X";
+# "answer is" in lower case, so that a title ("The Answer Is Love") is kept whole.
+_ANNOUNCED = re.compile(
+    r"^(?:(?:[Ss]o,? )?[Tt]he (?:final )?answer is\s|(?:[Ff]inal )?[Aa]nswer:\s*)"
+)
 # "Yes, both are American.": a yes or no with its reason after a stop (not "No. 5").
 _EXPLAINED_YES_NO = re.compile(r"^(yes|no)(?:\s*[,;:!–—]|\s+-|\.(?!\s*\d))\s*\S", re.I)
 
@@ -36,7 +39,7 @@ _EXPLAINED_YES_NO = re.compile(r"^(yes|no)(?:\s*[,;:!–—]|\s+-|\.(?!\s*\d))\s
 def core_answer(answer: str) -> str:
     """The answer without what only words it: "The answer is", a sentence's full stop
     (not an abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or number."""
-    core = _ANNOUNCED.sub("", answer.strip())
+    core = _ANNOUNCED.sub("", answer.strip()).strip()
     if _SENTENCE_STOP.search(core):
         core = core[:-1].rstrip()
     return _LEADING_WORDS.sub("", core)
