@@ -112,7 +112,7 @@ def verify_answer(
         return reject(REASON_NO_EVIDENCE.format(answer=answer), [answer.strip()])
     lexicon = shared_lexicon() if lexicon is None else lexicon
     items = stored_items(evidence)
-    question = recased(question, ((item.raw, item.title) for item in items))
+    question = recased(question, ((item.raw, item.title) for item in items if item.trusted))
     answer = yes_or_no_said(question, answer)
     check = Check(question, answer, items, lexicon)
     misformed = form_problem(check)

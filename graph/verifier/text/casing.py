@@ -2,7 +2,7 @@
 
 The question's reading finds names by their capitals ("which World Cup" asks for a cup
 named so, "X or Y?" names two alternatives); "which world cup was ..." would lose them.
-Every run of capitalised words the stored sentences or page titles write (not a lone
+Every run of capitalised words the trusted stored sentences or their titles write (not a lone
 word opening a sentence: "The", "He"), and every part of two or more of its words
 ("World Cup" of "FIFA World Cup"), gives its capitals back to the same words in the
 question, longest first.
