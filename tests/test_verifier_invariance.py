@@ -60,6 +60,13 @@ def test_each_change_says_the_answer_another_way(
     assert (result[:2] if result else None) == changed
 
 
+def test_a_name_is_given_as_its_stored_page_titles_it() -> None:
+    titled: list[Evidence] = [{**EVIDENCE[0], "source": {"title": "Ann Lee (singer)"}}]
+    case = gold("Who?", "Ann Lee") | {"evidence": titled}
+    assert CHANGES["name as its page's title"](case, {}) == ("Who?", "Ann Lee (singer)", titled)
+    assert CHANGES["name as its page's title"](gold("Who?", "Ann Lee"), {}) is None
+
+
 def test_the_stored_changes_keep_every_sentence() -> None:
     case = gold("Who?", "Ann Lee")
     _, _, twice = CHANGES["sentences stored twice"](case, {})  # type: ignore[misc]

@@ -365,3 +365,12 @@ def test_an_undecided_both_question_names_the_words_it_looked_for_in_order(
 def test_recasing_a_hostile_run_of_capitals_takes_its_parts_only() -> None:
     run = " ".join(["Alpha"] * 5000)  # every part of it once made the work grow as its square
     assert recased("what is alpha alpha?", [(run, "Beta")]) == "What is Alpha Alpha?"
+
+
+def test_a_name_given_as_its_stored_page_titles_it_is_checked_as_the_name(store: Store) -> None:
+    store.add_text("Lolita (1962 film)", "Lolita is a 1962 film directed by Stanley Kubrick.")
+    store.add_text("Ray Stark", "Ray Stark produced Lolita, written by Vladimir Nabokov.")
+    question = "Which film was written by Vladimir Nabokov and produced by Ray Stark?"
+    titled = check(store, question, "Lolita (1962 film)")
+    assert titled["outcome"] == check(store, question, "Lolita")["outcome"] != "rejected"
+    rejected(check(store, question, "Lolita (1997 film)"))

@@ -9,7 +9,8 @@ brings, not rewordings the case builder knows (those are the `reworded` kind):
 - the question typed all in lower case;
 - the answer announced ("The answer is X."), a number hedged ("about 80,000"), a yes or
   no with its reason ("Yes, as the evidence shows.", "yes as the evidence shows"), a
-  name of several words given in lower case;
+  name of several words given in lower case, a name given as its stored page's title
+  ("Lolita (1962 film)");
 - the alternatives of a "..., X or Y?" question swapped; its one comparative reversed
   ("older" -> "younger"), answered by the other alternative;
 - three of the stored sentences stored again under new ids, the evidence in another
@@ -77,6 +78,16 @@ def _lower_name(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[E
     return case["question"], answer.lower(), case["evidence"]
 
 
+def _as_titled(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
+    """The answer as a stored page's title writes it, disambiguation and all."""
+    answer = case["answer"]
+    titles = sorted(
+        {str((record.get("source") or {}).get("title") or "") for record in case["evidence"]}
+    )
+    titled = [title for title in titles if title.startswith(f"{answer} (")]
+    return (case["question"], titled[0], case["evidence"]) if titled else None
+
+
 def _swapped(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
     question = case["question"]
     pair = _PAIR.search(question)
@@ -142,6 +153,7 @@ CHANGES: dict[str, Change] = {
     "yes/no with its reason": _explained,
     "yes/no with its reason, no stop": _explained_unstopped,
     "name in lower case": _lower_name,
+    "name as its page's title": _as_titled,
     "alternatives swapped": _swapped,
     "comparison reversed, other answer": _reversed,
     "sentences stored twice": _stored_again,

@@ -8,6 +8,7 @@ answer itself (see the verifier bench's invariances,
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from graph.verifier.kinds.question import analyse_question
 
@@ -27,6 +28,8 @@ _LEADING_WORDS = re.compile(
     r"|(?:an )?estimated|the year)\s+(?=\d|[A-Z][a-z]+\.? \d)",
     re.IGNORECASE,
 )
+# A page title's disambiguation: "Lolita (1962 film)", "Bethany College (Kansas)".
+_DISAMBIGUATED = re.compile(r"^(.*\S)\s*\([^()]+\)$")
 # A reply that announces its answer: "The answer is X.", "Answer: X", "Final answer: X";
 # "answer is" in lower case, so that a title ("The Answer Is Love") is kept whole.
 _ANNOUNCED = re.compile(
@@ -58,3 +61,13 @@ def yes_or_no_said(question: str, answer: str) -> str:
     else:
         return answer
     return said if analyse_question(question).asks_yes_no else answer
+
+
+def without_disambiguation(answer: str, titles: Iterable[str]) -> str:
+    """A stored page's title given whole ("Lolita (1962 film)") as the name it
+    disambiguates ("Lolita"): the parenthesis is the page's, not a claim to check."""
+    match = _DISAMBIGUATED.match(answer)
+    if match is None:
+        return answer
+    wanted = answer.casefold()
+    return match.group(1) if any(title.casefold() == wanted for title in titles) else answer

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from graph.verifier.answer_forms import core_answer, yes_or_no_said
+from graph.verifier.answer_forms import core_answer, without_disambiguation, yes_or_no_said
 from graph.verifier.answers import explain_missing, refused, supported
 from graph.verifier.evidence.matching import contains, stored_items
 from graph.verifier.kinds.answer_types import NameLexicon
@@ -114,6 +114,7 @@ def verify_answer(
     items = stored_items(evidence)
     question = recased(question, ((item.raw, item.title) for item in items if item.trusted))
     answer = yes_or_no_said(question, answer)
+    answer = without_disambiguation(answer, (item.title for item in items))
     check = Check(question, answer, items, lexicon)
     misformed = form_problem(check)
     if misformed is not None:
