@@ -11,6 +11,7 @@ from graph.settings.context import Context
 from graph.verifier import GROUNDING_STATED, verify_answer
 from graph.verifier.answer_forms import core_answer, yes_or_no_said
 from graph.verifier.evidence.matching import stored_items
+from graph.verifier.kinds.answer_types import NOTHING_EXPECTED, expected_class
 from graph.verifier.kinds.described import described_nouns
 from graph.verifier.text.casing import recased
 from graph.verifier.text.normalise import analyse
@@ -374,3 +375,20 @@ def test_a_name_given_as_its_stored_page_titles_it_is_checked_as_the_name(store:
     titled = check(store, question, "Lolita (1962 film)")
     assert titled["outcome"] == check(store, question, "Lolita")["outcome"] != "rejected"
     rejected(check(store, question, "Lolita (1997 film)"))
+
+
+def test_the_middle_name_of_someone_asks_for_no_person() -> None:
+    question = "What is the middle name of the English actor who starred in Layer Cake?"
+    assert expected_class(question) == NOTHING_EXPECTED
+    assert (
+        expected_class("What is the name of the English actor who starred in it?").noun == "actor"
+    )
+
+
+def test_a_described_bridge_is_named_with_its_article(store: Store) -> None:
+    store.add_text("Daniel Craig", "Daniel Craig is an English actor.")
+    store.add_text("Layer Cake (film)", "Layer Cake is a 2004 film starring Daniel Craig.")
+    question = "What is the middle name of the English actor who starred in Layer Cake?"
+    verdict = check(store, question, "Daniel Craig")
+    assert verdict["outcome"] == "grounded"
+    assert "its article calls it an actor: the actor the question describes" in verdict["reason"]

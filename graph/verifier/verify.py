@@ -21,7 +21,13 @@ from graph.verifier.kinds.described import is_described_bridge
 from graph.verifier.kinds.lexicon_store import shared_lexicon
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
-from graph.verifier.read.ties import class_problem, kind_problem, rule_problem, unit_problem
+from graph.verifier.read.ties import (
+    class_problem,
+    kind_problem,
+    rule_problem,
+    unit_problem,
+    with_article,
+)
 from graph.verifier.rules.comparison import alternative, computed, names_same, stated_comparison
 from graph.verifier.rules.events import event_problem
 from graph.verifier.rules.name_parts import part_of_longer_name
@@ -57,7 +63,7 @@ REASON_NAMED_IN_QUESTION = (
 )
 
 REASON_DESCRIBED = (
-    "{answer!r} is stated in stored {cite}, but its article calls it a {noun}: the {noun}"
+    "{answer!r} is stated in stored {cite}, but its article calls it {described}: the {noun}"
     " the question describes, not what it asks for."
 )
 REASON_NO_DATE = (
@@ -219,7 +225,12 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
         check.answer, check.question.casefold(), check.expected.noun, check.lexicon
     )
     if bridge is not None:
-        reason = REASON_DESCRIBED.format(answer=check.answer, cite=citation(found.ids), noun=bridge)
+        reason = REASON_DESCRIBED.format(
+            answer=check.answer,
+            cite=citation(found.ids),
+            described=with_article(bridge),
+            noun=bridge,
+        )
         return ground(found.ids, reason, [], GROUNDING_STATED)
     if _asks_when(check.question) and not _gives_date(check):
         reason = REASON_NO_DATE.format(answer=check.answer, cite=citation(found.ids))

@@ -73,6 +73,8 @@ _QUESTION_STOPS = frozenset(
 )
 _SKIP_AFTER_WH = frozenset(split_words("type kind sort form genre"))
 _NAME_JOINERS = frozenset(split_words("of the and de von van for"))
+# "The middle name of X" asks for a part of X's name, not for X.
+_NAME_PARTS = frozenset(split_words("first middle last given family maiden"))
 _PHRASE_WORDS = 6
 # "who" asking, not relating: opening a clause, after a preposition, or closing the question.
 _WH_WORDS = frozenset(split_words("which what when where how why"))
@@ -193,6 +195,8 @@ def expected_class(question: str) -> Expected:
         return Expected(frozenset({NATIONALITY, PLACE}), "nationality")
     for index, word in enumerate(words):
         named = word == "name" and words[index + 1 : index + 2] == ["of"]
+        if named and words[index - 1 : index] and words[index - 1] in _NAME_PARTS:
+            return NOTHING_EXPECTED  # "the middle name of the actor": a part of a name
         if named:
             head, kinds, _ = _head_after(words, raw, index + 2)
             if kinds:
