@@ -100,3 +100,26 @@ def test_training_fits_a_threshold_that_keeps_the_asked_recall() -> None:
         assert len(models[group]["weights"]) == width
         gold = [row for row in rows if row["y"] and row["group"] == group]
         assert sum(module.accepts(models, row) for row in gold) >= 0.9 * len(gold)
+
+
+@pytest.mark.slow
+def test_the_shipped_combiner_is_what_the_training_script_gives_today() -> None:
+    """A rule that changes which answers reach the combiner, or what their signals say,
+    needs the combiner retrained: the shipped weights must be the script's on today's rows
+    (within a tolerance for another machine's numerical libraries)."""
+    pytest.importorskip("sklearn")
+    spec = importlib.util.spec_from_file_location(
+        "train_verifier_combiner", ROOT / "benchmarks" / "train_verifier_combiner.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    shipped = json.loads(COMBINER_FILE.read_text(encoding="utf-8"))
+    trained = module.fit_groups(
+        module.examples(), shipped["target_recall"], shipped["value_target_recall"]
+    )
+    for group in (VALUE, NAME):
+        got, want = trained[group], shipped["full"][group]
+        assert got["weights"] == pytest.approx(want["weights"], abs=1e-3), group
+        assert got["threshold"] == pytest.approx(want["threshold"], abs=1e-3), group
