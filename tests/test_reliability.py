@@ -15,6 +15,7 @@ import signal
 import socket
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -307,6 +308,8 @@ def test_6c_a_database_of_the_wrong_kind_is_refused_and_left_unchanged(
         "checkpoints": db_path,
     }
     target = files[kind]
+    with closing(sqlite3.connect(target)) as conn:  # the WAL folded in now, not by a late close
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     before = target.read_bytes()
     args = ["ask", "--env", "library", RESERVE_QUESTION, "--model", "graph.testing:demo_model"]
     other_db = ["--db", str(tmp_path / "other.sqlite3")] if flag == "--library-db" else []
