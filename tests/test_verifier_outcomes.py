@@ -150,14 +150,27 @@ def test_a_yes_or_no_is_read_without_its_reason_when_the_question_asks_one(
     given: str, said: str
 ) -> None:
     assert yes_or_no_said("Are they both American?", given) == said
+    assert yes_or_no_said("Veronica and Pellaea, both are flowering plants?", given) == said
+    assert yes_or_no_said("If you flew north would you be in Ohio?", given) == said
     assert yes_or_no_said("Which sitcom starred him?", given) == given
+    assert yes_or_no_said("Name the sitcom that starred him.", given) == given
 
 
-def test_a_title_that_opens_with_yes_answers_a_which_question(store: Store) -> None:
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which British sitcom did Paul Eddington star in?",
+        "Name the British sitcom Paul Eddington starred in.",
+        "The British sitcom that Paul Eddington starred in?",
+    ],
+)
+def test_a_title_that_opens_with_yes_answers_a_question_that_asks_no_yes_or_no(
+    store: Store, question: str
+) -> None:
     store.add_text("Yes, Minister", "Yes, Minister is a British political satire sitcom.")
     store.add_text("Paul Eddington", "Paul Eddington starred in the sitcom Yes, Minister.")
-    verdict = check(store, "Which British sitcom did Paul Eddington star in?", "Yes, Minister")
-    assert verdict["outcome"] != "rejected", verdict["reason"]
+    verdict = check(store, question, "Yes, Minister")
+    assert verdict["outcome"] == "verified", verdict["reason"]
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,13 @@ _LEADING_WORDS = re.compile(
     r"|(?:an )?estimated|the year)\s+(?=\d|[A-Z][a-z]+\.? \d)",
     re.IGNORECASE,
 )
+# An auxiliary verb that opens a clause ("Were X and Y ...", "..., are they ...") or asks
+# ("would you be ...").
+_AUXILIARY = re.compile(
+    r"(?:^\W*|[.,;!?]\s+)(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b"
+    r"|\b(?:is|are|was|were|do|does|did|can|could|will|would)\s+(?:you|they|he|she|it|both)\b",
+    re.I,
+)
 # A page title's disambiguation: "Lolita (1962 film)", "Bethany College (Kansas)".
 _DISAMBIGUATED = re.compile(r"^(.*\S)\s*\([^()]+\)$")
 # A reply that announces its answer: "The answer is X.", "Answer: X", "Final answer: X";
@@ -50,8 +57,9 @@ def core_answer(answer: str) -> str:
 
 def yes_or_no_said(question: str, answer: str) -> str:
     """A yes or no followed by its reason ("Yes, both are American.", "yes they are"),
-    when the question asks yes or no (it has no wh-word): a title such as "Yes, Minister"
-    answers a "which" question whole."""
+    when the question asks yes or no: no wh-word, and an auxiliary verb opens a clause or
+    asks ("Are ...?", "..., would you ...?"), or it names two things ("X and Y both ...?").
+    A title such as "Yes, Minister" answers "Name the sitcom ..." or a "which" whole."""
     explained = _EXPLAINED_YES_NO.match(answer)
     first, _, rest = answer.partition(" ")
     if explained:
@@ -60,7 +68,11 @@ def yes_or_no_said(question: str, answer: str) -> str:
         said = first
     else:
         return answer
-    return said if analyse_question(question).asks_yes_no else answer
+    asked = analyse_question(question)
+    if not asked.asks_yes_no:
+        return answer
+    yes_no = asked.strict_yes_no or asked.pair_kind == "and" or _AUXILIARY.search(question)
+    return said if yes_no else answer
 
 
 def without_disambiguation(answer: str, titles: Iterable[str]) -> str:
