@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from graph.evaluation.hotpot import load_questions  # noqa: E402
-from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages  # noqa: E402
+from graph.evaluation.verifier_cases import build_cases, fold_of, pages_of  # noqa: E402
 from graph.verifier import verify_answer  # noqa: E402
 from graph.verifier.evidence.candidates import NAME  # noqa: E402
 from graph.verifier.kinds.lexicon_store import snapshot_lexicon  # noqa: E402
@@ -74,11 +74,9 @@ class Recorder:
 
 def examples() -> list[dict[str, Any]]:
     questions = load_questions()
-    titles = {t for q in questions for t in q.get("context_titles", [])}
-    titles |= {t for q in questions for t, _ in q["supporting_facts"]}
     lexicon = snapshot_lexicon()
     rows: list[dict[str, Any]] = []
-    for case in build_cases(questions, load_pages(titles)):
+    for case in build_cases(questions, pages_of(questions)):
         if case["case"] not in KINDS:
             continue
         recorder = Recorder()

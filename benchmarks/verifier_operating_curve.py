@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import train_verifier_combiner as training  # noqa: E402
 
 from graph.evaluation.hotpot import load_questions  # noqa: E402
-from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages  # noqa: E402
+from graph.evaluation.verifier_cases import build_cases, fold_of, pages_of  # noqa: E402
 from graph.verifier import verify_answer  # noqa: E402
 from graph.verifier.kinds.lexicon_store import snapshot_lexicon  # noqa: E402
 from graph.verifier.score.combiner import Combiner  # noqa: E402
@@ -48,11 +48,9 @@ def curve(targets: list[float]) -> list[dict[str, Any]]:
     """The verified share of the gold and hard-negative kinds at each target."""
     rows = training.examples()
     questions = load_questions()
-    titles = {t for q in questions for t in q.get("context_titles", [])}
-    titles |= {t for q in questions for t, _ in q["supporting_facts"]}
     cases = [
         case
-        for case in build_cases(questions, load_pages(titles))
+        for case in build_cases(questions, pages_of(questions))
         if case["case"] in (GOLD, *CEILINGS)
     ]
     lexicon = snapshot_lexicon()

@@ -8,6 +8,7 @@ import importlib.util
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from verifier_utils import Store
@@ -76,8 +77,8 @@ def test_a_year_goes_to_the_value_model_as_names_go_to_theirs() -> None:
     assert not refused["supported"] and "learned combiner scored" in refused["reason"]
 
 
-def test_training_fits_a_threshold_that_keeps_the_asked_recall() -> None:
-    pytest.importorskip("sklearn")
+def _training_script() -> Any:
+    """benchmarks/train_verifier_combiner.py, loaded as a module."""
     spec = importlib.util.spec_from_file_location(
         "train_verifier_combiner", ROOT / "benchmarks" / "train_verifier_combiner.py"
     )
@@ -85,6 +86,12 @@ def test_training_fits_a_threshold_that_keeps_the_asked_recall() -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
+    return module
+
+
+def test_training_fits_a_threshold_that_keeps_the_asked_recall() -> None:
+    pytest.importorskip("sklearn")
+    module = _training_script()
     width = len(SIGNALS)
     rows = [
         {
@@ -108,13 +115,7 @@ def test_the_shipped_combiner_is_what_the_training_script_gives_today() -> None:
     needs the combiner retrained: the shipped weights must be the script's on today's rows
     (within a tolerance for another machine's numerical libraries)."""
     pytest.importorskip("sklearn")
-    spec = importlib.util.spec_from_file_location(
-        "train_verifier_combiner", ROOT / "benchmarks" / "train_verifier_combiner.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    module = _training_script()
     shipped = json.loads(COMBINER_FILE.read_text(encoding="utf-8"))
     trained = module.fit_groups(
         module.examples(), shipped["target_recall"], shipped["value_target_recall"]

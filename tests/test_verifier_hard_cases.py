@@ -11,7 +11,7 @@ from graph.evaluation.hard_cases import DENIALS, INJECTIONS, NEGATIVE_KINDS, occ
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.rewordings import rewordings
 from graph.evaluation.spans import NAME, NUMBER, YEAR, answer_kind, fold
-from graph.evaluation.verifier_cases import CASE_LABELS, build_cases, load_pages
+from graph.evaluation.verifier_cases import CASE_LABELS, build_cases, pages_of
 
 QUESTIONS = 80
 
@@ -19,9 +19,7 @@ QUESTIONS = 80
 @pytest.fixture(scope="module")
 def built() -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
     questions = load_questions()[:QUESTIONS]
-    titles = {title for q in questions for title, _ in q["supporting_facts"]}
-    titles |= {title for q in questions for title in q.get("context_titles", [])}
-    cases = list(build_cases(questions, load_pages(titles)))
+    cases = list(build_cases(questions, pages_of(questions)))
     return {q["_id"]: q for q in questions}, cases
 
 
@@ -43,9 +41,7 @@ def test_every_kind_is_built_with_its_label(built: Any) -> None:
 
 def test_cases_are_deterministic(built: Any) -> None:
     by_id, cases = built
-    titles = {title for q in by_id.values() for title, _ in q["supporting_facts"]}
-    titles |= {title for q in by_id.values() for title in q.get("context_titles", [])}
-    again = list(build_cases(list(by_id.values()), load_pages(titles)))
+    again = list(build_cases(list(by_id.values()), pages_of(by_id.values())))
     assert [(c["case"], c["answer"]) for c in again] == [(c["case"], c["answer"]) for c in cases]
 
 

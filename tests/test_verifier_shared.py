@@ -15,7 +15,7 @@ import pytest
 
 import graph.verifier
 from graph.evaluation.hotpot import load_questions
-from graph.evaluation.verifier_cases import build_cases, load_pages
+from graph.evaluation.verifier_cases import build_cases, pages_of
 from graph.verifier import verify_answer
 from graph.verifier.kinds.lexicon_store import snapshot_lexicon
 from graph.verifier.read.relation import FAR, distance
@@ -39,9 +39,7 @@ def _clear_kept() -> None:
 @pytest.fixture(scope="module")
 def cases() -> list[dict[str, Any]]:
     questions = load_questions(None)[:QUESTIONS]
-    titles = {title for q in questions for title in q.get("context_titles", [])}
-    titles |= {title for q in questions for title, _ in q["supporting_facts"]}
-    return list(build_cases(questions, load_pages(titles)))
+    return list(build_cases(questions, pages_of(questions)))
 
 
 def _verdict(case: dict[str, Any]) -> Verdict:

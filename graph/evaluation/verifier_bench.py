@@ -27,7 +27,7 @@ from graph.core.models import load_chat_model
 from graph.evaluation import simulation_report
 from graph.evaluation.config import BenchError, check_output_file
 from graph.evaluation.hotpot import load_questions
-from graph.evaluation.verifier_cases import build_cases, fold_of, load_pages
+from graph.evaluation.verifier_cases import build_cases, fold_of, pages_of
 from graph.evaluation.verifier_invariance import invariance
 from graph.evaluation.verifier_outcomes import GOLD_KIND, outcome_summary
 from graph.evaluation.verifier_summary import format_summary, summarise
@@ -137,9 +137,7 @@ def run_verifier_bench(
     if folds is not None:
         count, chosen = folds
         questions = [q for q in questions if fold_of(q["_id"], count) in chosen]
-    titles = {title for q in questions for title in q.get("context_titles", [])}
-    titles |= {title for q in questions for title, _ in q["supporting_facts"]}
-    cases = list(build_cases(questions, load_pages(titles)))
+    cases = list(build_cases(questions, pages_of(questions)))
     lexicon = snapshot_lexicon()
     combiners = load_combiner() if combiner else None
     model = load_chat_model(judge_model, 0.0, JUDGE_MAX_TOKENS) if judge_model else None
@@ -147,16 +145,20 @@ def run_verifier_bench(
     results: list[dict[str, Any]] = []
     rules_only: list[dict[str, Any]] = []
     timings: list[float] = []
-    for case in _progress(cases):
-        started = time.perf_counter()
-        verdict = verify_answer(
-            case["question"],
-            case["answer"],
-            case["evidence"],
+
+    def verify(case: Any, question: str, answer: str, evidence: Any) -> Verdict:
+        return verify_answer(
+            question,
+            answer,
+            evidence,
             question_type=case["type"] if with_type else None,
             lexicon=lexicon,
             decider=_decider_for(combiners, case["id"], held_out=data is None),
         )
+
+    for case in _progress(cases):
+        started = time.perf_counter()
+        verdict = verify(case, case["question"], case["answer"], case["evidence"])
         timings.append(time.perf_counter() - started)
         row = {key: case[key] for key in RESULT_KEYS} | {"n_evidence": len(case["evidence"])}
         if model is not None:
@@ -169,16 +171,6 @@ def run_verifier_bench(
     if combiners is not None and data is None:
         fold_map = {q["_id"]: fold_of(q["_id"], combiners.folds) for q in questions}
 
-    def verify_changed(case: Any, question: str, answer: str, evidence: Any) -> Verdict:
-        return verify_answer(
-            question,
-            answer,
-            evidence,
-            question_type=case["type"] if with_type else None,
-            lexicon=lexicon,
-            decider=_decider_for(combiners, case["id"], held_out=data is None),
-        )
-
     summary = summarise(results, timings, sample_errors) | {
         **outcome_summary(results, timings, fold_map),
         "with_type": with_type,
@@ -186,7 +178,7 @@ def run_verifier_bench(
     }
     if model is None:
         gold = {row["id"]: row for row in results if row["case"] == GOLD_KIND}
-        summary["invariance"] = invariance(cases, gold, verify_changed)
+        summary["invariance"] = invariance(cases, gold, verify)
     else:
         rules = summarise(rules_only, timings, 0)
         summary["judge"] = {"model": judge_model, **spent}

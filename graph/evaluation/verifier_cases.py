@@ -76,6 +76,14 @@ def load_pages(titles: Iterable[str], snapshot: Path = SNAPSHOT_FILE) -> Pages:
     return pages
 
 
+def pages_of(questions: Iterable[dict[str, Any]], snapshot: Path = SNAPSHOT_FILE) -> Pages:
+    """The snapshot pages the cases of these questions read: their context and gold pages."""
+    listed = list(questions)
+    titles = {title for q in listed for title in q.get("context_titles", [])}
+    titles |= {title for q in listed for title, _ in q["supporting_facts"]}
+    return load_pages(titles, snapshot)
+
+
 def _gold_facts(question: dict[str, Any], pages: Pages) -> list[Fact]:
     facts: list[Fact] = []
     for title, index in question["supporting_facts"]:

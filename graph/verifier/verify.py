@@ -180,7 +180,7 @@ def _named_beside_pair(check: Check) -> bool:
     may be misread ("X by A or Y featuring B" read as A or B)."""
     folded = check.folded
     return (
-        not check.answer.islower()
+        not check.plain
         and contains(check.q.text, folded)
         and not any(contains(name, folded) for name in check.q.pair)
     )

@@ -8,7 +8,6 @@ can be compared with the answer and measured against the question's words.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from functools import lru_cache
 
 from graph.verifier.text.categories import DEMONYMS
@@ -142,23 +141,3 @@ def spans_in(raw: str, kind: str) -> tuple[tuple[Span, tuple[str, ...]], ...]:
             for span in find_in(text, name.tokens):
                 found.setdefault(span, name.tokens)
     return tuple(sorted(found.items()))
-
-
-def written_as_stated(answer: str, stating: Sequence[str]) -> str:
-    """The answer as the evidence writes it when it is given all in lower case ("2012
-    summer olympics" is the name "2012 Summer Olympics", not a year): the first stating
-    sentence's capitals, unless only a sentence's first letter is one. A single word
-    keeps its case: "gold" is a common noun, even where a sentence writes "Gold Rush"."""
-    core = answer.strip()
-    if not core.islower() or len(analyse(core).tokens) < 2:
-        return answer
-    pattern = re.compile(rf"(?<!\w){re.escape(core)}(?!\w)", re.IGNORECASE)
-    for sentence in stating:
-        match = pattern.search(sentence)
-        if match is None:
-            continue
-        stated = match.group()
-        capitals = sum(char.isupper() for char in stated)
-        if capitals > (1 if match.start() == 0 and stated[:1].isupper() else 0):
-            return stated
-    return answer

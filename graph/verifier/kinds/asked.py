@@ -46,15 +46,21 @@ def asked_noun(question: str) -> str:
     return ""
 
 
+def lead_of(lexicon: NameLexicon | None, name: str) -> str | None:
+    """The first sentence of the article titled `name`, or None."""
+    leads = lexicon.describe(name) if lexicon is not None else ()
+    return leads[0] if leads else None
+
+
 @lru_cache(maxsize=65536)
 def lead_words(lexicon: NameLexicon, name: str) -> frozenset[str] | None:
     """The words (singular) of what the lead of the article titled `name` says it is, or
     None when the lexicon has no article of that name."""
-    leads = lexicon.describe(name)
-    if not leads:
+    lead = lead_of(lexicon, name)
+    if lead is None:
         return None
-    said = _COPULA.search(leads[0])
-    text = said.group(1) if said else leads[0]
+    said = _COPULA.search(lead)
+    text = said.group(1) if said else lead
     return frozenset(singular(word.casefold()) for word in re.findall(r"[A-Za-z]+", text))
 
 

@@ -7,7 +7,6 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from graph.verifier.evidence.candidates import written_as_stated
 from graph.verifier.evidence.matching import (
     Item,
     contains,
@@ -26,6 +25,7 @@ from graph.verifier.read.reader import Reader
 from graph.verifier.read.reading import Reading
 from graph.verifier.read.relation import question_cues
 from graph.verifier.read.scope import Scope, scope
+from graph.verifier.text.casing import written_as_stated
 from graph.verifier.text.kept import kept_property
 from graph.verifier.text.normalise import Text, analyse, fold_each, plain
 from graph.verifier.text.wordstems import stems

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from graph.verifier.evidence.candidates import NAME, NUMBER, YEAR
 from graph.verifier.evidence.matching import contains
-from graph.verifier.kinds.asked import asked_in_lead, asked_next_to
+from graph.verifier.kinds.asked import asked_in_lead, asked_next_to, lead_of
 from graph.verifier.kinds.classes import STRONG_SOURCES
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
@@ -120,8 +120,8 @@ def _own_page_stored(check: Check) -> bool:
 def _lead_cues(check: Check) -> int:
     """How many of the question's cue stems the lead of the answer's own article states (a
     bridge's lead often says what the question describes it by)."""
-    leads = check.lexicon.describe(check.answer) if check.lexicon else ()
-    return len(check.wanted.intersection(token_stems(leads[0]))) if leads else 0
+    lead = lead_of(check.lexicon, check.answer)
+    return len(check.wanted.intersection(token_stems(lead))) if lead else 0
 
 
 def signals(check: Check, found: Found, reading: Reading) -> list[float]:

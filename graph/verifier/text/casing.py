@@ -1,4 +1,5 @@
-"""A question typed all in lower case, read with the capitals the evidence gives its names.
+"""A question, or an answer's name, typed all in lower case, read with the capitals the
+evidence gives it.
 
 The question's reading finds names by their capitals ("which World Cup" asks for a cup
 named so, "X or Y?" names two alternatives); "which world cup was ..." would lose them.
@@ -11,8 +12,10 @@ question, longest first.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
+
+from graph.verifier.text.normalise import analyse
 
 _NAME_WORD = r"[A-Z][\w'’.\-]*"
 _RUN = re.compile(rf"{_NAME_WORD}(?:\s+(?:(?:of|the|and|de|for|von|van|in)\s+)?{_NAME_WORD})*")
@@ -53,3 +56,23 @@ def _recased(question: str, texts: tuple[tuple[str, str], ...]) -> str:
         pattern = re.compile(rf"(?<![\w'’]){re.escape(run.casefold())}(?![\w'’])")
         question = pattern.sub(run.replace("\\", r"\\"), question)
     return question[:1].upper() + question[1:]
+
+
+def written_as_stated(answer: str, stating: Sequence[str]) -> str:
+    """The answer as the evidence writes it when it is given all in lower case ("2012
+    summer olympics" is the name "2012 Summer Olympics", not a year): the first stating
+    sentence's capitals, unless only a sentence's first letter is one. A single word
+    keeps its case: "gold" is a common noun, even where a sentence writes "Gold Rush"."""
+    core = answer.strip()
+    if not core.islower() or len(analyse(core).tokens) < 2:
+        return answer
+    pattern = re.compile(rf"(?<!\w){re.escape(core)}(?!\w)", re.IGNORECASE)
+    for sentence in stating:
+        match = pattern.search(sentence)
+        if match is None:
+            continue
+        stated = match.group()
+        capitals = sum(char.isupper() for char in stated)
+        if capitals > (1 if match.start() == 0 and stated[:1].isupper() else 0):
+            return stated
+    return answer
