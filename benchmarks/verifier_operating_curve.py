@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import train_verifier_combiner as training  # noqa: E402
 
+from graph.evaluation.config import BenchError, check_output_file  # noqa: E402
 from graph.evaluation.hotpot import load_questions  # noqa: E402
 from graph.evaluation.verifier_cases import build_cases, fold_of, pages_of  # noqa: E402
 from graph.verifier import verify_answer  # noqa: E402
@@ -106,17 +107,32 @@ def plot(points: list[dict[str, Any]], path: Path) -> None:
     print(f"wrote {path}")
 
 
+def _targets(text: str) -> list[float]:
+    """Comma-separated shares, each strictly between 0 and 1."""
+    try:
+        targets = [float(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected shares like 0.9,0.93, got {text!r}") from None
+    if not all(0 < target < 1 for target in targets):
+        raise argparse.ArgumentTypeError(f"each share must lie between 0 and 1, got {text!r}")
+    return targets
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--targets",
-        default=",".join(map(str, DEFAULT_TARGETS)),
-        help="Comma-separated target shares of training gold (default: %(default)s).",
+        type=_targets,
+        default=list(DEFAULT_TARGETS),
+        help="Comma-separated target shares of training gold (default: 0.85 to 0.99).",
     )
     parser.add_argument("--plot", type=Path, default=Path("verifier_operating_curve.png"))
     args = parser.parse_args(argv)
-    points = curve([float(text) for text in args.targets.split(",")])
-    plot(points, args.plot)
+    try:
+        check_output_file(args.plot, "--plot", "the plot")
+    except BenchError as error:
+        parser.error(str(error))
+    plot(curve(args.targets), args.plot)
     return 0
 
 

@@ -1,0 +1,47 @@
+"""benchmarks/verifier_operating_curve.py refuses bad arguments in one line, before any
+training runs."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _script() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "verifier_operating_curve", ROOT / "benchmarks" / "verifier_operating_curve.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--targets", "x"], "expected shares like 0.9,0.93"),
+        (["--targets", "0.9,1.5"], "each share must lie between 0 and 1"),
+        (["--plot", "."], "is a directory"),
+    ],
+)
+def test_bad_arguments_are_one_line_before_any_work(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = _script()
+    with pytest.raises(SystemExit) as stopped:
+        script.main(args)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_targets_are_read_as_shares() -> None:
+    assert _script()._targets("0.9,0.93") == [0.9, 0.93]
