@@ -37,7 +37,7 @@ from graph.verifier.rules.respectively import respectively_problem
 from graph.verifier.rules.titles import title_problem
 from graph.verifier.score.combiner import Decider, load_combiner
 from graph.verifier.text.casing import recased
-from graph.verifier.text.normalise import MONTH_NAMES, analyse, is_number
+from graph.verifier.text.normalise import MONTH_NAMES, analyse, is_number, split_words
 from graph.verifier.text.wordstems import STOPWORDS
 from graph.verifier.verdicts import (
     GROUNDING_COMPUTED,
@@ -66,22 +66,17 @@ REASON_DESCRIBED = (
     "{answer!r} is stated in stored {cite}, but its article calls it {described}: the {noun}"
     " the question describes, not what it asks for."
 )
-REASON_NO_DATE = (
-    "{answer!r} is stated in stored {cite}, but the question asks when, and it gives no date."
-)
+REASON_NOT_GIVEN = "{answer!r} is stated in stored {cite}, but the question asks {asked}."
 REASON_WRONG_CLASS = "{answer!r} is stated in stored {cite}, but {clause}."
 REASON_PARTIAL_CHOICE = "But {answer!r} gives only part of the name {name!r}."
 
 _ROMAN = re.compile(r"^[ivxlcdm]+$")
-# The question asks for a date: "When did ...", "... founded when?", "What date ...",
-# "date of birth".
-_ASKS_WHEN = re.compile(
-    r"^\W*when\s+(?:was|were|is|are|did|does|do|has|had|will)\b|\bwhen\s*\?\s*$"
-    r"|\b(?:what|which)\s+date\b|\bdate\s+of\s+(?:birth|death)\b",
-    re.I,
-)
 # Words that make an answer a date without a digit: "May", "the early twentieth century".
 _DATE_WORDS = frozenset([*MONTH_NAMES, "century", "centuries", "decade", "millennium"])
+# Words that make an answer a number without a digit ("a dozen", "hundreds").
+_NUMBER_WORDS = frozenset(
+    split_words("dozen dozens hundred hundreds thousand thousands million millions billion half")
+)
 # Readings of a stated answer that say its sentence gives it another role (ranked
 # otherwise, one end of a range, inside a quoted title, paired with another key): each
 # grounds it, never rejects it.
@@ -232,8 +227,11 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
             noun=bridge,
         )
         return ground(found.ids, reason, [], GROUNDING_STATED)
-    if _asks_when(check.question) and not _gives_date(check):
-        reason = REASON_NO_DATE.format(answer=check.answer, cite=citation(found.ids))
+    unasked = _no_date_or_number(check)
+    if unasked is not None:
+        reason = REASON_NOT_GIVEN.format(
+            answer=check.answer, cite=citation(found.ids), asked=unasked
+        )
         return ground(found.ids, reason, [], GROUNDING_STATED)
     reading = check.read()
     if reading.kind is None:
@@ -254,16 +252,17 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
     return supported(check, found, reading, objection, decision.said)
 
 
-def _asks_when(question: str) -> bool:
-    """The question asks for a date (`_ASKS_WHEN`, searched only in a question with its
-    words: their letters fold only to ASCII under IGNORECASE)."""
-    lowered = question.lower()
-    return ("when" in lowered or "date" in lowered) and _ASKS_WHEN.search(question) is not None
-
-
-def _gives_date(check: Check) -> bool:
-    """The answer has a digit, a month or a period word in it."""
-    return any(c.isdigit() for c in check.answer) or not _DATE_WORDS.isdisjoint(check.folded.tokens)
+def _no_date_or_number(check: Check) -> str | None:
+    """What the question asks (when; how much or how many, by a noun of quantity) that
+    the answer does not give: a date needs a digit, a month or a period word; a quantity
+    a number or a number word. Grounded, not rejected: "Christmas" answers "when?"."""
+    q, tokens = check.q, check.folded.tokens
+    digit = any(c.isdigit() for c in check.answer) or any(map(is_number, tokens))
+    if q.asks_date and not digit and _DATE_WORDS.isdisjoint(tokens):
+        return "when, and it gives no date"
+    if q.asks_quantity and not digit and _NUMBER_WORDS.isdisjoint(tokens):
+        return "how much or how many, and it gives no number"
+    return None
 
 
 def _wrong_class(check: Check, found: Found, reading: Reading) -> Verdict | None:

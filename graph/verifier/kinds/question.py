@@ -17,6 +17,23 @@ _YEAR_QUESTION = re.compile(
 _NUMBER_QUESTION = re.compile(
     r"\bhow (?:many|much|old|long|tall|high|far|large|big|wide|deep|heavy)\b", re.IGNORECASE
 )
+# A date asked: "When did ...", "... founded when?", "What date ...", "date of birth",
+# "the birth date of", "what was the birthday of", "in which month".
+_DATE_QUESTION = re.compile(
+    r"^\W*when\s+(?:was|were|is|are|did|does|do|has|had|will)\b|\bwhen\s*\?\s*$"
+    r"|\b(?:what|which)\s+(?:date|month)\b|\bdate\s+of\s+(?:birth|death)\b"
+    r"|\b(?:birth|death)\s?date\b|\bbirthday\b",
+    re.IGNORECASE,
+)
+# A quantity asked by its noun: "at what age", "what is the seating capacity of", "what was
+# the population in 2016 of", "what is the total number of" (not "the length of the ice").
+_QUANTITIES = "age|capacity|population|height|length|area|elevation|depth|width|weight|distance"
+_QUANTITY_QUESTION = re.compile(
+    rf"\b(?:what|which)\s+(?:(?:is|was|are|were)\s+the\s+(?:\w+\s+)?)?(?:{_QUANTITIES})\b"
+    r"|\b(?:what|which)\s+(?:is|was|are|were)\s+the\s+(?:\w+\s+)?"
+    r"(?:number|percentage|amount)\s+of\b",
+    re.IGNORECASE,
+)
 _WHO_START = re.compile(r"^\W*(?:who|whom)\b", re.IGNORECASE)
 _WH_WORD = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 _AUXILIARY_START = re.compile(
@@ -139,7 +156,9 @@ class Question:
     asks_yes_no: bool
     strict_yes_no: bool
     asks_year: bool
+    asks_date: bool
     asks_number: bool
+    asks_quantity: bool
     asks_person: bool
     asks_which: bool
     pair: tuple[Text, ...]
@@ -165,7 +184,9 @@ def analyse_question(question: str) -> Question:
         asks_yes_no=not has_wh,
         strict_yes_no=not has_wh and bool(_AUXILIARY_START.match(clauses[-1])),
         asks_year="year" in lowered and _YEAR_QUESTION.search(question) is not None,
+        asks_date=_DATE_QUESTION.search(question) is not None,
         asks_number="how" in lowered and _NUMBER_QUESTION.search(question) is not None,
+        asks_quantity=_QUANTITY_QUESTION.search(question) is not None,
         asks_person=_WHO_START.match(clauses[-1]) is not None,
         asks_which=first_wh in ("which", "who", "whom"),
         pair=pair,
