@@ -73,6 +73,21 @@ def test_a_known_place_answers_where_whatever_else_bears_its_name(store: Store) 
     assert "a large city" in verdict["reason"]
 
 
+def test_where_something_is_sited_asks_for_a_place_not_an_organisation(store: Store) -> None:
+    store.search("Aixam")  # "... US based Polaris Industries announced ... acquired Aixam-Mega."
+    store.search("Polaris Industries")  # "Polaris is based in Roseau, Minnesota, USA."
+    question = "Where is the company that purchased Aixam based in?"
+    rejected(check(store, question, "Polaris Industries"), "asks for somewhere (a place)")
+    assert check(store, question, "Roseau, Minnesota")["outcome"] == "verified"
+    for sited in (question, "The publisher is based where?", "Where is its headquarters?"):
+        assert expected_class(sited).classes == {PLACE}, sited
+    for other in (
+        "Where did she study?",
+        "Who wrote the tale the film where he starred is based on?",
+    ):
+        assert expected_class(other).classes != {PLACE}, other
+
+
 def test_a_season_goes_by_its_years(store: Store) -> None:
     store.add("John Francis Daley", 1)
     ids = store.add(

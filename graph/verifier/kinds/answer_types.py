@@ -84,6 +84,14 @@ _ASKING_BEFORE = frozenset(split_words("by with to for from of than about in on 
 _NATIONALITY = re.compile(
     r"\b(?:nationality|citizenship|ethnicity|(?:country of|national) origin)\b", re.IGNORECASE
 )
+# "where" asks only for a place when it asks where something is sited ("Where is the
+# company based?", "... and is based where?", "Where are the headquarters of ...?"), not
+# "Where did she study?" (a university).
+_WHERE_SITED = re.compile(
+    r"\b(?:based|located|headquartered|situated)(?:\s+(?:in|at))?(?:\s+where)?\W*$"
+    r"|\bwhere\s+(?:is|are|was|were)\s+(?:the\s+|its\s+|their\s+)?headquarters\b",
+    re.IGNORECASE,
+)
 _BORN = re.compile(r"\(\s*(?:born|b\.)\s|\(\s*[^()]*\d{3,4}\s*[-–—]\s*[^()]*\d{3,4}\s*\)")
 _PARENTHESIS = re.compile(r"\(([^()]*)\)\s*$")
 _BRACKETS = re.compile(r"\([^()]*\)")
@@ -216,6 +224,8 @@ def expected_class(question: str) -> Expected:
         if word in ("who", "whom"):
             return Expected(WHO_CLASSES, "who")
         if word == "where":
+            if _WHERE_SITED.search(question):
+                return Expected(frozenset({PLACE}), "where")
             return Expected(WHERE_CLASSES, "where")
         return NOTHING_EXPECTED
     return NOTHING_EXPECTED
