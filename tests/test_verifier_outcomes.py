@@ -275,6 +275,20 @@ def test_the_entity_a_question_describes_is_not_what_it_asks(store: Store) -> No
     assert described_nouns(gang, "city") == {"gang"}, "a verb is no described noun"
 
 
+def test_an_entity_described_as_best_known_for_something_is_the_bridge(store: Store) -> None:
+    store.search("Life in Mono (album)")  # "... third studio album by English pop singer ..."
+    store.search("Emma Bunton")  # "... is an English singer ..." "best known as a member of"
+    question = (
+        "Life in Mono is the third studio album by an English singer best known as a member"
+        " of what girl group?"
+    )
+    grounded(check(store, question, "Emma Bunton"), "the singer the question describes")
+    assert check(store, question, "the Spice Girls")["outcome"] == "verified"
+    assert described_nouns(question.casefold(), "group") == {"singer"}, "not 'best'"
+    widely = "what did the actor widely known for x win?"
+    assert described_nouns(widely, "") == {"actor"}
+
+
 @pytest.mark.parametrize(
     "question",
     [

@@ -20,11 +20,12 @@ from graph.verifier.text.normalise import singular
 
 # A word of the described noun's phrase is no relative pronoun nor a form of "be" ("the
 # gang that was based": the gang, not "was").
-_WORD = r"(?!(?:that|who|which|whose|where|whom|is|was|are|were)\b)[a-z-]+"
+_ADVERBS = "best|well|also|widely|most|originally|later"
+_WORD = rf"(?!(?:that|who|which|whose|where|whom|is|was|are|were|{_ADVERBS})\b)[a-z-]+"
 _DESCRIBED = re.compile(
     rf"\b(?:the|an?) ((?:{_WORD} ){{0,2}}{_WORD}) (?:that|who|which|whose|where|whom"
-    r"|associated|known|based|located|developed|founded|created|featuring|published"
-    r"|released)\b"
+    rf"|(?:(?:{_ADVERBS}) )?(?:associated|known|based|located"
+    r"|developed|founded|created|featuring|published|released|famous|noted))\b"
 )
 # "Who was the N who ...", "What is an N that ...", "Name the N which ...": the N is what
 # the question asks for.
