@@ -7,7 +7,13 @@ from typing import Any
 
 import pytest
 
-from graph.evaluation.hard_cases import DENIALS, INJECTIONS, NEGATIVE_KINDS, occurs
+from graph.evaluation.hard_cases import (
+    DENIALS,
+    INJECTIONS,
+    NEGATIVE_KINDS,
+    bridge_entities,
+    occurs,
+)
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.rewordings import rewordings
 from graph.evaluation.spans import NAME, NUMBER, YEAR, answer_kind, fold
@@ -74,6 +80,20 @@ def test_bridge_entities_and_bridge_page_spans(built: Any) -> None:
             stating = [p for p, texts in pages.items() if occurs(question["answer"], texts)]
             holding = [p for p, texts in pages.items() if occurs(case["answer"], texts)]
             assert stating and holding and set(holding).isdisjoint(stating)
+
+
+def test_a_page_about_the_answer_under_another_name_gives_no_bridge_entity() -> None:
+    question = {
+        "type": "bridge",
+        "answer": "Rakim Mayers",
+        "question": "The album featured a guest appearance by which rapper from Harlem?",
+    }
+    facts = [
+        ("Vicious Lies and Dangerous Rumors", 0, "It is the second album by Big K.R.I.T."),
+        ("ASAP Rocky", 0, "Rakim Mayers (born 1988), better known as ASAP Rocky, is a rapper."),
+        ("Big K.R.I.T.", 0, "Justin Scott, better known as Big K.R.I.T., is a rapper."),
+    ]
+    assert bridge_entities(question, facts) == ["Vicious Lies and Dangerous Rumors", "Big K.R.I.T."]
 
 
 def test_a_negated_answer_appears_only_in_the_denying_sentence(built: Any) -> None:

@@ -10,7 +10,8 @@ questions were built). Negatives (label False):
   that neither the gold answer nor the question names ("X and Y");
 - `bridge_entity`: a gold page's title (parenthetical dropped) that is neither
   the answer nor named in the question, on a bridge question: the entity the
-  two hops pass through;
+  two hops pass through (not a page about the answer itself under another name,
+  whose first sentence opens with the gold answer: a stage name is a right answer);
 - `bridge_page_span`: a span of the answer's kind found only on gold pages that
   do not state the answer;
 - `negated`: a gold sentence with the answer replaced by a wrong answer of its
@@ -132,10 +133,20 @@ def _by_page(facts: Sequence[Fact]) -> dict[str, list[str]]:
 
 
 def bridge_entities(question: dict[str, Any], facts: Sequence[Fact]) -> list[str]:
-    """Gold page titles that are neither the answer nor named in the question (bridge only)."""
+    """Gold page titles that are neither the answer nor named in the question (bridge only).
+
+    A page whose first sentence opens with the gold answer is about the answer itself
+    under another name ("Rakim Mayers (born ...), better known by his stage name ASAP
+    Rocky"): its title is a right answer, not a bridge."""
     if question["type"] != "bridge":
         return []
-    titles = [_PARENTHETICAL.sub("", title) for title in _by_page(facts)]
+    gold = fold(question["answer"])
+    about_gold = {
+        title
+        for title, index, text in facts
+        if gold and index == 0 and fold(text)[: len(gold)] == gold
+    }
+    titles = [_PARENTHETICAL.sub("", title) for title in _by_page(facts) if title not in about_gold]
     return [t for t in titles if _is_other(t, question["answer"], question["question"])]
 
 
