@@ -19,6 +19,7 @@ from graph.verifier.evidence.matching import contains, stored_items
 from graph.verifier.kinds.answer_types import NameLexicon
 from graph.verifier.kinds.described import is_described_bridge
 from graph.verifier.kinds.lexicon_store import shared_lexicon
+from graph.verifier.kinds.unasked import unasked, unnamed_nationality
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
 from graph.verifier.read.ties import (
@@ -37,7 +38,7 @@ from graph.verifier.rules.respectively import respectively_problem
 from graph.verifier.rules.titles import title_problem
 from graph.verifier.score.combiner import Decider, load_combiner
 from graph.verifier.text.casing import recased
-from graph.verifier.text.normalise import MONTH_NAMES, analyse, is_number, split_words
+from graph.verifier.text.normalise import MONTH_NAMES, analyse, is_number
 from graph.verifier.text.wordstems import STOPWORDS
 from graph.verifier.verdicts import (
     GROUNDING_COMPUTED,
@@ -71,12 +72,6 @@ REASON_WRONG_CLASS = "{answer!r} is stated in stored {cite}, but {clause}."
 REASON_PARTIAL_CHOICE = "But {answer!r} gives only part of the name {name!r}."
 
 _ROMAN = re.compile(r"^[ivxlcdm]+$")
-# Words that make an answer a date without a digit: "May", "the early twentieth century".
-_DATE_WORDS = frozenset([*MONTH_NAMES, "century", "centuries", "decade", "millennium"])
-# Words that make an answer a number without a digit ("a dozen", "hundreds").
-_NUMBER_WORDS = frozenset(
-    split_words("dozen dozens hundred hundreds thousand thousands million millions billion half")
-)
 # Readings of a stated answer that say its sentence gives it another role (ranked
 # otherwise, one end of a range, inside a quoted title, paired with another key): each
 # grounds it, never rejects it.
@@ -227,18 +222,18 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
             noun=bridge,
         )
         return ground(found.ids, reason, [], GROUNDING_STATED)
-    unasked = _no_date_or_number(check)
-    if unasked is not None:
-        reason = REASON_NOT_GIVEN.format(
-            answer=check.answer, cite=citation(found.ids), asked=unasked
-        )
-        return ground(found.ids, reason, [], GROUNDING_STATED)
+    missing_form = unasked(check)
+    if missing_form is not None:
+        return _not_given(check, found, missing_form)
     reading = check.read()
     if reading.kind is None:
         return supported(check, found, reading)
     wrong_kind = kind_problem(check, found, reading) or _wrong_class(check, found, reading)
     if wrong_kind is not None:
         return wrong_kind
+    missing_form = unnamed_nationality(check, reading.classified.known)
+    if missing_form is not None:
+        return _not_given(check, found, missing_form)
     unmeasured = unit_problem(check, found, reading)
     if unmeasured is not None:
         return demote(unmeasured, found.ids)
@@ -252,17 +247,10 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
     return supported(check, found, reading, objection, decision.said)
 
 
-def _no_date_or_number(check: Check) -> str | None:
-    """What the question asks (when; how much or how many, by a noun of quantity) that
-    the answer does not give: a date needs a digit, a month or a period word; a quantity
-    a number or a number word. Grounded, not rejected: "Christmas" answers "when?"."""
-    q, tokens = check.q, check.folded.tokens
-    digit = any(c.isdigit() for c in check.answer) or any(map(is_number, tokens))
-    if q.asks_date and not digit and _DATE_WORDS.isdisjoint(tokens):
-        return "when, and it gives no date"
-    if q.asks_quantity and not digit and _NUMBER_WORDS.isdisjoint(tokens):
-        return "how much or how many, and it gives no number"
-    return None
+def _not_given(check: Check, found: Found, asked: str) -> Verdict:
+    """Grounded: the question asks for something by its form that the answer lacks."""
+    reason = REASON_NOT_GIVEN.format(answer=check.answer, cite=citation(found.ids), asked=asked)
+    return ground(found.ids, reason, [], GROUNDING_STATED)
 
 
 def _wrong_class(check: Check, found: Found, reading: Reading) -> Verdict | None:

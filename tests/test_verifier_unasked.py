@@ -1,13 +1,14 @@
-"""A date or a quantity asked by its noun ("the birth date of", "the seating capacity
-of", "at what age"): a stated answer with no number in it (the bridge entity the
-question describes, say) is grounded, never verified, while the stated figure is not
-held back by it. The noun counts only where the question asks for it. On real snapshot
-sentences."""
+"""What a question asks by its form and a stated answer lacks: a date or a quantity
+asked by its noun ("the birth date of", "the seating capacity of", "at what age"), a
+nationality. An answer with no number (the bridge entity the question describes, say)
+or no demonym is grounded, never verified, while the stated figure or demonym is not
+held back by it; a person given for a nationality stays rejected. The noun counts only
+where the question asks for it. On real snapshot sentences."""
 
 from __future__ import annotations
 
 import pytest
-from verifier_utils import Store, check, grounded
+from verifier_utils import Store, check, grounded, rejected
 
 from graph.verifier.kinds.question import analyse_question
 
@@ -62,3 +63,13 @@ def test_the_noun_counts_only_where_the_question_asks_for_it(
 ) -> None:
     asked = analyse_question(question)
     assert (asked.asks_date, asked.asks_quantity) == (date, number)
+
+
+def test_an_answer_naming_no_nationality_is_grounded_and_a_person_rejected() -> None:
+    store = _store("Vacuum pump", "Otto von Guericke")  # '... (originally spelled "Gericke"'
+    question = "What nationality was the inventor of the first vacuum pump?"
+    grounded(check(store, question, "Gericke"), "asks a nationality, and it names none")
+    assert check(store, question, "German")["outcome"] == "verified"
+    rejected(check(store, question, "Otto von Guericke"), "is a person")
+    same = "Were Otto von Guericke and Robert Boyle of the same nationality?"
+    assert "names none" not in check(store, same, "no")["reason"]
