@@ -164,3 +164,23 @@ def test_a_word_that_names_no_genre_decides_nothing(store: Store) -> None:
     question = "Are Eric Brown and Karan Kapoor of the same genre?"
     for answer in ("yes", "no"):
         grounded(check(store, question, answer), "cannot be computed", "no genre of both")
+
+
+def test_a_choice_joined_to_another_name_is_rejected(store: Store) -> None:
+    store.search("Maria Sharapova")
+    store.search("Heather Watson")
+    question = "Who is older, Maria Sharapova or Heather Watson?"
+    assert check(store, question, "Maria Sharapova")["outcome"] == "verified"
+    for joined in ("Maria Sharapova and Johanna Konta", "Maria Sharapova & Johanna Konta"):
+        rejected(check(store, question, joined), "joins 'Johanna Konta'", "chooses neither")
+    described = "Maria Sharapova, the Russian and former world No. 1"
+    assert check(store, question, described)["outcome"] == "verified", "no list of names"
+
+
+def test_an_alternative_whose_name_holds_and_is_one_name() -> None:
+    store = Store()
+    store.add_text("Laurel and Hardy", "Laurel and Hardy were a comedy double act formed in 1927.")
+    store.add_text("Abbott and Costello", "Abbott and Costello were a comedy duo formed in 1935.")
+    question = "Which duo was formed first, Laurel and Hardy or Abbott and Costello?"
+    assert check(store, question, "Laurel and Hardy", "comparison")["outcome"] == "verified"
+    rejected(check(store, question, "Laurel and Hardy and Abbott", "comparison"), "joins 'Abbott'")

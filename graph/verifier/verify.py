@@ -29,6 +29,12 @@ from graph.verifier.read.ties import (
     unit_problem,
     with_article,
 )
+from graph.verifier.rules.choices import (
+    REASON_JOINED_CHOICE,
+    REASON_PARTIAL_CHOICE,
+    joined_other,
+    partial_choice,
+)
 from graph.verifier.rules.comparison import alternative, computed, names_same, stated_comparison
 from graph.verifier.rules.events import event_problem
 from graph.verifier.rules.name_parts import part_of_longer_name
@@ -69,7 +75,6 @@ REASON_DESCRIBED = (
 )
 REASON_NOT_GIVEN = "{answer!r} is stated in stored {cite}, but the question asks {asked}."
 REASON_WRONG_CLASS = "{answer!r} is stated in stored {cite}, but {clause}."
-REASON_PARTIAL_CHOICE = "But {answer!r} gives only part of the name {name!r}."
 
 _ROMAN = re.compile(r"^[ivxlcdm]+$")
 # Readings of a stated answer that say its sentence gives it another role (ranked
@@ -120,8 +125,19 @@ def verify_answer(
     chosen, choice = _choice(check, comparison, yes_no)
     if yes_no or choice:
         result = computed(check, yes_no=yes_no, chosen=chosen)
-        if chosen is not None and result["supported"] and _partial_choice(check, chosen):
-            name = " ".join(check.q.pair[chosen].tokens) if check.q.pair else ""
+        if chosen is None or not check.q.pair:
+            return result
+        name = " ".join(check.q.pair[chosen].tokens)
+        other = joined_other(check, chosen)
+        if other is not None:
+            alternatives = " or ".join(repr(" ".join(each.tokens)) for each in check.q.pair)
+            return reject(
+                REASON_JOINED_CHOICE.format(
+                    alternatives=alternatives, answer=check.answer, other=other, name=name
+                ),
+                [name],
+            )
+        if result["supported"] and partial_choice(check, chosen):
             reason = REASON_PARTIAL_CHOICE.format(answer=check.answer, name=name)
             return ground(
                 result["evidence_ids"], f"{result['reason']} {reason}", [name], GROUNDING_COMPUTED
@@ -263,14 +279,6 @@ def _wrong_class(check: Check, found: Found, reading: Reading) -> Verdict | None
         answer=check.answer, cite=citation(found.ids), clause=problem.clause
     )
     return reject(reason, [problem.missing])
-
-
-def _partial_choice(check: Check, chosen: int) -> bool:
-    """The answer names the chosen alternative by fewer of its words than the question."""
-    if not check.q.pair:
-        return False
-    name = set(check.q.pair[chosen].tokens)
-    return set(check.folded.tokens) < name
 
 
 def _named_in_question(check: Check) -> bool:

@@ -1,0 +1,63 @@
+"""How an answer names the alternative it chooses: whole, in part ("Sharapova" for
+"Maria Sharapova": grounded, the name may be another's), or joined to another name
+("Maria Sharapova and Johanna Konta" for "Who is older, Maria Sharapova or Heather
+Watson?": rejected, it chooses nothing; a description joined so is no name: "Tom
+DiCillo, an American director and cinematographer"). A name that holds a joiner itself ("Laurel and
+Hardy", "Simon & Garfunkel") is one name: each part of it shares a word with the
+alternative."""
+
+from __future__ import annotations
+
+import re
+
+from graph.verifier.read.check import Check
+from graph.verifier.text.normalise import analyse, split_words
+from graph.verifier.text.wordstems import STOPWORDS
+
+REASON_PARTIAL_CHOICE = "But {answer!r} gives only part of the name {name!r}."
+REASON_JOINED_CHOICE = (
+    "The question asks to choose one of {alternatives}; {answer!r} joins {other!r} to"
+    " {name!r}, which chooses neither."
+)
+
+_PARTICLES = frozenset(
+    split_words("of the de del della di da du des la le les von van der den y e on in for at to")
+)
+_JOINER = re.compile(r"\s+(?:and|&)\s+|\s*&\s*", re.IGNORECASE)
+
+
+def partial_choice(check: Check, chosen: int) -> bool:
+    """The answer names the chosen alternative by fewer of its words than the question."""
+    if not check.q.pair:
+        return False
+    name = set(check.q.pair[chosen].tokens)
+    return set(check.folded.tokens) < name
+
+
+def joined_other(check: Check, chosen: int) -> str | None:
+    """A part of an answer made only of names joined by "and" or "&" that shares no word
+    with the chosen alternative: another name the answer adds to it (an answer that
+    describes, "Tom DiCillo, a director and cinematographer", is no list of names)."""
+    if not check.q.pair:
+        return None
+    parts = [part.strip() for part in _JOINER.split(check.answer)]
+    if len(parts) < 2 or not all(map(_name_like, parts)):
+        return None
+    name = set(check.q.pair[chosen].tokens) - STOPWORDS
+    for part in parts:
+        words = set(analyse(part).tokens) - STOPWORDS
+        if words and words.isdisjoint(name):
+            return part
+    return None
+
+
+def _name_like(part: str) -> bool:
+    """Every word is capitalised, a particle of a name, or no word ("Robert "Throb"
+    Young", "Top 100 Metal Vocalists of All Time"): a name, not a description."""
+    words = part.split()
+    return bool(words) and words[0][:1].isupper() and all(map(_name_word, words))
+
+
+def _name_word(word: str) -> bool:
+    first = word[:1]
+    return not first.isalpha() or first.isupper() or word in _PARTICLES
