@@ -31,7 +31,9 @@ REASON_PART_OF_NAME = (
     " which may name something else: give the whole name if that is what is asked."
 )
 
-_WORD = re.compile(r"[^\W_][\w'’.-]*")
+# A word (from a letter or digit on) and what parts it from the next word: everything up
+# to the next letter or digit.
+_WORD_AND_GAP = re.compile(r"([^\W_][\w'’.-]*)([\W_]*)")
 _QUALIFIER = re.compile(r"\s*(?:,.*|\([^)]*\))$")
 _TITLES = frozenset(
     split_words(
@@ -63,15 +65,14 @@ _OPENERS = frozenset(
 
 @lru_cache(maxsize=16384)
 def _words(text: str) -> tuple[tuple[str, bool], ...]:
-    """The words of a raw sentence, each with whether only spaces part it from the next."""
-    matches = list(_WORD.finditer(text))
-    return tuple(
-        (
-            match.group(),
-            i + 1 < len(matches) and text[match.end() : matches[i + 1].start()].isspace(),
-        )
-        for i, match in enumerate(matches)
-    )
+    """The words of a raw sentence, each with whether only spaces part it from the next
+    (one scan for both; the text after the last word parts it from none)."""
+    pairs = _WORD_AND_GAP.findall(text)
+    if not pairs:
+        return ()
+    words = [(word, gap.isspace()) for word, gap in pairs]
+    words[-1] = (pairs[-1][0], False)
+    return tuple(words)
 
 
 def _extends(word: str) -> bool:
