@@ -41,6 +41,13 @@ def store() -> Store:
         ("Which World Cup did he play in?", "cup", {EVENT}, True),
         ("What 2001 novel won the prize?", "novel", {WORK}, False),
         ("Which band artist sang it?", "artist", {ORGANISATION, PERSON}, False),
+        # A relative "where" ends the phrase: the battle, not the Japanese armies.
+        (
+            "What battle where Japanese armies attacked Imphal ended in 1944?",
+            "battle",
+            {EVENT},
+            False,
+        ),
     ],
 )
 def test_the_class_comes_from_the_head_of_the_wh_phrase(

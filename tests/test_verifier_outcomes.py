@@ -119,6 +119,12 @@ def test_an_answer_the_question_names_is_grounded(store: Store) -> None:
     grounded(check(store, question, "Lin Fa Temple"), "the question itself names it")
 
 
+def test_the_asked_noun_in_an_answer_is_not_the_question_naming_it(store: Store) -> None:
+    store.add_text("Battle of Imphal", "The Battle of Imphal took place around Imphal in 1944.")
+    question = "What battle where Japanese armies attacked Imphal ended in 1944?"
+    assert "names it" not in check(store, question, "Battle of Imphal")["reason"]
+
+
 @pytest.mark.parametrize(
     ("given", "core"),
     [

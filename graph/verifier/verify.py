@@ -290,5 +290,6 @@ def _named_in_question(check: Check) -> bool:
         return False
     if contains(check.q.text, folded):
         return True
-    words = [t for t in folded.tokens if len(t) > 1 and t not in STOPWORDS]
+    asked = set(check.expected.noun.split())
+    words = [t for t in folded.tokens if len(t) > 1 and t not in STOPWORDS and t not in asked]
     return len(words) > 1 and set(words) <= set(check.q.text.tokens)

@@ -68,7 +68,7 @@ _QUANTIFIERS = frozenset(
 _QUESTION_STOPS = frozenset(
     split_words(
         "is are was were do does did has have had can could will would should of in on at by from"
-        " for with to that which who whom whose as and or the be been being"
+        " for with to that which who whom whose where when why how as and or the be been being"
     )
 )
 _SKIP_AFTER_WH = frozenset(split_words("type kind sort form genre"))
