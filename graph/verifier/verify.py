@@ -19,7 +19,6 @@ from graph.verifier.evidence.matching import contains, stored_items
 from graph.verifier.kinds.answer_types import NameLexicon
 from graph.verifier.kinds.described import is_described_bridge
 from graph.verifier.kinds.lexicon_store import shared_lexicon
-from graph.verifier.kinds.unasked import unasked, unnamed_nationality
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
 from graph.verifier.read.ties import (
@@ -42,6 +41,7 @@ from graph.verifier.rules.ranges import range_problem
 from graph.verifier.rules.ranks import rank_problem
 from graph.verifier.rules.respectively import respectively_problem
 from graph.verifier.rules.titles import title_problem
+from graph.verifier.rules.unasked import unasked, unnamed_nationality
 from graph.verifier.score.combiner import Decider, load_combiner
 from graph.verifier.text.casing import recased
 from graph.verifier.text.normalise import MONTH_NAMES, analyse, is_number
