@@ -24,10 +24,20 @@ from graph.verifier.kinds.answer_types import (
     NameLexicon,
     class_of,
     classes_of,
-    local_classes,
+    described_class,
 )
 from graph.verifier.kinds.places import is_city, is_region
-from graph.verifier.text.categories import DATE, DEMONYMS, MODIFIER, NATIONALITY, PLACE, WORK
+from graph.verifier.text.categories import (
+    DATE,
+    DEMONYMS,
+    MODIFIER,
+    NATIONALITY,
+    PERSON,
+    PLACE,
+    WHERE_CLASSES,
+    WHO_CLASSES,
+    WORK,
+)
 from graph.verifier.text.normalise import (
     MONTH_NAMES,
     Text,
@@ -74,6 +84,51 @@ _TITLE_WORDS = frozenset(
 )
 
 _WORD_RUN = re.compile(r"\w+")
+
+
+_COPULA = frozenset(split_words("is was are were"))
+# Words before a name that say what it is: the agent of "directed by", a person
+# "starring", a place one is "born in".
+_AGENT_VERBS = frozenset(
+    split_words(
+        "directed written produced created composed founded cofounded published released"
+        " performed sung recorded developed designed built owned operated voiced hosted presented"
+        " edited illustrated painted invented discovered coached managed led distributed"
+        " manufactured narrated choreographed authored"
+    )
+)
+_PERSON_BEFORE = frozenset(split_words("starring featuring starred"))
+_PLACE_BEFORE = frozenset(
+    split_words("born located based headquartered situated raised died buried lies lived")
+)
+
+
+def local_classes(tokens: tuple[str, ...], span: tuple[int, int]) -> dict[str, str]:
+    """Class -> the words that give it, from a name's neighbours in its sentence:
+    a category noun right before it ("actor James Cromwell"), "directed by" (a person
+    or an organisation), "starring", "born in", "born" right after it, or "is a ..."
+    after a name that opens the sentence."""
+    start, end = span
+    found: dict[str, str] = {}
+    before = tokens[max(0, start - 2) : start]
+    if before:
+        kinds = class_of(before[-1]) if not before[-1][0].isdigit() else frozenset()
+        if kinds:
+            found.update(dict.fromkeys(kinds, before[-1]))
+        elif before[-1] in _PERSON_BEFORE:
+            found[PERSON] = before[-1]
+        elif len(before) == 2 and before[1] == "by" and before[0] in _AGENT_VERBS:
+            found.update(dict.fromkeys(WHO_CLASSES, " ".join(before)))
+        elif len(before) == 2 and before[1] == "in" and before[0] in _PLACE_BEFORE:
+            found.update(dict.fromkeys(WHERE_CLASSES, " ".join(before)))
+    after = tokens[end : end + 12]
+    if after[:1] == ("born",):
+        found.setdefault(PERSON, "born")
+    elif start == 0 and after[:1] and after[0] in _COPULA:
+        described = described_class(" ".join(after))
+        for kind in described[0] if described else ():
+            found.setdefault(kind, " ".join(after[:6]))
+    return found
 
 
 @dataclass(frozen=True, slots=True)
