@@ -135,7 +135,7 @@ def verify_answer(
                 REASON_JOINED_CHOICE.format(
                     alternatives=alternatives, answer=check.answer, other=other, name=name
                 ),
-                [name],
+                [],
             )
         if result["supported"] and partial_choice(check, chosen):
             reason = REASON_PARTIAL_CHOICE.format(answer=check.answer, name=name)
