@@ -25,6 +25,9 @@ _DATE_QUESTION = re.compile(
     r"|\b(?:birth|death)\s?date\b|\bbirthday\b",
     re.IGNORECASE,
 )
+# Each match of `_DATE_QUESTION` holds one of these, in lower case once lowered (their
+# letters fold only to ASCII under IGNORECASE): most questions hold none, and skip it.
+_DATE_WORDS = ("when", "date", "month", "thday")
 # A quantity asked by its noun: "at what age", "what is the seating capacity of", "what was
 # the population in 2016 of", "what is the total number of" (not "the length of the ice").
 _QUANTITIES = "age|capacity|population|height|length|area|elevation|depth|width|weight|distance"
@@ -42,7 +45,7 @@ _AUXILIARY_START = re.compile(
 )
 # A letter or digit (what `str.isalnum` accepts: a word character but the underscore).
 _ALNUM = re.compile(r"[^\W_]")
-_RAW_WORD = re.compile(r"[A-Z]\.(?=\s)|(?:[^\s,;?!()\"“”.]|\.(?=\S))+|[,;?!()]|\.")
+_RAW_WORD = re.compile(r"[A-Z]\.(?=\s)|(?:[^\s,;?!()\"“”.]+|\.(?=\S))+|[,;?!()]|\.")
 
 _LEADING_SKIP = frozenset(
     split_words(
@@ -184,7 +187,8 @@ def analyse_question(question: str) -> Question:
         asks_yes_no=not has_wh,
         strict_yes_no=not has_wh and bool(_AUXILIARY_START.match(clauses[-1])),
         asks_year="year" in lowered and _YEAR_QUESTION.search(question) is not None,
-        asks_date=_DATE_QUESTION.search(question) is not None,
+        asks_date=any(word in lowered for word in _DATE_WORDS)
+        and _DATE_QUESTION.search(question) is not None,
         asks_number="how" in lowered and _NUMBER_QUESTION.search(question) is not None,
         asks_quantity=_QUANTITY_QUESTION.search(question) is not None,
         asks_person=_WHO_START.match(clauses[-1]) is not None,

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from graph.verifier.read.check import Check
-from graph.verifier.text.normalise import split_words
+from graph.verifier.text.normalise import alternation, split_words
 from graph.verifier.text.wordstems import stem
 from graph.verifier.verdicts import citation, reject
 from tools.base import Verdict
@@ -33,6 +33,8 @@ _NUMBERED = re.compile(r"(\d+)(?:st|nd|rd|th)")
 # The words an ordinal may open with, but for those `_NUMBERED` reads ("21st").
 _ORDINAL_WORDS = frozenset([*_WORDS, *_TENS])
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+# What an ASCII text holds, lowered, if any of its words can be an ordinal.
+_MAY_RANK = re.compile(rf"[0-9]|{alternation(sorted(_ORDINAL_WORDS))}")
 # Words that end what an ordinal ranks ("the third album by ...", "the first to ...").
 _BOUNDS = frozenset(
     split_words("the a an by of in on at to for from with and or was is which that who as")
@@ -111,7 +113,10 @@ def ranked(words: list[str]) -> list[Ranked]:
 @lru_cache(maxsize=4096)
 def question_rank(question: str) -> Ranked | None:
     """The question's one ranked phrase ("her debut studio album"), or None (kept per
-    question: an episode's checks share it)."""
+    question: an episode's checks share it); an ASCII question with no ordinal's letters
+    and no digit ranks nothing, and is not read."""
+    if question.isascii() and _MAY_RANK.search(question.lower()) is None:
+        return None
     phrases = ranked(_words(question))
     return phrases[0] if len(phrases) == 1 else None
 
