@@ -11,6 +11,7 @@ to it. A life-span parenthesis is read as "born ... died ...".
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -143,11 +144,12 @@ def distance(
     "born 1920 - died 2003")."""
     start, end = span
     best = FAR
+    ordered = sorted(skipped)  # counted between two indices by bisection
     for i, _ in positions:
         if start <= i < end:
             continue
         low, high = (i + 1, start) if i < start else (end, i)
-        passed = sum(low <= k < high for k in skipped) if skipped else 0
+        passed = bisect_left(ordered, high) - bisect_left(ordered, low) if ordered else 0
         gap = 1 + max(0, high - low) - passed
         best = min(best, gap if i < start else gap * following_cost)
     return best
