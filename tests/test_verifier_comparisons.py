@@ -175,6 +175,8 @@ def test_a_choice_joined_to_another_name_is_rejected(store: Store) -> None:
         verdict = check(store, question, joined)
         rejected(verdict, "joins 'Johanna Konta'", "chooses neither")
         assert verdict["missing"] == [], "nothing is missing from the evidence"
+    grounded(check(store, question, "Maria Yuryevna"), "only part of the name")
+    assert check(store, question, "Maria Yuryevna Sharapova")["outcome"] == "verified"
     described = "Maria Sharapova, the Russian and former world No. 1"
     assert check(store, question, described)["outcome"] == "verified", "no list of names"
 

@@ -1,10 +1,10 @@
-"""How an answer names the alternative it chooses: whole, in part ("Sharapova" for
-"Maria Sharapova": grounded, the name may be another's), or joined to another name
-("Maria Sharapova and Johanna Konta" for "Who is older, Maria Sharapova or Heather
-Watson?": rejected, it chooses nothing; a description joined so is no name: "Tom
-DiCillo, an American director and cinematographer"). A name that holds a joiner itself ("Laurel and
-Hardy", "Simon & Garfunkel") is one name: each part of it shares a word with the
-alternative."""
+"""How an answer names the alternative it chooses: whole, in part ("Sharapova" or
+"Maria Yuryevna" for "Maria Sharapova": grounded, the name may be another's), or
+joined to another name ("Maria Sharapova and Johanna Konta" for "Who is older, Maria
+Sharapova or Heather Watson?": rejected, it chooses neither). A name that holds a joiner
+itself ("Laurel and Hardy", "Simon & Garfunkel") is one name: each part of it shares a
+word with the alternative; and an answer that describes ("Tom DiCillo, an American
+director and cinematographer") is no list of names."""
 
 from __future__ import annotations
 
@@ -27,11 +27,14 @@ _JOINER = re.compile(r"\s+(?:and|&)\s+|\s*&\s*", re.IGNORECASE)
 
 
 def partial_choice(check: Check, chosen: int) -> bool:
-    """The answer names the chosen alternative by fewer of its words than the question."""
+    """The answer names the chosen alternative by fewer of its words than the question,
+    or without its last word ("Maria Yuryevna" for "Maria Sharapova"; "Maria Yuryevna
+    Sharapova" names it whole)."""
     if not check.q.pair:
         return False
-    name = set(check.q.pair[chosen].tokens)
-    return set(check.folded.tokens) < name
+    name = check.q.pair[chosen].tokens
+    answer = set(check.folded.tokens)
+    return answer < set(name) or (len(name) > 1 and name[-1] not in answer)
 
 
 def joined_other(check: Check, chosen: int) -> str | None:
