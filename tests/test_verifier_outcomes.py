@@ -75,6 +75,15 @@ def test_a_strict_part_of_a_longer_name_is_never_verified(store: Store) -> None:
     assert check(store, question, "Eddie Izzard")["outcome"] != "rejected"
 
 
+def test_a_name_without_its_numeral_is_a_part(store: Store) -> None:
+    store.add_text("Korea under Japanese rule", "It ended at the conclusion of World War II.")
+    store.add_text("Henry VIII", "Henry VIII was King of England from 1509 until 1547.", 1)
+    question = "Korean rule by Japan ended with the conclusion of what?"
+    grounded(check(store, question, "World War"), "part of a longer name", "'World War II'")
+    assert check(store, question, "World War II")["outcome"] != "rejected"
+    grounded(check(store, "Which king ruled England in 1520?", "Henry"), "'Henry VIII'")
+
+
 def test_a_part_ending_a_sentence_or_an_initial_is_still_a_part(store: Store) -> None:
     store.add_text("Big Hero 6 (film)", "Big Hero 6 was released by Walt Disney Pictures.")
     store.add_text("David Snoke", "David Snoke wrote a paper with Michael J. Behe in 2004.", 1)

@@ -7,9 +7,10 @@ learned combiner, which is trained on such answers: a rule that grounded those n
 sentence states together did not pay its way on held-out folds.
 
 Read on the raw sentence: a name continues into a capitalised word written right next to
-it (a sentence's first word, and the function words a sentence or title may open with,
-aside), or one particle away ("Bank of America"; before a name only a person's particle:
-"the Cathedral of Lithuania" is about Lithuania). A word before a name that describes it
+it (a sentence's first word, the function words a sentence or title may open with, and
+a person's title or "Jr." aside; a numeral is part of it: "World War II", "Henry
+VIII"), or one particle away ("Bank of America"; before a name only a person's
+particle: "the Cathedral of Lithuania" is about Lithuania). A word before a name that describes it
 (a demonym, a party, a direction: "Republican Lee Zeldin") or owns it ("TV's") is no part
 of it; a full stop ends a sentence or an initial, never a word ("Pictures.", "J.").
 """
@@ -39,10 +40,13 @@ _TITLES = frozenset(
     split_words(
         "mr mrs ms dr sir dame lord lady king queen prince princess emperor pope saint st"
         " president director chairman general senator governor judge justice captain chief"
-        " minister professor prof rev bishop coach mayor jr sr ii iii iv"
+        " minister professor prof rev bishop coach mayor jr sr"
     )
 )
 _PARTICLES = frozenset(split_words("of de du da di van von der den la le del y"))
+# A Roman numeral ends a name ("World War II", "Henry VIII"), and a full stop after it a
+# sentence, not an abbreviation.
+_NUMERAL = re.compile(r"[IVXLCDM]+")
 # What may stand before the name it belongs to: a person's particles ("Daphne du
 # Maurier"), not "of" ("the Cathedral of Lithuania" is about Lithuania).
 _LEADING_PARTICLES = _PARTICLES - {"of"}
@@ -143,7 +147,9 @@ def _longer_name(
         return None
     span = words[before if before >= 0 else start : after + 1 if after >= 0 else end]
     name = " ".join(word for word, _ in span)
-    return name[:-1] if name.endswith(".") and len(span[-1][0]) > 3 else name
+    last = span[-1][0]
+    ends_sentence = len(last) > 3 or _NUMERAL.fullmatch(last[:-1]) is not None
+    return name[:-1] if name.endswith(".") and ends_sentence else name
 
 
 def _in_titles(check: Check, needle: tuple[str, ...]) -> tuple[list[str], list[str]]:
