@@ -31,10 +31,12 @@ from graph.verifier.read.ties import (
 from graph.verifier.rules.choices import (
     REASON_JOINED_CHOICE,
     REASON_PARTIAL_CHOICE,
+    alternative,
     joined_other,
+    names_same,
     partial_choice,
 )
-from graph.verifier.rules.comparison import alternative, computed, names_same, stated_comparison
+from graph.verifier.rules.comparison import computed, stated_comparison
 from graph.verifier.rules.events import event_problem
 from graph.verifier.rules.name_parts import part_of_longer_name
 from graph.verifier.rules.ranges import range_problem

@@ -1,4 +1,5 @@
-"""How an answer names the alternative it chooses: whole, in part ("Sharapova" or
+"""Which of a question's two alternatives an answer names (the one sharing more of its
+words), and how: whole, in part ("Sharapova" or
 "Maria Yuryevna" for "Maria Sharapova": grounded, the name may be another's), or
 joined to another name ("Maria Sharapova and Johanna Konta" for "Who is older, Maria
 Sharapova or Heather Watson?": rejected, it chooses neither). A name that holds a joiner
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 
 from graph.verifier.read.check import Check
-from graph.verifier.text.normalise import analyse, split_words
+from graph.verifier.text.normalise import Text, analyse, split_words
 from graph.verifier.text.wordstems import STOPWORDS
 
 REASON_PARTIAL_CHOICE = "But {answer!r} gives only part of the name {name!r}."
@@ -24,6 +25,20 @@ _PARTICLES = frozenset(
     split_words("of the de del della di da du des la le les von van der den y e on in for at to")
 )
 _JOINER = re.compile(r"\s+(?:and|&)\s+|\s*&\s*", re.IGNORECASE)
+
+
+def names_same(answer: Text, name: Text) -> bool:
+    """One name's words include the other's (`Irwin Shaw` ~ `Irwin Gilbert Shaw`)."""
+    return set(answer.tokens) <= set(name.tokens) or set(name.tokens) <= set(answer.tokens)
+
+
+def alternative(answer: Text, pair: tuple[Text, ...]) -> int | None:
+    """Which of the two alternatives the answer names, if exactly one."""
+    scores = [len(set(answer.tokens).intersection(name.tokens) - STOPWORDS) for name in pair]
+    best = max(scores, default=0)
+    if best == 0 or scores.count(best) > 1:
+        return None
+    return scores.index(best)
 
 
 def partial_choice(check: Check, chosen: int) -> bool:

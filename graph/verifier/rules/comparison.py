@@ -34,7 +34,6 @@ from graph.verifier.rules.compute import (
 )
 from graph.verifier.rules.shared_values import DATE_NOUNS, KIND_OF, SAME, stated_superlative, taxa
 from graph.verifier.text.normalise import Text
-from graph.verifier.text.wordstems import STOPWORDS
 from graph.verifier.verdicts import (
     GROUNDING_COMPUTED,
     GROUNDING_STATED,
@@ -65,20 +64,6 @@ SAME_VALUE = "{first!r} and {second!r} have the same {what} ({value})"
 NO_ATTRIBUTE = "the question names no attribute to compare"
 UNDECIDED_ATTRIBUTE = "the stored evidence does not show which of them is {attribute!r}"
 UNDECIDED_BOTH = "the stored evidence does not state {attribute!r} of both"
-
-
-def names_same(answer: Text, name: Text) -> bool:
-    """One name's words include the other's (`Irwin Shaw` ~ `Irwin Gilbert Shaw`)."""
-    return set(answer.tokens) <= set(name.tokens) or set(name.tokens) <= set(answer.tokens)
-
-
-def alternative(answer: Text, pair: tuple[Text, ...]) -> int | None:
-    """Which of the two alternatives the answer names, if exactly one."""
-    scores = [len(set(answer.tokens).intersection(name.tokens) - STOPWORDS) for name in pair]
-    best = max(scores, default=0)
-    if best == 0 or scores.count(best) > 1:
-        return None
-    return scores.index(best)
 
 
 @dataclass(frozen=True, slots=True)
