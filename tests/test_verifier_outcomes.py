@@ -290,6 +290,13 @@ def test_the_entity_a_question_describes_is_not_what_it_asks(store: Store) -> No
     assert described_nouns(gang, "city") == {"gang"}, "a verb is no described noun"
 
 
+def test_a_described_bridge_of_the_wrong_class_is_rejected_not_grounded(store: Store) -> None:
+    store.search("Molly Shannon")  # "... is an American comic actress who was a cast member ..."
+    question = "What show was the actress who starred in What Goes Up a cast member in 1995?"
+    rejected(check(store, question, "Molly Shannon"), "asks for a show", "is a person")
+    assert check(store, question, "Saturday Night Live")["outcome"] == "verified"
+
+
 def test_an_entity_described_as_best_known_for_something_is_the_bridge(store: Store) -> None:
     store.search("Life in Mono (album)")  # "... third studio album by English pop singer ..."
     store.search("Emma Bunton")  # "... is an English singer ..." "best known as a member of"

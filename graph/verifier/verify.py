@@ -225,6 +225,11 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
         misread = misreading(check)
         if misread is not None:
             return demote(misread, found.ids)
+    reading = check.read()
+    if reading.kind is not None:
+        wrong_kind = kind_problem(check, found, reading) or _wrong_class(check, found, reading)
+        if wrong_kind is not None:
+            return wrong_kind
     if _named_in_question(check):
         cite = citation(found.ids)
         reason = REASON_NAMED_IN_QUESTION.format(answer=check.answer, cite=cite)
@@ -243,12 +248,8 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
     missing_form = unasked(check)
     if missing_form is not None:
         return _not_given(check, found, missing_form)
-    reading = check.read()
     if reading.kind is None:
         return supported(check, found, reading)
-    wrong_kind = kind_problem(check, found, reading) or _wrong_class(check, found, reading)
-    if wrong_kind is not None:
-        return wrong_kind
     missing_form = unnamed_nationality(check, reading.classified.known)
     if missing_form is not None:
         return _not_given(check, found, missing_form)
