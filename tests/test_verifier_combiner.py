@@ -4,14 +4,10 @@ benchmarks/train_verifier_combiner.py."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
-from typing import Any
 
 import pytest
-from verifier_utils import Store
+from verifier_utils import Store, benchmark_script
 
 from graph.verifier import verify_answer
 from graph.verifier.evidence.candidates import NAME
@@ -26,7 +22,6 @@ from graph.verifier.score.combiner import (
 )
 from graph.verifier.score.signals import SIGNALS
 
-ROOT = Path(__file__).resolve().parent.parent
 QUESTION = "What film did Peter Best make in 1986 that was set in the Australian Outback?"
 
 
@@ -77,21 +72,9 @@ def test_a_year_goes_to_the_value_model_as_names_go_to_theirs() -> None:
     assert not refused["supported"] and "learned combiner scored" in refused["reason"]
 
 
-def _training_script() -> Any:
-    """benchmarks/train_verifier_combiner.py, loaded as a module."""
-    spec = importlib.util.spec_from_file_location(
-        "train_verifier_combiner", ROOT / "benchmarks" / "train_verifier_combiner.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_training_fits_a_threshold_that_keeps_the_asked_recall() -> None:
     pytest.importorskip("sklearn")
-    module = _training_script()
+    module = benchmark_script("train_verifier_combiner")
     width = len(SIGNALS)
     rows = [
         {
@@ -115,7 +98,7 @@ def test_the_shipped_combiner_is_what_the_training_script_gives_today() -> None:
     needs the combiner retrained: the shipped weights must be the script's on today's rows
     (within a tolerance for another machine's numerical libraries)."""
     pytest.importorskip("sklearn")
-    module = _training_script()
+    module = benchmark_script("train_verifier_combiner")
     shipped = json.loads(COMBINER_FILE.read_text(encoding="utf-8"))
     trained = module.fit_groups(
         module.examples(), shipped["target_recall"], shipped["value_target_recall"]

@@ -3,25 +3,8 @@ training runs."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from typing import Any
-
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _script() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "verifier_operating_curve", ROOT / "benchmarks" / "verifier_operating_curve.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from verifier_utils import benchmark_script
 
 
 @pytest.mark.parametrize(
@@ -35,7 +18,7 @@ def _script() -> Any:
 def test_bad_arguments_are_one_line_before_any_work(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    script = _script()
+    script = benchmark_script("verifier_operating_curve")
     with pytest.raises(SystemExit) as stopped:
         script.main(args)
     assert stopped.value.code == 2
@@ -44,4 +27,4 @@ def test_bad_arguments_are_one_line_before_any_work(
 
 
 def test_targets_are_read_as_shares() -> None:
-    assert _script()._targets("0.9,0.93") == [0.9, 0.93]
+    assert benchmark_script("verifier_operating_curve")._targets("0.9,0.93") == [0.9, 0.93]

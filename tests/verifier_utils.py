@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections.abc import Iterable
+from pathlib import Path
+from types import ModuleType
 
 from graph.verifier import GROUNDING_NONE, verify_answer
 from graph.verifier.kinds.lexicon import Lexicon
@@ -11,6 +15,17 @@ from tools.base import Evidence, Verdict
 from tools.wikipedia.snapshot import SnapshotSource, shared_snapshot
 
 RETRIEVED_AT = "2026-01-01T00:00:00Z"
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def benchmark_script(name: str) -> ModuleType:
+    """`benchmarks/NAME.py`, loaded as a module (the scripts are no package)."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 class Store:
