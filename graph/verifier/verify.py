@@ -29,10 +29,10 @@ from graph.verifier.read.ties import (
     with_article,
 )
 from graph.verifier.rules.choices import (
-    REASON_JOINED_CHOICE,
     REASON_PARTIAL_CHOICE,
     alternative,
-    joined_other,
+    joined_choice,
+    named_alternatives,
     names_same,
     partial_choice,
 )
@@ -129,16 +129,10 @@ def verify_answer(
         result = computed(check, yes_no=yes_no, chosen=chosen)
         if chosen is None or not check.q.pair:
             return result
+        joined = joined_choice(check, chosen)
+        if joined is not None:
+            return joined
         name = " ".join(check.q.pair[chosen].tokens)
-        other = joined_other(check, chosen)
-        if other is not None:
-            alternatives = " or ".join(repr(" ".join(each.tokens)) for each in check.q.pair)
-            return reject(
-                REASON_JOINED_CHOICE.format(
-                    alternatives=alternatives, answer=check.answer, other=other, name=name
-                ),
-                [],
-            )
         if result["supported"] and partial_choice(check, chosen):
             reason = REASON_PARTIAL_CHOICE.format(answer=check.answer, name=name)
             return ground(
@@ -172,7 +166,7 @@ def form_problem(check: Check) -> Verdict | None:
         return reject(REASON_NUMBER_EXPECTED.format(answer=answer), [])
     chosen = alternative(folded, q.pair) if q.pair else None
     if _choice_question(check) and not yes_no and chosen is None:
-        alternatives = " or ".join(repr(" ".join(name.tokens)) for name in q.pair)
+        alternatives = named_alternatives(q.pair)
         reason = REASON_NOT_ALTERNATIVE.format(alternatives=alternatives, answer=answer)
         _, uncovered = check.coverage(mentions=False)
         misread = bool(uncovered) or _named_beside_pair(check)

@@ -14,6 +14,8 @@ import re
 from graph.verifier.read.check import Check
 from graph.verifier.text.normalise import Text, analyse, split_words
 from graph.verifier.text.wordstems import STOPWORDS
+from graph.verifier.verdicts import reject
+from tools.base import Verdict
 
 REASON_PARTIAL_CHOICE = "But {answer!r} gives only part of the name {name!r}."
 REASON_JOINED_CHOICE = (
@@ -39,6 +41,26 @@ def alternative(answer: Text, pair: tuple[Text, ...]) -> int | None:
     if best == 0 or scores.count(best) > 1:
         return None
     return scores.index(best)
+
+
+def named_alternatives(pair: tuple[Text, ...]) -> str:
+    """The question's two alternatives as a reason names them: "'a' or 'b'"."""
+    return " or ".join(repr(" ".join(name.tokens)) for name in pair)
+
+
+def joined_choice(check: Check, chosen: int) -> Verdict | None:
+    """A rejection when the answer joins another name to the chosen alternative (nothing
+    is missing from the evidence: the answer's form is wrong), or None."""
+    other = joined_other(check, chosen)
+    if other is None:
+        return None
+    reason = REASON_JOINED_CHOICE.format(
+        alternatives=named_alternatives(check.q.pair),
+        answer=check.answer,
+        other=other,
+        name=" ".join(check.q.pair[chosen].tokens),
+    )
+    return reject(reason, [])
 
 
 def partial_choice(check: Check, chosen: int) -> bool:
