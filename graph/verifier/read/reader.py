@@ -180,7 +180,7 @@ class Reader:
         positions = cue_positions(item.raw, cues.relation_for(kind))
         # Without a relation word the distance is FAR whatever is skipped: the sentence's
         # spans need not be read.
-        skipped = listed(item.raw, kind) if kind and positions else frozenset()
+        skipped = listed(item.raw, kind) if kind and positions else ()
         relation = distance(positions, span, skipped, following_cost(kind))
         nearest = min(positions, key=lambda p: abs(p[0] - span[0]), default=None)
         if nearest is None:

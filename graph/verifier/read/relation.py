@@ -135,24 +135,30 @@ def cue_positions(raw: str, wanted: frozenset[str]) -> tuple[tuple[int, str], ..
 def distance(
     positions: tuple[tuple[int, str], ...],
     span: Span,
-    skipped: frozenset[int] = frozenset(),
+    skipped: tuple[int, ...] = (),
     following_cost: int = 1,
 ) -> int:
-    """Tokens from the span to the nearest of `positions` outside it (`FAR` if none), not
-    counting the `skipped` tokens between (the other members of a list it belongs to); a
-    word after the span counts `following_cost` times (a date follows its relation word:
-    "born 1920 - died 2003")."""
+    """Tokens from the span to the nearest of `positions` (in token order) outside it
+    (`FAR` if none), not counting the `skipped` tokens between (in order: the other members of a
+    list it belongs to); a word after the span counts `following_cost` times (a date
+    follows its relation word: "born 1920 - died 2003"). Skipped tokens never make a
+    farther position nearer, so only the last one before the span and the first one
+    after it are measured."""
     start, end = span
+    indices = [i for i, _ in positions]
+    before, after = bisect_left(indices, start), bisect_left(indices, end)
     best = FAR
-    ordered = sorted(skipped)  # counted between two indices by bisection
-    for i, _ in positions:
-        if start <= i < end:
-            continue
-        low, high = (i + 1, start) if i < start else (end, i)
-        passed = bisect_left(ordered, high) - bisect_left(ordered, low) if ordered else 0
-        gap = 1 + max(0, high - low) - passed
-        best = min(best, gap if i < start else gap * following_cost)
+    if before:
+        last = indices[before - 1]
+        best = start - last - _skipped_between(skipped, last + 1, start)
+    if after < len(indices):
+        gap = 1 + indices[after] - end - _skipped_between(skipped, end, indices[after])
+        best = min(best, gap * following_cost)
     return best
+
+
+def _skipped_between(skipped: tuple[int, ...], low: int, high: int) -> int:
+    return bisect_left(skipped, high) - bisect_left(skipped, low) if skipped else 0
 
 
 def placements(raw: str, kind: str) -> tuple[tuple[Span, tuple[str, ...]], ...]:
@@ -166,13 +172,13 @@ def locate(raw: str, needle: tuple[str, ...]) -> list[Span]:
 
 
 @lru_cache(maxsize=65536)
-def listed(raw: str, kind: str) -> frozenset[int]:
+def listed(raw: str, kind: str) -> tuple[int, ...]:
     """The tokens of a sentence, as read, that belong to spans of `kind` or join them
-    ("and", "or"): a list's members are as near to its head as its first member."""
+    ("and", "or"), in order: a list's members are as near to its head as its first member."""
     tokens = analyse(reading(raw)).tokens
     inside = {i for (start, end), _ in placements(raw, kind) for i in range(start, end)}
     joins = {i for i, token in enumerate(tokens) if token in ("and", "or", "&")}
-    return frozenset(inside | joins)
+    return tuple(sorted(inside | joins))
 
 
 def title_core(title: str) -> Text:
