@@ -75,6 +75,18 @@ def test_a_strict_part_of_a_longer_name_is_never_verified(store: Store) -> None:
     assert check(store, question, "Eddie Izzard")["outcome"] != "rejected"
 
 
+def test_a_part_of_a_name_is_no_part_when_the_question_asks_for_one(store: Store) -> None:
+    # Told to give the whole name, the agent would leave the right answer.
+    store.add_text("Daniel Craig", "Daniel Wroughton Craig (born 1968) is an English actor.")
+    for question in (
+        "What is the middle name of the English actor born in 1968?",
+        "Which surname did the English actor born in 1968 share with his father?",
+    ):
+        verdict = check(store, question, "Wroughton" if "middle" in question else "Craig")
+        assert "longer name" not in verdict["reason"], question
+    grounded(check(store, "Which actor was born in 1968?", "Wroughton"), "'Wroughton Craig'")
+
+
 def test_a_name_without_its_numeral_is_a_part(store: Store) -> None:
     store.add_text("Korea under Japanese rule", "It ended at the conclusion of World War II.")
     store.add_text("Henry VIII", "Henry VIII was King of England from 1509 until 1547.", 1)

@@ -37,6 +37,13 @@ _QUANTITY_QUESTION = re.compile(
     r"(?:number|percentage|amount)\s+of\b",
     re.IGNORECASE,
 )
+# A part of a name asked: "what is the middle name of", "which surname", "what was her
+# maiden name" (a nickname is no part of a name).
+_NAME_PART_QUESTION = re.compile(
+    r"\b(?:what|which)\s+(?:(?:is|was|are|were)\s+(?:the|his|her|their|its)\s+)?"
+    r"(?:(?:first|middle|last|given|family|maiden|christian)\s+names?|surnames?|forenames?)\b",
+    re.IGNORECASE,
+)
 _WHO_START = re.compile(r"^\W*(?:who|whom)\b", re.IGNORECASE)
 _WH_WORD = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 _AUXILIARY_START = re.compile(
@@ -162,6 +169,7 @@ class Question:
     asks_date: bool
     asks_number: bool
     asks_quantity: bool
+    asks_name_part: bool
     asks_person: bool
     asks_which: bool
     pair: tuple[Text, ...]
@@ -191,6 +199,7 @@ def analyse_question(question: str) -> Question:
         and _DATE_QUESTION.search(question) is not None,
         asks_number="how" in lowered and _NUMBER_QUESTION.search(question) is not None,
         asks_quantity=_QUANTITY_QUESTION.search(question) is not None,
+        asks_name_part="name" in lowered and _NAME_PART_QUESTION.search(question) is not None,
         asks_person=_WHO_START.match(clauses[-1]) is not None,
         asks_which=first_wh in ("which", "who", "whom"),
         pair=pair,

@@ -175,7 +175,10 @@ def _in_titles(check: Check, needle: tuple[str, ...]) -> tuple[list[str], list[s
 def part_of_longer_name(check: Check) -> Verdict | None:
     """Grounded when the capitalised answer is written only inside a longer name: by
     every trusted sentence stating it, or by a stored page's title (when no stored title
-    is the answer itself); None when it stands on its own."""
+    is the answer itself); None when it stands on its own, or when the question asks for
+    a part of a name ("what is the middle name of ...")."""
+    if check.q.asks_name_part:
+        return None
     answer = check.answer.strip().rstrip(".")
     written = [word for word, _ in _words(answer)]
     needle = _folded_words(answer)
