@@ -51,6 +51,8 @@ def test_a_name_for_a_seating_capacity_is_grounded_and_the_figure_is_not() -> No
         ("At what age did he win the championship?", False, True),
         ("What was the population in 2016 of the city?", False, True),
         ("What is the total number of seats?", False, True),
+        ("Approximately what percentage of the population is Han Chinese?", False, True),
+        ("What proportion of the land is forest?", False, True),
         # Named but not asked for: the puck shot "the length of the ice", a day by its name.
         ("The Bruins shot the puck the length of the ice; which rule stopped it?", False, False),
         ("What day of the week was the treaty signed?", False, False),

@@ -29,8 +29,12 @@ _DATE_QUESTION = re.compile(
 # letters fold only to ASCII under IGNORECASE): most questions hold none, and skip it.
 _DATE_WORDS = ("when", "date", "month", "thday")
 # A quantity asked by its noun: "at what age", "what is the seating capacity of", "what was
-# the population in 2016 of", "what is the total number of" (not "the length of the ice").
-_QUANTITIES = "age|capacity|population|height|length|area|elevation|depth|width|weight|distance"
+# the population in 2016 of", "what is the total number of", "approximately what percentage"
+# (not "the length of the ice").
+_QUANTITIES = (
+    "age|capacity|population|height|length|area|elevation|depth|width|weight|distance"
+    "|percentage|proportion"
+)
 _QUANTITY_QUESTION = re.compile(
     rf"\b(?:what|which)\s+(?:(?:is|was|are|were)\s+the\s+(?:\w+\s+)?)?(?:{_QUANTITIES})\b"
     r"|\b(?:what|which)\s+(?:is|was|are|were)\s+the\s+(?:\w+\s+)?"
