@@ -24,9 +24,10 @@ from graph.verifier.text.wordstems import cue_stem
 
 FAR = 99
 
-# Words that say what kind of answer is wanted rather than what it is about.
 _TITLE_TAIL = re.compile(r"\s*(?:\([^)]*\)|,.*)\s*$")
-_NOT_CUES = frozenset(split_words("year years name named date number many much type kind"))
+# Words that say what kind of answer is wanted rather than what it is about (and the
+# empty stem of a stopword).
+_NOT_CUES = frozenset(["", *split_words("year years name named date number many much type kind")])
 # "X is a 2006 film": the year of the subject's own description.
 _WORK_YEAR = re.compile(r"\b((?:is|was|are|were)\s+an?)\s+((?:1\d|20)\d\d)\b(?=\s+[^\W\d])")
 # A count of times written as one word.
@@ -105,8 +106,7 @@ class Cues:
 def question_cues(question: str) -> Cues:
     q = analyse_question(question)
     tokens = q.text.tokens
-    every = tuple(cue_stem(token) for token in tokens)
-    stems = frozenset(every) - {""} - _NOT_CUES
+    stems = frozenset(map(cue_stem, tokens)) - _NOT_CUES
     names = frozenset(
         cue_stem(token) for name in (*q.pair, *named_entities(q.words)) for token in name.tokens
     )

@@ -46,6 +46,7 @@ _DATE_ASKING = frozenset(split_words("when year years date dates birthdate birth
 _COUNTING = frozenset(split_words("many much"))
 _MEASURE_ASKING = frozenset(split_words("what which"))
 _COPULAS = frozenset(split_words("is are was were"))
+_ASKING = _MEASURE_ASKING | {"how"}  # a number is asked after one of them
 _KIND_WORDS = frozenset(split_words("type kind sort total number"))
 # What a "how ..." adjective or a comparative measures: the quantity's names and units.
 _TIME_UNITS = "year month week day hour minute second decade century"
@@ -105,11 +106,13 @@ _LIFE_STEMS = frozenset(cue_stem(word) for word in split_words("born died marrie
 def _undated(tokens: tuple[str, ...]) -> list[str]:
     """The words of a question less those whose date it gives itself ("an actor born
     February 4, 1985": not the birth it asks the date of)."""
-    return [
-        token
+    dated = {
+        before
         for index, token in enumerate(tokens)
-        if not any(is_year(t) for t in tokens[index + 1 : index + 1 + _DATED_REACH])
-    ]
+        if is_year(token)
+        for before in range(index - _DATED_REACH, index)
+    }
+    return [token for index, token in enumerate(tokens) if index not in dated]
 
 
 def date_governors(tokens: tuple[str, ...]) -> frozenset[str]:
@@ -123,11 +126,11 @@ def date_governors(tokens: tuple[str, ...]) -> frozenset[str]:
     return events | {cue_stem(MADE)} if events and found.isdisjoint(_LIFE_STEMS) else events
 
 
-def _run(stems: list[str], start: int) -> frozenset[str]:
-    """The content words from `start` up to the first other word (at most three), past
-    words that only say what kind of thing is counted ("of this type of brewery")."""
+def _run(tokens: tuple[str, ...], start: int) -> frozenset[str]:
+    """The content words' stems from `start` up to the first other word (at most three),
+    past words that only say what kind of thing is counted ("of this type of brewery")."""
     run: list[str] = []
-    for stemmed in stems[start : start + 6]:
+    for stemmed in map(cue_stem, tokens[start : start + 6]):
         if stemmed in _KIND_STEMS:
             continue
         if not stemmed or len(run) == 3:
@@ -142,14 +145,15 @@ def measured(tokens: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
     """What a number answer counts or measures, as `cue_stem` reads it: (the words after
     "how many"/"how much" or "what is the", ()), or ((), the names and units of the
     quantity a "how tall/long/old ..." asks for)."""
-    stems = [cue_stem(token) for token in tokens]
+    if _ASKING.isdisjoint(tokens):
+        return frozenset(), frozenset()
     for index, token in enumerate(tokens):
         following = tokens[index + 1] if index + 1 < len(tokens) else ""
         if token == "how" and following in _COUNTING:
-            return _run(stems, index + 2), frozenset()
+            return _run(tokens, index + 2), frozenset()
         if token == "how" and following in QUANTITIES:
             names, units = QUANTITIES[following]
             return frozenset(), frozenset(cue_stem(word) for word in (*names, *units))
         if token in _MEASURE_ASKING and following in _COPULAS:
-            return _run(stems, index + 2), frozenset()
+            return _run(tokens, index + 2), frozenset()
     return frozenset(), frozenset()

@@ -33,6 +33,9 @@ _HEDGE_PAIRS = frozenset(
         " initial_reports first_reports"
     )
 )
+# A question without any pair's first word shares none of them, nor any hedge pair.
+_HEDGE_FIRSTS = frozenset(pair[0] for pair in _HEDGE_PAIRS)
+_HEDGE_PAIR_WORDS = frozenset(word for pair in _HEDGE_PAIRS for word in pair)
 # Frames that deny everything after them in the sentence: a falsity adverb next to a
 # word of saying ("wrongly said that"), a statement of untruth ("not true that"), doubt
 # about a clause ("doubt that", "unclear whether"); a word that calls the sentence's
@@ -91,15 +94,19 @@ def denial_cues(question: Text) -> Denials:
     what was nominated ("nominated for the Mercury Prize" answers no "which prize did it
     win?"); a former state when it asks what is so now ("formerly called the Mercury
     Music Prize" answers no "what is the prize called?")."""
+    tokens = question.tokens
     cues = _NEGATIONS
-    if not _WINS.isdisjoint(question.tokens) and _NOMINATIONS.isdisjoint(question.tokens):
+    if not _WINS.isdisjoint(tokens) and _NOMINATIONS.isdisjoint(tokens):
         cues |= _NOMINATIONS
     if asks_present(question):
         cues |= _FORMER
-    hedges = _HEDGES - set(question.tokens)
-    pairs = _HEDGE_PAIRS - set(pairwise(question.tokens))
-    words = cues | hedges | _FALSE_AFTER | {word for pair in pairs for word in pair}
-    return Denials(cues, hedges, pairs, frozenset(words))
+    hedges = _HEDGES if _HEDGES.isdisjoint(tokens) else _HEDGES.difference(tokens)
+    if _HEDGE_FIRSTS.isdisjoint(tokens):  # most questions: every hedge pair denies
+        pairs, pair_words = _HEDGE_PAIRS, _HEDGE_PAIR_WORDS
+    else:
+        pairs = _HEDGE_PAIRS.difference(pairwise(tokens))
+        pair_words = frozenset(word for pair in pairs for word in pair)
+    return Denials(cues, hedges, pairs, cues | hedges | _FALSE_AFTER | pair_words)
 
 
 def asks_present(question: Text) -> bool:
