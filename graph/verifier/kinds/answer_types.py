@@ -79,6 +79,7 @@ _PHRASE_WORDS = 6
 # "who" asking, not relating: opening a clause, after a preposition, or closing the question.
 _WH_WORDS = frozenset(split_words("which what when where how why"))
 _RELATING = frozenset(split_words("who whom whose where when"))
+_ASKING_WORDS = _WH_WORDS | _RELATING  # no other word asks
 # A "who" asks at the start, after a preposition, or at the end ("created by who?").
 _ASKING_BEFORE = frozenset(split_words("by with to for from of than about in on at"))
 _NATIONALITY = re.compile(
@@ -198,7 +199,7 @@ def expected_class(question: str) -> Expected:
     """The classes of answer the question's first asking wh-word accepts (nothing when it
     does not say: when, how, or a which/what without a category noun)."""
     raw = _WORD.findall(question)
-    words = [word.casefold() for word in raw]
+    words = list(map(str.casefold, raw))
     if _NATIONALITY.search(question):
         return Expected(frozenset({NATIONALITY, PLACE}), "nationality")
     for index, word in enumerate(words):
@@ -209,7 +210,7 @@ def expected_class(question: str) -> Expected:
             head, kinds, _ = _head_after(words, raw, index + 2)
             if kinds:
                 return Expected(kinds, head)
-        if not _asking(words, index):
+        if word not in _ASKING_WORDS or not _asking(words, index):
             continue
         if word in ("which", "what"):
             head, kinds, proper = _head_after(words, raw, index + 1)

@@ -70,6 +70,9 @@ _CONNECTORS = frozenset(
         " with from & n"
     )
 )
+_TRIMMED_FIRST = _CONNECTORS | _LEADING_SKIP
+# Words that never stand in for a name next to a conjunction.
+_NOT_STAND_INS = STOPWORDS | _LEADING_SKIP
 
 
 @lru_cache(maxsize=16384)
@@ -83,16 +86,14 @@ def _is_named(word: str) -> bool:
 def _trim(run: list[str]) -> list[str]:
     """Drop connectors and question words from the ends of a run of words."""
     start, end = 0, len(run)
-    while start < end and (
-        run[start].lower() in _CONNECTORS or run[start].lower() in _LEADING_SKIP
-    ):
+    while start < end and run[start].lower() in _TRIMMED_FIRST:
         start += 1
     while end > start and run[end - 1].lower() in _CONNECTORS:
         end -= 1
     return run[start:end]
 
 
-def _run(words: list[str], start: int, step: int) -> tuple[list[str], bool]:
+def _run(words: tuple[str, ...], start: int, step: int) -> tuple[list[str], bool]:
     """The name next to a conjunction, walking away from it, and whether it is capitalised.
 
     Without a capitalised name, one plain content word next to the conjunction
@@ -121,15 +122,15 @@ def _run(words: list[str], start: int, step: int) -> tuple[list[str], bool]:
     if (
         0 <= start < len(words)
         and words[start].isalpha()
-        and words[start].lower() not in STOPWORDS | _LEADING_SKIP
+        and words[start].lower() not in _NOT_STAND_INS
     ):
         return [words[start]], False
     return [], False
 
 
-def _pair(words: list[str]) -> tuple[tuple[Text, ...], str, bool]:
+def _pair(words: tuple[str, ...]) -> tuple[tuple[Text, ...], str, bool]:
     """The two names joined by the question's last usable `or` (else `and`)."""
-    lowered = [word.lower() for word in words]
+    lowered = list(map(str.lower, words))
     for kind in ("or", "and"):
         if kind not in lowered:
             continue
@@ -137,10 +138,13 @@ def _pair(words: list[str]) -> tuple[tuple[Text, ...], str, bool]:
             if lowered[index] != kind:
                 continue
             left, left_named = _run(words, index - 1, -1)
+            name = analyse(" ".join(left)) if left else None
+            if name is None or not name.tokens:  # no name before: the other side is not read
+                continue
             right, right_named = _run(words, index + 1, 1)
-            names = (analyse(" ".join(left)), analyse(" ".join(right)))
-            if names[0].tokens and names[1].tokens:
-                return names, kind, left_named and right_named
+            other = analyse(" ".join(right)) if right else None
+            if other is not None and other.tokens:
+                return (name, other), kind, left_named and right_named
     return (), "", False
 
 
@@ -155,8 +159,9 @@ def named_entities(words: tuple[str, ...]) -> tuple[Text, ...]:
             continue
         if not run:  # no name ends here
             continue
-        name = analyse(" ".join(_trim(run)))
-        if name.tokens:
+        trimmed = _trim(run)
+        name = analyse(" ".join(trimmed)) if trimmed else None  # ("Which" alone: none)
+        if name is not None and name.tokens:
             names.append(name)
         run = []
     return tuple(names)
@@ -189,7 +194,7 @@ def analyse_question(question: str) -> Question:
     wh = _WH_WORD.search(question)
     has_wh = wh is not None
     first_wh = wh.group(0).lower() if wh else ""
-    words = _RAW_WORD.findall(question)
+    words = tuple(_RAW_WORD.findall(question))
     pair, kind, named = _pair(words)
     # The year and number patterns' words, looked for first (their letters fold only to
     # ASCII under IGNORECASE, so a match always holds them in lower case).
@@ -209,8 +214,8 @@ def analyse_question(question: str) -> Question:
         pair=pair,
         pair_kind=kind,
         pair_named=named,
-        words=tuple(words),
+        words=words,
         name_stems=frozenset().union(
-            *(stems(name.padded) for name in (*pair, *named_entities(tuple(words))))
+            *(stems(name.padded) for name in (*pair, *named_entities(words)))
         ),
     )
