@@ -85,6 +85,9 @@ _ASKING_BEFORE = frozenset(split_words("by with to for from of than about in on 
 _NATIONALITY = re.compile(
     r"\b(?:nationality|citizenship|ethnicity|(?:country of|national) origin)\b", re.IGNORECASE
 )
+# A part of each of those, looked for first in the question lowered: letters other than
+# "i", "k" and "s" fold only to ASCII under IGNORECASE, so a match always holds one.
+_NATIONALITY_PARTS = ("nat", "zen", "ethn", "country of")
 # "where" asks only for a place when it asks where something is sited ("Where is the
 # company based?", "... and is based where?", "Where are the headquarters of ...?"), not
 # "Where did she study?" (a university).
@@ -200,7 +203,8 @@ def expected_class(question: str) -> Expected:
     does not say: when, how, or a which/what without a category noun)."""
     raw = _WORD.findall(question)
     words = list(map(str.casefold, raw))
-    if _NATIONALITY.search(question):
+    lowered = question.lower()
+    if any(part in lowered for part in _NATIONALITY_PARTS) and _NATIONALITY.search(question):
         return Expected(frozenset({NATIONALITY, PLACE}), "nationality")
     for index, word in enumerate(words):
         named = word == "name" and words[index + 1 : index + 2] == ["of"]

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 from graph.verifier.text.normalise import Text, analyse, split_words
-from graph.verifier.text.wordstems import STOPWORDS, stems
+from graph.verifier.text.wordstems import STOPWORDS, stem
 
 _CLAUSES = re.compile(r"(?<=[.?!])\s+")
 _YEAR_QUESTION = re.compile(
@@ -197,7 +198,9 @@ def analyse_question(question: str) -> Question:
     words = tuple(_RAW_WORD.findall(question))
     pair, kind, named = _pair(words)
     # The year and number patterns' words, looked for first (their letters fold only to
-    # ASCII under IGNORECASE, so a match always holds them in lower case).
+    # ASCII under IGNORECASE, so a match always holds them in lower case); a quantity is
+    # asked after "what" or "which", so never before the first wh-word (a `\b` at a
+    # search's start still sees the character before it).
     lowered = question.lower()
     return Question(
         text=analyse(question),
@@ -207,7 +210,7 @@ def analyse_question(question: str) -> Question:
         asks_date=any(word in lowered for word in _DATE_WORDS)
         and _DATE_QUESTION.search(question) is not None,
         asks_number="how" in lowered and _NUMBER_QUESTION.search(question) is not None,
-        asks_quantity=_QUANTITY_QUESTION.search(question) is not None,
+        asks_quantity=wh is not None and _QUANTITY_QUESTION.search(question, wh.start()) is not None,
         asks_name_part="name" in lowered and _NAME_PART_QUESTION.search(question) is not None,
         asks_person=_WHO_START.match(clauses[-1]) is not None,
         asks_which=first_wh in ("which", "who", "whom"),
@@ -215,7 +218,8 @@ def analyse_question(question: str) -> Question:
         pair_kind=kind,
         pair_named=named,
         words=words,
-        name_stems=frozenset().union(
-            *(stems(name.padded) for name in (*pair, *named_entities(words)))
-        ),
+        name_stems=frozenset(
+            map(stem, chain.from_iterable(name.tokens for name in (*pair, *named_entities(words))))
+        )
+        - {""},
     )
