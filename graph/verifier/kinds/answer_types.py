@@ -85,9 +85,9 @@ _ASKING_BEFORE = frozenset(split_words("by with to for from of than about in on 
 _NATIONALITY = re.compile(
     r"\b(?:nationality|citizenship|ethnicity|(?:country of|national) origin)\b", re.IGNORECASE
 )
-# A part of each of those, looked for first in the question lowered: letters other than
-# "i", "k" and "s" fold only to ASCII under IGNORECASE, so a match always holds one.
-_NATIONALITY_PARTS = ("nat", "zen", "ethn", "country of")
+# A part of each of those ("nat", "zen", "ethn", "country of"), looked for first in the
+# question lowered: letters other than "i", "k" and "s" fold only to ASCII under
+# IGNORECASE, so a match always holds one.
 # "where" asks only for a place when it asks where something is sited ("Where is the
 # company based?", "... and is based where?", "Where are the headquarters of ...?"), not
 # "Where did she study?" (a university).
@@ -204,7 +204,9 @@ def expected_class(question: str) -> Expected:
     raw = _WORD.findall(question)
     words = list(map(str.casefold, raw))
     lowered = question.lower()
-    if any(part in lowered for part in _NATIONALITY_PARTS) and _NATIONALITY.search(question):
+    if (
+        "nat" in lowered or "zen" in lowered or "ethn" in lowered or "country of" in lowered
+    ) and _NATIONALITY.search(question):
         return Expected(frozenset({NATIONALITY, PLACE}), "nationality")
     for index, word in enumerate(words):
         named = word == "name" and words[index + 1 : index + 2] == ["of"]

@@ -18,17 +18,19 @@ _YEAR_QUESTION = re.compile(
 _NUMBER_QUESTION = re.compile(
     r"\bhow (?:many|much|old|long|tall|high|far|large|big|wide|deep|heavy)\b", re.IGNORECASE
 )
-# A date asked: "When did ...", "... founded when?", "What date ...", "date of birth",
-# "the birth date of", "what was the birthday of", "in which month".
+# A date asked: "When did ..." (matched at the start), "... founded when?", "What date
+# ...", "date of birth", "the birth date of", "what was the birthday of", "in which month"
+# (three patterns: one alternation of them all was searched slowly).
+_WHEN_FIRST = re.compile(r"\W*when\s+(?:was|were|is|are|did|does|do|has|had|will)\b", re.IGNORECASE)
+_WHEN_LAST = re.compile(r"\bwhen\s*\?\s*$", re.IGNORECASE)
 _DATE_QUESTION = re.compile(
-    r"^\W*when\s+(?:was|were|is|are|did|does|do|has|had|will)\b|\bwhen\s*\?\s*$"
-    r"|\b(?:what|which)\s+(?:date|month)\b|\bdate\s+of\s+(?:birth|death)\b"
+    r"\b(?:what|which)\s+(?:date|month)\b|\bdate\s+of\s+(?:birth|death)\b"
     r"|\b(?:birth|death)\s?date\b|\bbirthday\b",
     re.IGNORECASE,
 )
 # Each match of `_DATE_QUESTION` holds one of these, in lower case once lowered (their
 # letters fold only to ASCII under IGNORECASE): most questions hold none, and skip it.
-_DATE_WORDS = ("when", "date", "month", "thday")
+_DATE_WORDS = ("date", "month", "thday")
 # A quantity asked by its noun: "at what age", "what is the seating capacity of", "what was
 # the population in 2016 of", "what is the total number of", "approximately what percentage"
 # (not "the length of the ice").
@@ -189,6 +191,15 @@ class Question:
     name_stems: frozenset[str]
 
 
+def _asks_date(question: str, lowered: str) -> bool:
+    """Whether the question asks a date (`lowered`: it in lower case; see `_DATE_WORDS`)."""
+    if "when" in lowered and (_WHEN_FIRST.match(question) or _WHEN_LAST.search(question)):
+        return True
+    return (
+        any(word in lowered for word in _DATE_WORDS) and _DATE_QUESTION.search(question) is not None
+    )
+
+
 @lru_cache(maxsize=4096)
 def analyse_question(question: str) -> Question:
     clauses = _CLAUSES.split(question.strip())
@@ -207,10 +218,10 @@ def analyse_question(question: str) -> Question:
         asks_yes_no=not has_wh,
         strict_yes_no=not has_wh and bool(_AUXILIARY_START.match(clauses[-1])),
         asks_year="year" in lowered and _YEAR_QUESTION.search(question) is not None,
-        asks_date=any(word in lowered for word in _DATE_WORDS)
-        and _DATE_QUESTION.search(question) is not None,
+        asks_date=_asks_date(question, lowered),
         asks_number="how" in lowered and _NUMBER_QUESTION.search(question) is not None,
-        asks_quantity=wh is not None and _QUANTITY_QUESTION.search(question, wh.start()) is not None,
+        asks_quantity=wh is not None
+        and _QUANTITY_QUESTION.search(question, wh.start()) is not None,
         asks_name_part="name" in lowered and _NAME_PART_QUESTION.search(question) is not None,
         asks_person=_WHO_START.match(clauses[-1]) is not None,
         asks_which=first_wh in ("which", "who", "whom"),

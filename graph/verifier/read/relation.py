@@ -14,6 +14,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 from graph.verifier.evidence.candidates import NUMBER, YEAR, Span, find_in, spans_in
 from graph.verifier.kinds.answer_types import expected_class
@@ -108,7 +109,10 @@ def question_cues(question: str) -> Cues:
     tokens = q.text.tokens
     stems = frozenset(map(cue_stem, tokens)) - _NOT_CUES
     names = frozenset(
-        cue_stem(token) for name in (*q.pair, *named_entities(q.words)) for token in name.tokens
+        map(
+            cue_stem,
+            chain.from_iterable(name.tokens for name in (*q.pair, *named_entities(q.words))),
+        )
     )
     head = expected_class(question).noun
     measures, units = measured(tokens)
