@@ -150,6 +150,8 @@ def unmasked(text: str) -> tuple[str, ...]:
     the agent: it reads names wrongly (not kept: `is_trusted` keeps its verdict per text)."""
     if "&" in text:
         text = html.unescape(text)
+    if text.isascii():  # no filler, no override
+        return _unmasked(text)
     if _FILLER.search(text):
         return (*unmasked(_FILLER.sub("", text)), *unmasked(_FILLER.sub(" ", text)))
     if "\u202e" in text:
