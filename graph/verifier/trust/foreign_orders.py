@@ -17,7 +17,7 @@ from collections.abc import Collection
 
 from graph.verifier.text.clean import latin_letters
 from graph.verifier.text.normalise import split_words
-from graph.verifier.trust.sentence_starts import at_sentence_starts
+from graph.verifier.trust.sentence_starts import at_sentence_starts, may_open_later
 
 # Where an order opens a clause, and the orders (to answer, to say; polite and familiar).
 _OPENS = r"(?:^|[;:,.!?—–]\s*)\W*"
@@ -74,11 +74,17 @@ FOREIGN_ORDER_LATER = re.compile(
 OPENING_ORDER = re.compile(
     latin_letters(rf"^\W*(?:{_LATIN_ORDERS}|{_RUSSIAN_ORDERS})"), re.IGNORECASE
 )
-_IN_LATIN = re.compile(
-    at_sentence_starts(latin_letters("|".join(_LATIN)), ignore_case=True), re.IGNORECASE
+# Each as read at the start of the text alone, and at the start of each of its sentences
+# too (the same where `may_open_later` finds no later sentence, and slower).
+_LATIN_SOURCE = latin_letters("|".join(_LATIN))
+_OTHER_SOURCE = latin_letters("|".join(_OTHER))
+_IN_LATIN = (
+    re.compile(_LATIN_SOURCE, re.IGNORECASE),
+    re.compile(at_sentence_starts(_LATIN_SOURCE, ignore_case=True), re.IGNORECASE),
 )
-_IN_OTHER = re.compile(
-    at_sentence_starts(latin_letters("|".join(_OTHER)), ignore_case=True), re.IGNORECASE
+_IN_OTHER = (
+    re.compile(_OTHER_SOURCE, re.IGNORECASE),
+    re.compile(at_sentence_starts(_OTHER_SOURCE, ignore_case=True), re.IGNORECASE),
 )
 # Every Latin-script pattern needs one of these words, every other one a Cyrillic, kana
 # or Han letter (so most sentences skip them all).
@@ -104,8 +110,13 @@ def addresses_in_other_language(visible: str, folded: str, words: Collection[str
     addressed to the agent in another language (`FOREIGN_ORDER` finds it; most sentences
     are skipped on their words and letters alone; "sprachmodell" opens German compounds)."""
     gate = not LATIN_WORDS.isdisjoint(words) or "sprachmodell" in folded
-    if gate and _IN_LATIN.search(visible):
+    if gate and _finds(_IN_LATIN, visible):
         return True
-    return not visible.isascii() and bool(
-        _OTHER_SCRIPT.search(visible) and _IN_OTHER.search(visible)
+    return (
+        not visible.isascii() and bool(_OTHER_SCRIPT.search(visible)) and _finds(_IN_OTHER, visible)
     )
+
+
+def _finds(patterns: tuple[re.Pattern[str], re.Pattern[str]], text: str) -> bool:
+    """Whether a pattern finds `text`, read at every sentence start where one may open."""
+    return patterns[may_open_later(text)].search(text) is not None

@@ -25,7 +25,7 @@ from graph.verifier.trust.foreign_orders import (
 )
 from graph.verifier.trust.order_patterns import GATE_WORDS, at_later_sentences, patterns_for
 from graph.verifier.trust.order_words import MACHINE, ORDER_VERB
-from graph.verifier.trust.sentence_starts import MAY_OPEN_LATER
+from graph.verifier.trust.sentence_starts import may_open_later
 
 # "Say Anything... is a 1989 film": a title starting with such a verb, then described as
 # a work ("Say Paris is the capital" is no title).
@@ -81,7 +81,7 @@ def _found(text: str, folded: str, words: frozenset[str], foreign: bool) -> bool
         return True
     if foreign and FOREIGN_ORDER.search(text) is not None:
         return True
-    if not MAY_OPEN_LATER.search(text):
+    if not may_open_later(text):
         return False
     if any(pattern.search(folded) for pattern in at_later_sentences(patterns)):
         return True

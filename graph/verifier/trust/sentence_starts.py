@@ -18,6 +18,12 @@ import re
 LEAD = 40
 # Where a later sentence may open: a text without these has none (a cheap first look).
 MAY_OPEN_LATER = re.compile(r"[.!;]\s|\n")
+# ASCII as `may_open_later` needs it: ".!;" as ".", a line break as itself, other white
+# space (as `\s` reads it) as " ", anything else as "x".
+_STOPS = bytes(
+    46 if chr(code) in ".!;" else code if code == 10 else 32 if chr(code).isspace() else 120
+    for code in range(256)
+)
 _LATER_START = r"(?<=\S[.!;])(?<!\b{letter}[.!;])\s+(?=\S)|(?<=\n)[^\S\n]*(?=\S)"
 _LEADING = r"\W*"
 
@@ -53,3 +59,11 @@ def at_sentence_starts(source: str, *, ignore_case: bool = False) -> str:
             continue
         out.append(char)
     return "".join(out)
+
+
+def may_open_later(text: str) -> bool:
+    """Whether `MAY_OPEN_LATER` finds a place in `text` (ASCII text by one translation)."""
+    if not text.isascii():
+        return MAY_OPEN_LATER.search(text) is not None
+    shape = text.encode("ascii").translate(_STOPS)
+    return b". " in shape or b"\n" in shape
