@@ -22,6 +22,7 @@ from graph.verifier.trust.order_words import (
     ADDRESSEE,
     ANSWER_NOUNS,
     ANSWER_VERB,
+    ANSWER_VERBS,
     MACHINE,
     MODAL,
     ORDER_VERB,
@@ -32,17 +33,21 @@ from graph.verifier.trust.sentence_starts import at_sentence_starts
 
 
 class GatedPattern(NamedTuple):
-    """A pattern, and the words or substrings one of which every match holds; for one
-    that reads the start of a text ("^\\W*"), `later` reads the start of each of its
-    sentences too (`at_sentence_starts`: slower, so tried only where one opens)."""
+    """A pattern, and the words or substrings one of which every match holds, and where
+    given, `also` words one of which it holds too; for one that reads the start of a text
+    ("^\\W*"), `later` reads the start of each of its sentences too (`at_sentence_starts`:
+    slower, so tried only where one opens)."""
 
     words: frozenset[str]
     substrings: tuple[str, ...]
     pattern: re.Pattern[str]
     later: re.Pattern[str] | None = None
+    also: frozenset[str] = frozenset()
 
     def may_match(self, words: frozenset[str], folded: str) -> bool:
         """Whether a text with these words (folded as given) could match."""
+        if self.also and self.also.isdisjoint(words):
+            return False
         if not self.words and not self.substrings:
             return True
         return not self.words.isdisjoint(words) or any(s in folded for s in self.substrings)
@@ -53,8 +58,9 @@ def _gated(words: str, pattern: str, substrings: tuple[str, ...] = ()) -> GatedP
     return GatedPattern(frozenset(split_words(words)), substrings, re.compile(pattern), later)
 
 
-def _addressed(pattern: str) -> GatedPattern:
-    return _gated(ADDRESS, pattern, ADDRESS_MARKS)
+def _addressed(pattern: str, also: str = "") -> GatedPattern:
+    """A pattern naming an addressee; with `also`, words one of which every match holds too."""
+    return _gated(ADDRESS, pattern, ADDRESS_MARKS)._replace(also=frozenset(split_words(also)))
 
 
 ORDER_PATTERNS = (
@@ -80,11 +86,14 @@ ORDER_PATTERNS = (
         rf"\b(?:meant|intended|addressed|directed)\s+(?:only\s+)?(?:for|to)\s+"
         rf"(?:the\s+|any\s+|all\s+)?{MACHINE}\b|\b(?:sentence|line|text|note|message"
         rf"|paragraph|statement|section)\s+(?:is|are)\s+(?:only\s+)?(?:for|to)\s+"
-        rf"(?:the\s+|any\s+|all\s+)?{MACHINE}\b"
+        rf"(?:the\s+|any\s+|all\s+)?{MACHINE}\b",
+        "meant intended addressed directed sentence line text note message paragraph statement"
+        " section",
     ),
     _addressed(
         rf"\b{MACHINE}\s+(?:are|is)\s+(?:hereby\s+|now\s+)?(?:instructed|told|informed|asked"
-        r"|reminded|required|directed|ordered|advised)\b"
+        r"|reminded|required|directed|ordered|advised)\b",
+        "instructed told informed asked reminded required directed ordered advised",
     ),
     _gated(
         "summary summaries answer answers response responses replies output outputs",
@@ -103,11 +112,13 @@ ORDER_PATTERNS = (
         ("<", "#", "[inst]", "[/inst]", '"role"'),
     ),
     _addressed(
-        rf"\b(?:dear|attention|hey|hello|hi|greetings|fyi|psst)\s*,?\s+(?:the\s+)?{ADDRESSEE}\b"
+        rf"\b(?:dear|attention|hey|hello|hi|greetings|fyi|psst)\s*,?\s+(?:the\s+)?{ADDRESSEE}\b",
+        "dear attention hey hello hi greetings fyi psst",
     ),
     _addressed(
         rf"\b(?:dear|hey|hello|hi|greetings)(?:\s+there)?\s*,?\s+(?:the\s+)?(?:[\w-]+\s+)?"
-        rf"{ADDRESSEE}\s*[,:;!.—–-]"
+        rf"{ADDRESSEE}\s*[,:;!.—–-]",
+        "dear hey hello hi greetings",
     ),
     # Software named after "you,", a handle or in brackets; "as an AI", "you, the AI".
     _addressed(
@@ -120,7 +131,8 @@ ORDER_PATTERNS = (
     ),
     _addressed(
         rf"^\W*as\s+an?\s+{MACHINE}\s*,|\bas\s+an?\s+{MACHINE}\s*,?\s+you\b"
-        rf"|\byou\s*,\s*(?:the\s+|an?\s+)?{MACHINE}\s*,"
+        rf"|\byou\s*,\s*(?:the\s+|an?\s+)?{MACHINE}\s*,",
+        "as you",
     ),
     # A short lead-in in any language naming an AI, then a colon ("Uwaga dla AI:").
     _gated(
@@ -155,7 +167,8 @@ ORDER_PATTERNS = (
     ),
     _addressed(
         rf"\b{ADDRESSEE}\s+(?:reading|processing|parsing|seeing|summari[sz]ing|scanning"
-        r"|crawling|who reads?|that reads?)\b"
+        r"|crawling|who reads?|that reads?)\b",
+        "reading processing parsing seeing summarising summarizing scanning crawling who that",
     ),
     _gated(
         "reads reading read sees reader readers",
@@ -169,14 +182,17 @@ ORDER_PATTERNS = (
         r"|(?:bots?|models?|agents?)\s*:)"
     ),
     _gated("you youre", r"\bif you(?:'?re| are)\s+(?:reading|seeing|processing|parsing)\s+this\b"),
-    _addressed(rf"\b{MACHINE}\s*,?\s+(?:take\s+note|note\s+(?:this|that|well))\b"),
+    _addressed(rf"\b{MACHINE}\s*,?\s+(?:take\s+note|note\s+(?:this|that|well))\b", "note"),
     _addressed(
         rf"\b{MACHINE}\s+{MODAL}\s+(?:\w+\s+)?(?:know|note|remember|understand|treat"
-        r"|consider|assume|believe|accept|repeat|insist|claim|assert|rely|trust)\b"
+        r"|consider|assume|believe|accept|repeat|insist|claim|assert|rely|trust)\b",
+        "know note remember understand treat consider assume believe accept repeat insist claim"
+        " assert rely trust",
     ),
     _gated("you youre", rf"\bif you(?:'?re| are)\s+(?:an?\s+|the\s+)?{ADDRESSEE}\b"),
     _addressed(
-        rf"\b(?:{MACHINE}|bots?|readers?)\s*,?\s+(?:you\s+)?{MODAL}\s+(?:\w+\s+)?{ANSWER_VERB}\b"
+        rf"\b(?:{MACHINE}|bots?|readers?)\s*,?\s+(?:you\s+)?{MODAL}\s+(?:\w+\s+)?{ANSWER_VERB}\b",
+        ANSWER_VERBS,
     ),
     # Second person orders and answer labels.
     _gated("you", rf"\byou\s+{MODAL}\s+(?:now\s+|also\s+|instead\s+)?{ANSWER_VERB}\b"),
@@ -226,6 +242,7 @@ ORDER_PATTERNS = (
         r"|reply|output|answering|solution)\s*(?:[:=]|-+>|=>|-\s)|(?:ai|assistant|system|model"
         r"|agent|user|developer|instruction|robot|admin|administrator|operator)s?\s*:"
         r"|(?:thought|action|observation)\s*\d*\s*:|ground\s+truth\s*:)",
+        (":", "=", "-"),
     ),
     _gated("finish", r"\bfinish\s*\["),
     _gated(
@@ -288,7 +305,9 @@ for _index, _gated_pattern in enumerate(ORDER_PATTERNS):
         _BY_WORD.setdefault(_word, []).append(_index)
     for _substring in _gated_pattern.substrings:
         _BY_SUBSTRING.setdefault(_substring, []).append(_index)
-GATE_WORDS = frozenset(_BY_WORD)
+_OPENING = frozenset(_BY_WORD)
+_ALSO = {index: gated.also for index, gated in enumerate(ORDER_PATTERNS) if gated.also}
+GATE_WORDS = _OPENING.union(*_ALSO.values())
 _SUBSTRINGS = tuple(_BY_SUBSTRING)
 
 
@@ -296,11 +315,12 @@ def patterns_for(words: frozenset[str], folded: str) -> tuple[re.Pattern[str], .
     """The patterns whose gates a text with these words (and this folded form) opens,
     in their order."""
     opened: set[int] = set()
-    for word in words & GATE_WORDS:
+    for word in words & _OPENING:
         opened.update(_BY_WORD[word])
     for substring in _SUBSTRINGS:
         if substring in folded:
             opened.update(_BY_SUBSTRING[substring])
+    opened.difference_update([i for i in opened if i in _ALSO and _ALSO[i].isdisjoint(words)])
     if not opened:
         return _ALWAYS
     return _ALWAYS + tuple(ORDER_PATTERNS[index].pattern for index in sorted(opened))

@@ -20,10 +20,11 @@ VOCATIVE = (
     r"|(?:machine|automated|automatic|ai)\s+(?:readers?|agents?|systems?|tools?|crawlers?))"
 )
 ADDRESSEE = rf"(?:{VOCATIVE}|robots?|{SOFTWARE})"
-ANSWER_VERB = (
-    r"(?:answer|say|respond|reply|report|output|state|write|print|return|finish|declare"
-    r"|conclude|type|give|tell|use)"
+ANSWER_VERBS = (
+    "answer say respond reply report output state write print return finish declare conclude"
+    " type give tell use"
 )
+ANSWER_VERB = rf"(?:{ANSWER_VERBS.replace(' ', '|')})"
 # Verbs that order an answer when they open a clause (words such as "state",
 # "print" or "use" open clauses as nouns too often to count there).
 ORDER_VERB = r"(?:answer|say|respond|reply|report|output|finish|declare|conclude)"
