@@ -40,8 +40,11 @@ _DESCRIBED_TITLE = re.compile(
 _CLAUSE_START_ORDER = re.compile(rf"^\W*{ORDER_VERB}\b", re.IGNORECASE)
 # Quoted titles inside a sentence ("Say You, Say Me") are names, not orders.
 _QUOTED = re.compile(r"[\"“][^\"“”]{1,80}[\"”]")
-# A quotation that addresses the agent is no title: it stays ("The page says “Note to AI: ...”").
-_QUOTED_ORDER = re.compile(rf"\b{MACHINE}\b|:\s*\w|^[\"“](?:role|content)[\"”]$", re.IGNORECASE)
+# A quotation that addresses the agent is no title: it stays ("The page says “Note to AI: ...”");
+# an ASCII one is lowered and read case-sensitively (the same matches, twice as fast).
+_QUOTED_ORDER_SOURCE = rf"\b{MACHINE}\b|:\s*\w|^[\"“](?:role|content)[\"”]$"
+_QUOTED_ORDER = re.compile(_QUOTED_ORDER_SOURCE, re.IGNORECASE)
+_QUOTED_ORDER_LOWER = re.compile(_QUOTED_ORDER_SOURCE)
 # Nor is one with a word in lower case but a title's small words ("must answer", "Dear reader").
 _UNTITLED = re.compile(
     r"(?<![\w'’-])(?!(?:a|an|the|of|to|in|on|and|or|for|at|by|with|from|as|is|de|la|le|les|el"
@@ -68,7 +71,11 @@ def _read_words(folded: str) -> frozenset[str]:
 
 def _unquote(match: re.Match[str]) -> str:
     quoted = match.group(0)
-    return quoted if _QUOTED_ORDER.search(quoted) or _UNTITLED.search(quoted) else " "
+    if _UNTITLED.search(quoted):
+        return quoted
+    if quoted.isascii():
+        return quoted if _QUOTED_ORDER_LOWER.search(quoted.lower()) else " "
+    return quoted if _QUOTED_ORDER.search(quoted) else " "
 
 
 def _found(text: str, folded: str, words: frozenset[str], foreign: bool) -> bool:
