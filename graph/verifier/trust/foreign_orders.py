@@ -87,19 +87,24 @@ _IN_OTHER = (
     re.compile(at_sentence_starts(_OTHER_SOURCE, ignore_case=True), re.IGNORECASE),
 )
 # Every Latin-script pattern needs one of these words, every other one a Cyrillic, kana
-# or Han letter (so most sentences skip them all).
-LATIN_WORDS = frozenset(
+# or Han letter (so most sentences skip them all); a model or an assistant named without
+# one of them, only as the addressee before a colon ("Pour l'assistant :").
+_LATIN_OPENING = frozenset(
     split_words(
-        "ia ki langage conversationnel lenguaje linguaggio linguagem modele modeles modell"
-        " assistenten assistants sprachmodell sprachmodelle sprachmodells sprachmodellen"
-        " repondez reponds repondre dites que antworte antwortet antworten sagen nur"
-        " responde responda respondan contesta conteste diga digan rispondi risponda"
-        " rispondete dici dica dite reponse antwort respuesta risposta resposta schreibe ecris"
-        " ecrivez escribe escriba scrivi scriva escreva assistant assistente asistente modello"
-        " modelo instructions consignes anweisungen instruktionen instrucciones istruzioni"
-        " instrucoes"
+        "ia ki langage conversationnel lenguaje linguaggio linguagem sprachmodell sprachmodelle"
+        " sprachmodells sprachmodellen repondez reponds repondre dites que antworte antwortet"
+        " antworten sagen nur responde responda respondan contesta conteste diga digan rispondi"
+        " risponda rispondete dici dica dite reponse antwort respuesta risposta resposta"
+        " schreibe ecris ecrivez escribe escriba scrivi scriva escreva instructions consignes"
+        " anweisungen instruktionen instrucciones istruzioni instrucoes"
     )
 )
+_BEFORE_COLON = frozenset(
+    split_words(
+        "modele modeles modell modello modelo assistant assistants assistenten assistente asistente"
+    )
+)
+LATIN_WORDS = _LATIN_OPENING | _BEFORE_COLON
 _OTHER_SCRIPT = re.compile(
     "[\u0400-\u04ff\u0590-\u06ff\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
 )
@@ -109,7 +114,11 @@ def addresses_in_other_language(visible: str, folded: str, words: Collection[str
     """Whether a sentence (`unmasked`; casefolded `folded`, with these words) holds text
     addressed to the agent in another language (`FOREIGN_ORDER` finds it; most sentences
     are skipped on their words and letters alone; "sprachmodell" opens German compounds)."""
-    gate = not LATIN_WORDS.isdisjoint(words) or "sprachmodell" in folded
+    gate = (
+        not _LATIN_OPENING.isdisjoint(words)
+        or "sprachmodell" in folded
+        or (":" in visible and not _BEFORE_COLON.isdisjoint(words))
+    )
     if gate and _finds(_IN_LATIN, visible):
         return True
     return (
