@@ -13,6 +13,7 @@ checks on real sentences and every injection phrasing that a gate never hides a 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from graph.verifier.text.normalise import split_words
@@ -314,12 +315,17 @@ _SUBSTRINGS = tuple(_BY_SUBSTRING)
 def patterns_for(words: frozenset[str], folded: str) -> tuple[re.Pattern[str], ...]:
     """The patterns whose gates a text with these words (and this folded form) opens,
     in their order."""
+    return _opened_by(words, tuple([s for s in _SUBSTRINGS if s in folded]))
+
+
+@lru_cache(maxsize=8192)
+def _opened_by(words: frozenset[str], substrings: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """The patterns whose gates these words and substrings (of `_SUBSTRINGS`) open."""
     opened: set[int] = set()
     for word in words & _OPENING:
         opened.update(_BY_WORD[word])
-    for substring in _SUBSTRINGS:
-        if substring in folded:
-            opened.update(_BY_SUBSTRING[substring])
+    for substring in substrings:
+        opened.update(_BY_SUBSTRING[substring])
     opened.difference_update([i for i in opened if i in _ALSO and _ALSO[i].isdisjoint(words)])
     if not opened:
         return _ALWAYS
