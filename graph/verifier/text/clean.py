@@ -107,16 +107,28 @@ _SCRIPT_SEAM = re.compile(
 _SPACED = re.compile(r"\b[A-Za-z](?:[ .-][A-Za-z]\b){2,}")
 _SPACED_HINT = re.compile(r"(?<![^ (])[A-Za-z][ .-][A-Za-z][ .-][A-Za-z]\b")
 # Bytes as a spaced-out word needs them: an ASCII letter as "a", a space, stop, hyphen
-# or parenthesis as " ", anything else as "#". `_SPACED_HINT` needs " a a a" in them.
+# or parenthesis as " ", a mark of `_MARK` as "*", anything else as "#". `_SPACED_HINT`
+# needs " a a a" in them.
 _SPACING = bytes(
-    97 if chr(code).isascii() and chr(code).isalpha() else 32 if chr(code) in " .-(" else 35
+    97
+    if chr(code).isascii() and chr(code).isalpha()
+    else 32
+    if chr(code) in " .-("
+    else 42
+    if chr(code) in "*_`~>"
+    else 35
     for code in range(256)
 )
 
 
-def _spaced(text: str) -> bool:
-    """Whether `text` may hold letters written one by one (`_SPACED_HINT` decides)."""
-    shape = f" {text}".encode("ascii", "replace").translate(_SPACING)
+def _shape(text: str) -> bytes:
+    return f" {text}".encode("ascii", "replace").translate(_SPACING)
+
+
+def _spaced(text: str, shape: bytes | None = None) -> bool:
+    """Whether `text` (of this `_shape`, if given) may hold letters written one by one
+    (`_SPACED_HINT` decides)."""
+    shape = _shape(text) if shape is None else shape
     return b" a a a" in shape and _SPACED_HINT.search(text) is not None
 
 
@@ -189,7 +201,8 @@ def _unmasked(text: str) -> tuple[str]:
     if "  " in text:  # letters spaced out wider ("A  N  S  W  E  R")
         text = _SPACES.sub(" ", text)
     if text.isascii():
-        if _MARK.search(text) is None and not _spaced(text):
+        shape = _shape(text)
+        if b"*" not in shape and not _spaced(text, shape):  # no mark, no spaced letters
             return (text,)
         visible = text
     else:
