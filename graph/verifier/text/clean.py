@@ -106,19 +106,18 @@ _SCRIPT_SEAM = re.compile(
 # Three or more letters written one by one ("A N S W E R", "A.N.S.W.E.R").
 _SPACED = re.compile(r"\b[A-Za-z](?:[ .-][A-Za-z]\b){2,}")
 _SPACED_HINT = re.compile(r"(?<![^ (])[A-Za-z][ .-][A-Za-z][ .-][A-Za-z]\b")
-# Bytes as a spaced-out word needs them: an ASCII letter as "a", a space, stop, hyphen
-# or parenthesis as " ", a mark of `_MARK` as "*", anything else as "#". `_SPACED_HINT`
-# needs " a a a" in them.
-_SPACING = bytes(
-    97
-    if chr(code).isascii() and chr(code).isalpha()
-    else 32
-    if chr(code) in " .-("
-    else 42
-    if chr(code) in "*_`~>"
-    else 35
-    for code in range(256)
-)
+
+
+def _spacing(char: str) -> int:
+    """A byte as a spaced-out word needs it: an ASCII letter as "a", a space, stop, hyphen
+    or parenthesis as " ", a mark of `_MARK` as "*", anything else as "#"."""
+    if char.isascii() and char.isalpha():
+        return 97
+    return 32 if char in " .-(" else 42 if char in "*_`~>" else 35
+
+
+# `_SPACED_HINT` needs " a a a" in a text's `_shape`.
+_SPACING = bytes(_spacing(chr(code)) for code in range(256))
 
 
 def _shape(text: str) -> bytes:

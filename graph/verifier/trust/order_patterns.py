@@ -5,8 +5,8 @@ compiled without `re.IGNORECASE` (about twice as fast). Each one carries a gate:
 words (runs of a-z in the folded text) of which any match holds at least one, and
 substrings that stand in for words the runs split ("a.i."). A pattern runs only when
 its gate opens, so a sentence pays for the few patterns its words could complete,
-not for all of them. A gate of nothing runs always: those patterns are anchored or
-start with a rare character, and cost almost nothing. `tests/test_verifier_gates.py`
+not for all of them. Some gates need a second word too (`also`: the verb an addressee
+pattern ends on; `gated_patterns`). `tests/test_verifier_gates.py`
 checks on real sentences and every injection phrasing that a gate never hides a match.
 """
 
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import NamedTuple
 
-from graph.verifier.text.normalise import split_words
+from graph.verifier.trust.gated_patterns import GatedPattern
+from graph.verifier.trust.gated_patterns import gated as _gated
 from graph.verifier.trust.order_words import (
     ADDRESS,
     ADDRESS_MARKS,
@@ -30,38 +30,11 @@ from graph.verifier.trust.order_words import (
     SOFTWARE,
     VOCATIVE,
 )
-from graph.verifier.trust.sentence_starts import at_sentence_starts
-
-
-class GatedPattern(NamedTuple):
-    """A pattern, and the words or substrings one of which every match holds, and where
-    given, `also` words one of which it holds too; for one that reads the start of a text
-    ("^\\W*"), `later` reads the start of each of its sentences too (`at_sentence_starts`:
-    slower, so tried only where one opens)."""
-
-    words: frozenset[str]
-    substrings: tuple[str, ...]
-    pattern: re.Pattern[str]
-    later: re.Pattern[str] | None = None
-    also: frozenset[str] = frozenset()
-
-    def may_match(self, words: frozenset[str], folded: str) -> bool:
-        """Whether a text with these words (folded as given) could match."""
-        if self.also and self.also.isdisjoint(words):
-            return False
-        if not self.words and not self.substrings:
-            return True
-        return not self.words.isdisjoint(words) or any(s in folded for s in self.substrings)
-
-
-def _gated(words: str, pattern: str, substrings: tuple[str, ...] = ()) -> GatedPattern:
-    later = re.compile(at_sentence_starts(pattern)) if r"^\W*" in pattern else None
-    return GatedPattern(frozenset(split_words(words)), substrings, re.compile(pattern), later)
 
 
 def _addressed(pattern: str, also: str = "") -> GatedPattern:
     """A pattern naming an addressee; with `also`, words one of which every match holds too."""
-    return _gated(ADDRESS, pattern, ADDRESS_MARKS)._replace(also=frozenset(split_words(also)))
+    return _gated(ADDRESS, pattern, ADDRESS_MARKS, also)
 
 
 ORDER_PATTERNS = (
