@@ -4,14 +4,15 @@ numbers, dates and units, so that equal facts compare equal."""
 from __future__ import annotations
 
 import re
+import string
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from itertools import filterfalse
 
 from graph.verifier.text.clean import clean
+from graph.verifier.text.number_folds import MONTH_NAMES, MONTHS, fold_numbers
 
 # A date glued to the next one where a dash was lost ("195418 March 2008", "1971September").
 _GLUED_DATE = re.compile(
@@ -22,7 +23,11 @@ _GLUED_DATE = re.compile(
 _GLUED_YEAR = re.compile(r"[0-9]{4}(?:[A-Z]|[0-9]{1,2} [A-Z])")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _ABBREVIATION = re.compile(r"\b(?:[^\W\d_]\.){2,}")
-_APOSTROPHE = re.compile(r"(?<=\w)['’](?:s\b|(?=\w))")
+# What an ISO date and an abbreviation hold, sought from a literal (a faster scan).
+_ISO_HINT = re.compile(r"-\d{2}-")
+_ABBREVIATION_HINT = re.compile(r"\.[^\W\d_]\.")
+# An apostrophe after a word character, sought from the apostrophe (a faster scan).
+_APOSTROPHE = re.compile(r"['’](?<=\w['’])(?:s\b|(?=\w))")
 _COMBINING = re.compile(r"[\u0300-\u036f]")
 _DIGIT = re.compile(r"\d")
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
@@ -30,7 +35,11 @@ _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
 _LETTERS = re.compile(r"[A-Za-z ]+")
 # The same tokens in a text folded to ASCII, found faster.
 _ASCII_TOKEN = re.compile(r"[a-z]+|\d+(?:[.,]\d+)*")
-_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+# ASCII bytes with each upper-case letter as "A" and each digit as "0", for gates on
+# ASCII text; and with every byte but a lower-case letter as a space, to split the
+# tokens of folded ASCII text without digits.
+_KINDS = bytes.maketrans((string.ascii_uppercase + string.digits).encode(), b"A" * 26 + b"0" * 10)
+_LOWER_LETTERS = bytes(byte if chr(byte) in string.ascii_lowercase else 32 for byte in range(256))
 _TENS_UNITS = re.compile(
     r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]+"
     r"(one|two|three|four|five|six|seven|eight|nine)\b"
@@ -60,15 +69,6 @@ def alternation(words: list[str]) -> str:
 
 
 _ARTICLES = frozenset(split_words("a an the"))
-_MONTHS = split_words(
-    "january february march april may june july august september october november december"
-)
-MONTH_NAMES = {
-    **{month: month for month in _MONTHS},
-    **{month[:3]: month for month in _MONTHS},
-    "sept": "september",
-}
-_ORDINAL_SUFFIXES = frozenset(split_words("st nd rd th"))
 _NUMBER_WORDS = {
     **{
         word: str(value)
@@ -99,7 +99,6 @@ _NUMBER_WORDS = {
     "twice": "2",
     "thrice": "3",
 }
-_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12, "bn": 10**9}
 _UNITS = {
     "kilometres": "km",
     "kilometers": "km",
@@ -129,6 +128,8 @@ REWRITTEN = frozenset([*_UNITS.values(), "percent", *MONTH_NAMES.values()])
 # Folded units: a number followed by one is a measure ("1454 ft"), never a year.
 UNITS = frozenset([*_UNITS.values(), "percent"])
 _TENS = frozenset(split_words("twenty thirty forty fifty sixty seventy eighty ninety"))
+# The words that `analyse` drops or folds, or that may start a compound number.
+_FOLDED = frozenset([*_ARTICLES, *_WORD_FOLDS, *_TENS])
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,61 +161,6 @@ def singular(token: str) -> str:
     return token
 
 
-def _number(token: str) -> list[str]:
-    """Canonical digits of a numeric token (`7,000` -> `7000`, `3.50` -> `3.5`, `07` -> `7`).
-
-    Commas that are not thousands separators split the token (`1,2,3`).
-    """
-    if "," in token:
-        if not _THOUSANDS.fullmatch(token):
-            return [number for part in token.split(",") if part for number in _number(part)]
-        token = token.replace(",", "")
-    if token.isdigit():
-        return [str(int(token))]
-    try:
-        return [format(Decimal(token).normalize(), "f")]
-    except InvalidOperation:
-        return [token]
-
-
-def _scaled(number: str, scale: int) -> str:
-    try:
-        return format((Decimal(number) * scale).normalize(), "f")
-    except InvalidOperation:
-        return number
-
-
-def _fold_numbers(raw: list[str]) -> list[str]:
-    """Fold the tokens around each number: ordinals, scales, months and day-month order."""
-    out: list[str] = []
-    size = len(raw)
-    start = 0
-    for index in [i for i, token in enumerate(raw) if token[0].isdigit()]:
-        if index < start:
-            continue
-        out.extend(raw[start:index])
-        if out and out[-1] in MONTH_NAMES:
-            out[-1] = MONTH_NAMES[out[-1]]
-        numbers = _number(raw[index])
-        after = index + 1
-        if after < size and raw[after] in _ORDINAL_SUFFIXES:
-            after += 1
-        following = raw[after] if after < size else ""
-        if following in _SCALES and len(numbers) == 1:
-            numbers = [_scaled(numbers[0], _SCALES[following])]
-            after += 1
-        else:
-            month_at = after + 1 if following == "of" else after
-            month = MONTH_NAMES.get(raw[month_at]) if month_at < size else None
-            if month and len(numbers) == 1 and numbers[0].isdigit() and 1 <= int(numbers[0]) <= 31:
-                numbers = [month, numbers[0]]
-                after = month_at + 1
-        out.extend(numbers)
-        start = after
-    out.extend(raw[start:])
-    return out
-
-
 def unglue_dates(text: str) -> str:
     """Put back the dash between two dates written without one ("1971September 13, 1996")."""
     return _GLUED_DATE.sub(" – ", text) if _GLUED_YEAR.search(text) else text
@@ -228,47 +174,63 @@ def _iso_date(match: re.Match[str]) -> str:
     month = int(match.group(2))
     if not 1 <= month <= 12:
         return match.group(0)
-    return f"{_MONTHS[month - 1]} {int(match.group(3))} {match.group(1)}"
+    return f"{MONTHS[month - 1]} {int(match.group(3))} {match.group(1)}"
 
 
 def _unabbreviate(match: re.Match[str]) -> str:
     return match.group(0).replace(".", "")
 
 
-def _folded_words(words: list[str]) -> list[str]:
+def _text(words: list[str]) -> Text:
     """The words without articles, number words and unit names folded (mapped in C: a
     comprehension over every token of every new sentence cost more)."""
-    kept = list(filterfalse(_ARTICLES.__contains__, words))
-    return list(map(_WORD_FOLDS.get, kept, kept))
+    kept = tuple(filterfalse(_ARTICLES.__contains__, words))
+    if not _WORD_FOLDS.keys().isdisjoint(kept):
+        kept = tuple(map(_WORD_FOLDS.get, kept, kept))
+    return Text(kept, f" {' '.join(kept)} ")
 
 
 @lru_cache(maxsize=65536)
 def analyse(text: str) -> Text:
     """Fold `text` for matching (cached: stored sentences recur across checks)."""
     if _LETTERS.fullmatch(text):
-        words = text.casefold().split()
+        words = text.lower().split()
+        if _FOLDED.isdisjoint(words):  # a name: its words are its tokens
+            return Text(tuple(words), f" {' '.join(words)} ")
         if _TENS.isdisjoint(words):
-            raw = _folded_words(words)
-            return Text(tuple(raw), f" {' '.join(raw)} ")
+            return _text(words)
+    if text.isascii():  # clean leaves it; its kinds show a digit or a glued date
+        kinds = text.encode().translate(_KINDS)
+        if b"0000A" not in kinds and b"00000 A" not in kinds:  # no `_GLUED_YEAR`
+            return _folded(text.lower(), b"0" in kinds)
     folded = unglue_dates(clean(text)).casefold()
     if not folded.isascii():
         folded = _COMBINING.sub("", unicodedata.normalize("NFKD", folded))
-    tokens = _ASCII_TOKEN if folded.isascii() else _TOKEN
-    if "-" in folded and _DIGIT.search(folded):
+    return _folded(folded, _DIGIT.search(folded) is not None)
+
+
+def _folded(folded: str, digits: bool) -> Text:
+    """`analyse` of a cleaned text, cased and accents folded, that holds a digit or not
+    (no step below adds or drops one)."""
+    ascii_tokens = folded.isascii()
+    tokens = _ASCII_TOKEN if ascii_tokens else _TOKEN
+    if digits and "-" in folded and _ISO_HINT.search(folded):
         folded = _ISO_DATE.sub(_iso_date, folded)
-    if folded.count(".") > 1:
+    if folded.count(".") > 1 and _ABBREVIATION_HINT.search(folded):
         folded = _ABBREVIATION.sub(_unabbreviate, folded)
     if "'" in folded or "’" in folded:
         folded = _APOSTROPHE.sub("", folded)
     if "%" in folded:
         folded = folded.replace("%", " percent ")
-    raw = tokens.findall(folded)
+    if ascii_tokens and not digits:  # its tokens are its runs of letters
+        raw = folded.encode().translate(_LOWER_LETTERS).decode().split()
+    else:
+        raw = tokens.findall(folded)
     if not _TENS.isdisjoint(raw):
         raw = tokens.findall(_TENS_UNITS.sub(_tens_units, folded))
-    if _DIGIT.search(folded):
-        raw = _fold_numbers(raw)
-    raw = _folded_words(raw)
-    return Text(tuple(raw), f" {' '.join(raw)} ")
+    if digits:
+        raw = fold_numbers(raw)
+    return _text(raw)
 
 
 @lru_cache(maxsize=65536)
