@@ -201,8 +201,9 @@ def analyse(text: str) -> Text:
             return _text(words)
     if text.isascii():  # clean leaves it; its kinds show a digit or a glued date
         kinds = text.encode().translate(_KINDS)
-        if b"0000A" not in kinds and b"00000 A" not in kinds:  # no `_GLUED_YEAR`
-            return _folded(text.lower(), b"0" in kinds)
+        digits = b"0" in kinds
+        if not digits or (b"0000A" not in kinds and b"00000 A" not in kinds):  # no `_GLUED_YEAR`
+            return _folded(text.lower(), digits)
     folded = unglue_dates(clean(text)).casefold()
     if not folded.isascii():
         folded = _COMBINING.sub("", unicodedata.normalize("NFKD", folded))
