@@ -182,8 +182,8 @@ def _unabbreviate(match: re.Match[str]) -> str:
 
 
 def _text(words: list[str]) -> Text:
-    """The words without articles, number words and unit names folded (mapped in C: a
-    comprehension over every token of every new sentence cost more)."""
+    """The text of the words without articles, number words and unit names folded
+    (mapped in C: a comprehension over every token of every new sentence cost more)."""
     kept = tuple(filterfalse(_ARTICLES.__contains__, words))
     if not _WORD_FOLDS.keys().isdisjoint(kept):
         kept = tuple(map(_WORD_FOLDS.get, kept, kept))
@@ -199,7 +199,7 @@ def analyse(text: str) -> Text:
             return Text(tuple(words), f" {' '.join(words)} ")
         if _TENS.isdisjoint(words):
             return _text(words)
-    if text.isascii():  # clean leaves it; its kinds show a digit or a glued date
+    if text.isascii():  # clean leaves it, lower() is its casefold, its kinds show digits
         kinds = text.encode().translate(_KINDS)
         digits = b"0" in kinds
         if not digits or (b"0000A" not in kinds and b"00000 A" not in kinds):  # no `_GLUED_YEAR`
