@@ -261,6 +261,14 @@ def classify(
 
 
 @lru_cache(maxsize=65536)
+def _name_classified(tokens: tuple[str, ...], lexicon: NameLexicon | None) -> Classified:
+    """What a name (folded tokens) is by the lexicon and its own words, whatever the
+    question asks for."""
+    key = " ".join(tokens)
+    return classify(Text(tokens, f" {key} "), key, (), (), lexicon)
+
+
+@lru_cache(maxsize=65536)
 def name_fits(
     tokens: tuple[str, ...], classes: frozenset[str], lexicon: NameLexicon | None
 ) -> bool:
@@ -269,6 +277,4 @@ def name_fits(
     when the question asks for no class: nothing is looked up then)."""
     if not classes:
         return True
-    text = Text(tokens, f" {' '.join(tokens)} ")
-    found = classify(text, " ".join(tokens), (), (), lexicon)
-    return found.fits(Expected(classes)) is not False
+    return _name_classified(tokens, lexicon).fits(Expected(classes)) is not False
