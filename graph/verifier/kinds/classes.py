@@ -213,6 +213,11 @@ def _guessed(key: str, lexicon: NameLexicon) -> dict[str, tuple[str, str]]:
     return {kind: (FROM_GUESS, text) for kind, text in classes_of([guess] if guess else []).items()}
 
 
+def _title_words(words: list[str]) -> list[str]:
+    """The words after the first that only a title capitalises ("The Closer I Get")."""
+    return [word for word in words[1:] if word.strip("\"'“”,.!?") in _TITLE_WORDS]
+
+
 def classify(
     answer: Text,
     raw: str,
@@ -224,11 +229,11 @@ def classify(
     sentences that state it."""
     found: dict[str, tuple[str, str]] = {}
     tokens = answer.tokens
-    if not tokens or all(is_number(token) for token in tokens):
+    if not tokens or all(map(is_number, tokens)):
         return Classified(found)
-    if all(token in DEMONYMS for token in tokens):
+    if DEMONYMS.issuperset(tokens):
         return Classified({NATIONALITY: (FROM_NAME, "a demonym")})
-    if _COMPOUND_MODIFIER.search(raw):
+    if "-" in raw and _COMPOUND_MODIFIER.search(raw):
         return Classified({MODIFIER: (FROM_NAME, "a compound modifier")})
     key = " ".join(tokens)
     if lexicon is not None:
@@ -238,19 +243,22 @@ def classify(
     own = [item.raw for item in items if item.position == 0 and item.title_text.padded == padded]
     for kind, description in classes_of(own).items():
         found.setdefault(kind, (FROM_PAGE, description[:_SHOWN_CHARS]))
-    region = is_region(key) and not is_city(key)
-    if is_city(key) or region:
+    city = is_city(key)
+    region = not city and is_region(key)
+    if city or region:
         found.setdefault(PLACE, (FROM_NAME, REGION if region else CITY))
     if lexicon is not None and not found:
         found.update(_guessed(key, lexicon))
-    if len(tokens) > 1 and "-" not in raw.split()[-1]:
+    words = raw.split()
+    if len(tokens) > 1 and "-" not in words[-1]:
         for kind in class_of(tokens[-1]):
             found.setdefault(kind, (FROM_ENDING, tokens[-1]))
-    if any(token in MONTH_NAMES for token in tokens) and (
-        any(is_number(token) for token in tokens) or tokens[0] in _PREPOSITIONS
+    if not MONTH_NAMES.keys().isdisjoint(tokens) and (
+        any(map(is_number, tokens)) or tokens[0] in _PREPOSITIONS
     ):
         found.setdefault(DATE, (FROM_NAME, "a date"))
-    title_words = [word for word in raw.split()[1:] if word.strip("\"'“”,.!?") in _TITLE_WORDS]
+    # Title words are capitalised: none in a text with no capital (a folded name).
+    title_words = [] if raw.islower() else _title_words(words)
     if title_words:
         found.setdefault(WORK, (FROM_ENDING, f"a title ({title_words[0]})"))
     for item in stating:
