@@ -247,7 +247,12 @@ def described_class(description: str) -> tuple[frozenset[str], str] | None:
     title's parenthesis, "1962 film") is read whole. A life-span or "born"
     parenthesis marks a person when the phrase names no category.
     """
-    words = [word.casefold() for word in _WORD.findall(_BRACKETS.sub(" ", description))]
+    bare = _BRACKETS.sub(" ", description) if "(" in description else description
+    # Lowering plain ASCII text folds each word as casefold does, and splits it the same.
+    if bare.isascii():
+        words = _WORD.findall(bare.lower())
+    else:
+        words = [word.casefold() for word in _WORD.findall(bare)]
     copulas = [i for i, word in enumerate(words) if word in _COPULA]
     if not copulas and len(words) > _BARE_PHRASE_WORDS:
         return None
@@ -268,7 +273,7 @@ def described_class(description: str) -> tuple[frozenset[str], str] | None:
         kinds = class_of(word)
         if kinds:
             found = (kinds, word)
-    if found is None and _BORN.search(description):
+    if found is None and "(" in description and _BORN.search(description):
         return (frozenset({PERSON}), "born")
     return found
 
