@@ -210,7 +210,9 @@ def _from_lexicon(key: str, lexicon: NameLexicon) -> dict[str, tuple[str, str]]:
 def _guessed(key: str, lexicon: NameLexicon) -> dict[str, tuple[str, str]]:
     """Class -> (source, description) from the lexicon's guess about a name."""
     guess = lexicon.guess(key)
-    return {kind: (FROM_GUESS, text) for kind, text in classes_of([guess] if guess else []).items()}
+    if not guess:
+        return {}
+    return {kind: (FROM_GUESS, text) for kind, text in classes_of([guess]).items()}
 
 
 def _title_words(words: list[str]) -> list[str]:

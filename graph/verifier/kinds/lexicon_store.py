@@ -83,6 +83,9 @@ class StoredLexicon:
         self._described = lru_cache(maxsize=_DESCRIBED_CACHE)(self._lookup)
 
     def _load(self) -> dict[str, str]:
+        rows = self._rows  # set last, once loaded: read without the lock from then on
+        if rows is not None:
+            return rows
         with self._lock:
             if self._rows is None:
                 conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
