@@ -271,11 +271,11 @@ def classify(
 
 
 @lru_cache(maxsize=65536)
-def _name_classified(tokens: tuple[str, ...], lexicon: NameLexicon | None) -> Classified:
-    """What a name (folded tokens) is by the lexicon and its own words, whatever the
-    question asks for."""
+def _name_known(tokens: tuple[str, ...], lexicon: NameLexicon | None) -> frozenset[str]:
+    """The classes a name (folded tokens) is known to have by the lexicon and its own
+    words, whatever the question asks for."""
     key = " ".join(tokens)
-    return classify(Text(tokens, f" {key} "), key, (), (), lexicon)
+    return classify(Text(tokens, f" {key} "), key, (), (), lexicon).known
 
 
 @lru_cache(maxsize=65536)
@@ -284,7 +284,10 @@ def name_fits(
 ) -> bool:
     """Whether a name (folded tokens) may be of one of the `classes` a question asks for:
     False only when the lexicon or the name itself says it is of another class (never
-    when the question asks for no class: nothing is looked up then)."""
+    when the question asks for no class: nothing is looked up then). As
+    `Classified.fits` with no question noun, so a region is never ruled out as a place
+    within one."""
     if not classes:
         return True
-    return _name_classified(tokens, lexicon).fits(Expected(classes)) is not False
+    known = _name_known(tokens, lexicon)
+    return not known or not known.isdisjoint(classes)
