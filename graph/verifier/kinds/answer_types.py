@@ -238,6 +238,37 @@ def expected_class(question: str) -> Expected:
     return NOTHING_EXPECTED
 
 
+def _folded_words(text: str) -> list[str]:
+    """The text's words, casefolded. No word spans a space, and a run of letters is one
+    word, so plain ASCII text is lowered at once and only runs with other characters
+    are split by the pattern."""
+    if not text.isascii():
+        return [word.casefold() for word in _WORD.findall(text)]
+    words: list[str] = []
+    for run in text.lower().split():
+        if run.isalpha():
+            words.append(run)
+        else:
+            words += _WORD.findall(run)
+    return words
+
+
+def _phrase_start(words: list[str]) -> int | None:
+    """Where a description's phrase starts: after its first copula followed by a
+    determiner, else after its first copula, else at its start when it is short (a bare
+    phrase); None for a long one with no copula."""
+    first = None
+    for index, word in enumerate(words):
+        if word in _COPULA:
+            if index + 1 < len(words) and words[index + 1] in _DETERMINERS:
+                return index + 1
+            if first is None:
+                first = index + 1
+    if first is None and len(words) > _BARE_PHRASE_WORDS:
+        return None
+    return 0 if first is None else first
+
+
 @lru_cache(maxsize=65536)
 def described_class(description: str) -> tuple[frozenset[str], str] | None:
     """(class, noun) that a description gives its subject, or None.
@@ -248,16 +279,10 @@ def described_class(description: str) -> tuple[frozenset[str], str] | None:
     parenthesis marks a person when the phrase names no category.
     """
     bare = _BRACKETS.sub(" ", description) if "(" in description else description
-    # Lowering plain ASCII text folds each word as casefold does, and splits it the same.
-    if bare.isascii():
-        words = _WORD.findall(bare.lower())
-    else:
-        words = [word.casefold() for word in _WORD.findall(bare)]
-    copulas = [i for i, word in enumerate(words) if word in _COPULA]
-    if not copulas and len(words) > _BARE_PHRASE_WORDS:
+    words = _folded_words(bare)
+    start = _phrase_start(words)
+    if start is None:
         return None
-    introduced = [i for i in copulas if i + 1 < len(words) and words[i + 1] in _DETERMINERS]
-    start = (introduced or copulas or [-1])[0] + 1
     found: tuple[frozenset[str], str] | None = None
     for index, word in enumerate(words[start:], start=start):
         if word in _DETERMINERS and found is None:
