@@ -251,8 +251,8 @@ def classify(
         found.setdefault(PLACE, (FROM_NAME, REGION if region else CITY))
     if lexicon is not None and not found:
         found.update(_guessed(key, lexicon))
-    words = raw.split()
-    if len(tokens) > 1 and "-" not in words[-1]:
+    written = raw.split()
+    if len(tokens) > 1 and "-" not in written[-1]:
         for kind in class_of(tokens[-1]):
             found.setdefault(kind, (FROM_ENDING, tokens[-1]))
     if not MONTH_NAMES.keys().isdisjoint(tokens) and (
@@ -260,7 +260,7 @@ def classify(
     ):
         found.setdefault(DATE, (FROM_NAME, "a date"))
     # Title words are capitalised: none in a text with no capital (a folded name).
-    title_words = [] if raw.islower() else _title_words(words)
+    title_words = [] if raw.islower() else _title_words(written)
     if title_words:
         found.setdefault(WORK, (FROM_ENDING, f"a title ({title_words[0]})"))
     for item in stating:
