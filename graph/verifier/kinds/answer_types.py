@@ -49,22 +49,8 @@ class NameLexicon(Protocol):
         ...
 
 
-_WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+|[,;:()\"“”?]")
-_COPULA = frozenset(split_words("is was are were"))
-_DETERMINERS = frozenset(split_words("a an the one of any"))
-_PHRASE_STOPS = frozenset(
-    split_words(
-        "of in on at by from for with about to who whom whose which that where when what as"
-        " known located founded formed released produced directed written created published"
-        " owned operated named called best but than since during after before while who's"
-        " between among against versus"
-        " comprising consisting including featuring starring containing covering serving"
-        " originally currently also"
-    )
-)
-_QUANTIFIERS = frozenset(
-    split_words("series group collection set pair number kind type sort form range chain list")
-)
+WORD_TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d+|[,;:()\"“”?]")
+DETERMINERS = frozenset(split_words("a an the one of any"))
 _QUESTION_STOPS = frozenset(
     split_words(
         "is are was were do does did has have had can could will would should of in on at by from"
@@ -82,12 +68,12 @@ _RELATING = frozenset(split_words("who whom whose where when"))
 _ASKING_WORDS = _WH_WORDS | _RELATING  # no other word asks
 # A "who" asks at the start, after a preposition, or at the end ("created by who?").
 _ASKING_BEFORE = frozenset(split_words("by with to for from of than about in on at"))
+# A nationality asked. A part of each of its words ("nat", "zen", "ethn", "country of")
+# is looked for first in the question lowered: letters other than "i", "k" and "s" fold
+# only to ASCII under IGNORECASE, so a match always holds one.
 _NATIONALITY = re.compile(
     r"\b(?:nationality|citizenship|ethnicity|(?:country of|national) origin)\b", re.IGNORECASE
 )
-# A part of each of those ("nat", "zen", "ethn", "country of"), looked for first in the
-# question lowered: letters other than "i", "k" and "s" fold only to ASCII under
-# IGNORECASE, so a match always holds one.
 # "where" asks only for a place when it asks where something is sited ("Where is the
 # company based?", "... and is based where?", "Where are the headquarters of ...?"), not
 # "Where did she study?" (a university).
@@ -96,10 +82,6 @@ _WHERE_SITED = re.compile(
     r"|\bwhere\s+(?:is|are|was|were)\s+(?:the\s+|its\s+|their\s+)?headquarters\b",
     re.IGNORECASE,
 )
-_BORN = re.compile(r"\(\s*(?:born|b\.)\s|\(\s*[^()]*\d{3,4}\s*[-–—]\s*[^()]*\d{3,4}\s*\)")
-_PARENTHESIS = re.compile(r"\(([^()]*)\)\s*$")
-_BRACKETS = re.compile(r"\([^()]*\)")
-_BARE_PHRASE_WORDS = 4
 _SHORTEST_COMPOUND = 6
 _SHORTEST_PART = 4
 
@@ -154,7 +136,7 @@ def _head_after(words: list[str], raw: list[str], start: int) -> tuple[str, froz
     common noun follows ("which Soviet Union dictator" asks for a dictator)."""
     head, kinds = "", frozenset[str]()
     named_head, named_kinds = "", frozenset[str]()
-    while start < len(words) and words[start] in _DETERMINERS:
+    while start < len(words) and words[start] in DETERMINERS:
         start += 1
     index, seen = start, 0
     while index < len(words) and seen < _PHRASE_WORDS:
@@ -173,7 +155,7 @@ def _head_after(words: list[str], raw: list[str], start: int) -> tuple[str, froz
             if word == "of" and (head or named_head):
                 break
             continue
-        if word in _QUESTION_STOPS or word in _DETERMINERS or not word[0].isalpha():
+        if word in _QUESTION_STOPS or word in DETERMINERS or not word[0].isalpha():
             break
         found = class_of(word)
         if found:
@@ -201,7 +183,7 @@ def _asking(words: list[str], index: int) -> bool:
 def expected_class(question: str) -> Expected:
     """The classes of answer the question's first asking wh-word accepts (nothing when it
     does not say: when, how, or a which/what without a category noun)."""
-    raw = _WORD.findall(question)
+    raw = WORD_TOKEN.findall(question)
     words = list(map(str.casefold, raw))
     lowered = question.lower()
     if (
@@ -236,85 +218,3 @@ def expected_class(question: str) -> Expected:
             return Expected(WHERE_CLASSES, "where")
         return NOTHING_EXPECTED
     return NOTHING_EXPECTED
-
-
-def _folded_words(text: str) -> list[str]:
-    """The text's words, casefolded. No word spans a space, and a run of letters is one
-    word, so plain ASCII text is lowered at once and only runs with other characters
-    are split by the pattern."""
-    if not text.isascii():
-        return [word.casefold() for word in _WORD.findall(text)]
-    words: list[str] = []
-    for run in text.lower().split():
-        if run.isalpha():
-            words.append(run)
-        else:
-            words += _WORD.findall(run)
-    return words
-
-
-def _phrase_start(words: list[str]) -> int | None:
-    """Where a description's phrase starts: after its first copula followed by a
-    determiner, else after its first copula, else at its start when it is short (a bare
-    phrase); None for a long one with no copula."""
-    first = None
-    for index, word in enumerate(words):
-        if word in _COPULA:
-            if index + 1 < len(words) and words[index + 1] in _DETERMINERS:
-                return index + 1
-            if first is None:
-                first = index + 1
-    if first is None and len(words) > _BARE_PHRASE_WORDS:
-        return None
-    return 0 if first is None else first
-
-
-@lru_cache(maxsize=65536)
-def described_class(description: str) -> tuple[frozenset[str], str] | None:
-    """(class, noun) that a description gives its subject, or None.
-
-    The noun is the last category word of the phrase after the copula ("is a
-    1986 Australian action comedy film set in ..." -> film); a bare phrase (a
-    title's parenthesis, "1962 film") is read whole. A life-span or "born"
-    parenthesis marks a person when the phrase names no category.
-    """
-    bare = _BRACKETS.sub(" ", description) if "(" in description else description
-    words = _folded_words(bare)
-    start = _phrase_start(words)
-    if start is None:
-        return None
-    found: tuple[frozenset[str], str] | None = None
-    for index, word in enumerate(words[start:], start=start):
-        if word in _DETERMINERS and found is None:
-            continue
-        following = words[index + 1] if index + 1 < len(words) else ""
-        if word in _QUANTIFIERS and following == "of":
-            found = None
-            continue
-        if word in _PHRASE_STOPS or word in _COPULA or not word[0].isalnum():
-            if found is not None or word not in ("of", ","):
-                break
-            continue
-        kinds = class_of(word)
-        if kinds:
-            found = (kinds, word)
-    if found is None and "(" in description and _BORN.search(description):
-        return (frozenset({PERSON}), "born")
-    return found
-
-
-def title_description(title: str) -> str:
-    """The parenthesis of a page title (`Lolita (1962 film)` -> `1962 film`), or ""."""
-    match = _PARENTHESIS.search(title)
-    return match.group(1) if match else ""
-
-
-def classes_of(descriptions: Sequence[str]) -> dict[str, str]:
-    """Class -> the description that gives it, over all descriptions of one name."""
-    found: dict[str, str] = {}
-    for description in descriptions:
-        described = described_class(description)
-        if described is not None:
-            for kind in described[0]:
-                found.setdefault(kind, description)
-    return found

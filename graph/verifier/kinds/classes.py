@@ -19,13 +19,8 @@ from functools import lru_cache
 
 from graph.verifier.evidence.candidates import find_in
 from graph.verifier.evidence.matching import Item
-from graph.verifier.kinds.answer_types import (
-    Expected,
-    NameLexicon,
-    class_of,
-    classes_of,
-    described_class,
-)
+from graph.verifier.kinds.answer_types import Expected, NameLexicon, class_of
+from graph.verifier.kinds.descriptions import classes_of, described_class
 from graph.verifier.kinds.places import is_city, is_region
 from graph.verifier.text.categories import (
     DATE,

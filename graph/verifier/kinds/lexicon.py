@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 
-from graph.verifier.kinds.answer_types import described_class
+from graph.verifier.kinds.descriptions import described_class
 from graph.verifier.text.categories import PERSON
 
 PERSON_NAME = "{name} is a person ({first} is a given name)."

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir
 
-from graph.verifier.kinds import answer_types, lexicon
+from graph.verifier.kinds import answer_types, descriptions, lexicon
 from graph.verifier.kinds.lexicon import Lexicon, guess_person, name_key
 from graph.verifier.text import categories
 from tools.dbfiles import NAME_LEXICON, DatabaseFileError, check_file, claim
@@ -30,7 +30,7 @@ from tools.wikipedia.snapshot import SNAPSHOT_FILE, content_digest, iter_snapsho
 
 LEXICON_FORMAT = "1"
 # The modules whose reading of descriptions the stored lexicon depends on.
-_READERS = (answer_types, categories, lexicon)
+_READERS = (answer_types, descriptions, categories, lexicon)
 _DESCRIBED_CACHE = 16384
 
 
