@@ -38,7 +38,7 @@ _MONTHS = frozenset(MONTH_NAMES.values())
 
 
 def is_year(token: str) -> bool:
-    return len(token) == 4 and token.isdigit() and 1000 <= int(token) <= 2099
+    return len(token) == 4 and token.isdecimal() and 1000 <= int(token) <= 2099
 
 
 @lru_cache(maxsize=65536)
@@ -127,7 +127,7 @@ def spans_in(raw: str, kind: str) -> tuple[tuple[Span, tuple[str, ...]], ...]:
         for i, token in enumerate(tokens):
             if is_year(token) and token not in written:
                 start = i - 1 if i >= 1 and tokens[i - 1] in _MONTHS else i
-                if i >= 2 and tokens[i - 2] in _MONTHS and tokens[i - 1].isdigit():
+                if i >= 2 and tokens[i - 2] in _MONTHS and tokens[i - 1].isdecimal():
                     start = i - 2
                 found[(start, i + 1)] = tokens[start : i + 1]
     elif kind == NUMBER:

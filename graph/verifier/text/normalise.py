@@ -147,7 +147,7 @@ def may_hold_number(text: str) -> bool:
 
 
 def is_number(token: str) -> bool:
-    return token[:1].isdigit()
+    return token[:1].isdecimal()
 
 
 @lru_cache(maxsize=65536)

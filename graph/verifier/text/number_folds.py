@@ -39,7 +39,7 @@ def _number(token: str) -> list[str]:
         if not _THOUSANDS.fullmatch(token):
             return [number for part in token.split(",") if part for number in _number(part)]
         token = token.replace(",", "")
-    if token.isdigit():
+    if token.isdecimal():
         return [str(int(token))]
     try:
         return [format(Decimal(token).normalize(), "f")]
@@ -59,7 +59,7 @@ def fold_numbers(raw: list[str]) -> list[str]:
     out: list[str] = []
     size = len(raw)
     start = 0
-    for index in [i for i, token in enumerate(raw) if token[0].isdigit()]:
+    for index in [i for i, token in enumerate(raw) if token[0].isdecimal()]:
         if index < start:
             continue
         out.extend(raw[start:index])
@@ -76,7 +76,12 @@ def fold_numbers(raw: list[str]) -> list[str]:
         else:
             month_at = after + 1 if following == "of" else after
             month = MONTH_NAMES.get(raw[month_at]) if month_at < size else None
-            if month and len(numbers) == 1 and numbers[0].isdigit() and 1 <= int(numbers[0]) <= 31:
+            if (
+                month
+                and len(numbers) == 1
+                and numbers[0].isdecimal()
+                and 1 <= int(numbers[0]) <= 31
+            ):
                 numbers = [month, numbers[0]]
                 after = month_at + 1
         out.extend(numbers)
