@@ -77,7 +77,7 @@ def find_all(tokens: tuple[str, ...], needle: tuple[str, ...]) -> list[Span]:
     """Every occurrence of `needle` in `tokens`, as token ranges."""
     if not needle or needle[0] not in tokens:
         return []
-    return find_in(Text(tokens, f" {' '.join(tokens)} "), needle)
+    return find_in(Text.of(tokens), needle)
 
 
 def find_in(hay: Text, needle: tuple[str, ...]) -> list[Span]:

@@ -20,7 +20,7 @@ from functools import lru_cache
 from graph.verifier.evidence.candidates import find_in
 from graph.verifier.evidence.matching import Item
 from graph.verifier.kinds.answer_types import Expected, NameLexicon, class_of
-from graph.verifier.kinds.descriptions import classes_of, described_class
+from graph.verifier.kinds.descriptions import COPULA, classes_of, described_class
 from graph.verifier.kinds.places import is_city, is_region
 from graph.verifier.text.categories import (
     DATE,
@@ -81,7 +81,6 @@ _TITLE_WORDS = frozenset(
 _WORD_RUN = re.compile(r"\w+")
 
 
-_COPULA = frozenset(split_words("is was are were"))
 # Words before a name that say what it is: the agent of "directed by", a person
 # "starring", a place one is "born in".
 _AGENT_VERBS = frozenset(
@@ -119,7 +118,7 @@ def local_classes(tokens: tuple[str, ...], span: tuple[int, int]) -> dict[str, s
     after = tokens[end : end + 12]
     if after[:1] == ("born",):
         found.setdefault(PERSON, "born")
-    elif start == 0 and after[:1] and after[0] in _COPULA:
+    elif start == 0 and after[:1] and after[0] in COPULA:
         described = described_class(" ".join(after))
         for kind in described[0] if described else ():
             found.setdefault(kind, " ".join(after[:6]))
@@ -266,11 +265,11 @@ def classify(
 
 
 @lru_cache(maxsize=65536)
-def _name_known(tokens: tuple[str, ...], lexicon: NameLexicon | None) -> frozenset[str]:
-    """The classes a name (folded tokens) is known to have by the lexicon and its own
-    words, whatever the question asks for."""
-    key = " ".join(tokens)
-    return classify(Text(tokens, f" {key} "), key, (), (), lexicon).known
+def _name_classified(tokens: tuple[str, ...], lexicon: NameLexicon | None) -> Classified:
+    """What the lexicon and its own words say a name (folded tokens) is, whatever the
+    question asks for."""
+    text = Text.of(tokens)
+    return classify(text, text.padded.strip(), (), (), lexicon)
 
 
 @lru_cache(maxsize=65536)
@@ -279,10 +278,7 @@ def name_fits(
 ) -> bool:
     """Whether a name (folded tokens) may be of one of the `classes` a question asks for:
     False only when the lexicon or the name itself says it is of another class (never
-    when the question asks for no class: nothing is looked up then). As
-    `Classified.fits` with no question noun, so a region is never ruled out as a place
-    within one."""
+    when the question asks for no class: nothing is looked up then)."""
     if not classes:
         return True
-    known = _name_known(tokens, lexicon)
-    return not known or not known.isdisjoint(classes)
+    return _name_classified(tokens, lexicon).fits(Expected(classes)) is not False

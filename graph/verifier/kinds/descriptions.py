@@ -12,7 +12,7 @@ from graph.verifier.kinds.answer_types import DETERMINERS, WORD_TOKEN, class_of
 from graph.verifier.text.categories import PERSON
 from graph.verifier.text.normalise import split_words
 
-_COPULA = frozenset(split_words("is was are were"))
+COPULA = frozenset(split_words("is was are were"))
 _PHRASE_STOPS = frozenset(
     split_words(
         "of in on at by from for with about to who whom whose which that where when what as"
@@ -52,7 +52,7 @@ def _phrase_start(words: list[str]) -> int | None:
     phrase); None for a long one with no copula."""
     first = None
     for index, word in enumerate(words):
-        if word in _COPULA:
+        if word in COPULA:
             if index + 1 < len(words) and words[index + 1] in DETERMINERS:
                 return index + 1
             if first is None:
@@ -84,7 +84,7 @@ def described_class(description: str) -> tuple[frozenset[str], str] | None:
         if word in _QUANTIFIERS and following == "of":
             found = None
             continue
-        if word in _PHRASE_STOPS or word in _COPULA or not word[0].isalnum():
+        if word in _PHRASE_STOPS or word in COPULA or not word[0].isalnum():
             if found is not None or word not in ("of", ","):
                 break
             continue

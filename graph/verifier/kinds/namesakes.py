@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from graph.verifier.evidence.candidates import is_year
 from graph.verifier.evidence.matching import Item, contains
+from graph.verifier.kinds.descriptions import COPULA
 from graph.verifier.text.normalise import Text, analyse
 
 # Kinds of work, each word mapped to its kind (synonyms share one).
@@ -42,7 +43,6 @@ _KINDS = {
 DESCRIBED_WORDS = 2  # words before a kind of work that may date it
 LEAD_WORDS = 8  # words after the name's copula in a page's lead that may describe it
 _PARENTHESIS = re.compile(r"\(([^)]*)\)\s*$")
-_COPULAS = frozenset({"is", "was", "are", "were"})
 
 
 class Described(NamedTuple):
@@ -82,7 +82,7 @@ def of_page(title: str, lead: str | None) -> Described:
     if lead is None:
         return Described(None, None)
     tokens = analyse(lead).tokens
-    copula = next((i for i, t in enumerate(tokens) if t in _COPULAS), None)
+    copula = next((i for i, t in enumerate(tokens) if t in COPULA), None)
     if copula is None:
         return Described(None, None)
     return _described(tokens[copula + 1 : copula + 1 + LEAD_WORDS])

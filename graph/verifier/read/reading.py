@@ -50,7 +50,7 @@ def without_event(answer: Text, events: frozenset[str]) -> Text:
     tokens = answer.tokens
     while len(tokens) > 1 and cue_stem(tokens[0]) in events:
         tokens = tokens[1:]
-    return answer if tokens == answer.tokens else Text(tokens, f" {' '.join(tokens)} ")
+    return answer if tokens == answer.tokens else Text.of(tokens)
 
 
 def following_cost(kind: str | None) -> int:

@@ -16,6 +16,7 @@ question's other words say which.
 from __future__ import annotations
 
 from graph.verifier.evidence.candidates import is_year
+from graph.verifier.kinds.descriptions import COPULA
 from graph.verifier.text.normalise import split_words
 from graph.verifier.text.wordstems import cue_stem
 
@@ -45,7 +46,6 @@ _DATE_ASKING = frozenset(split_words("when year years date dates birthdate birth
 # Words after which the next noun is what a number counts or measures.
 _COUNTING = frozenset(split_words("many much"))
 _MEASURE_ASKING = frozenset(split_words("what which"))
-_COPULAS = frozenset(split_words("is are was were"))
 _ASKING = _MEASURE_ASKING | {"how"}  # a number is asked after one of them
 _KIND_WORDS = frozenset(split_words("type kind sort total number"))
 # What a "how ..." adjective or a comparative measures: the quantity's names and units.
@@ -154,6 +154,6 @@ def measured(tokens: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
         if token == "how" and following in QUANTITIES:
             names, units = QUANTITIES[following]
             return frozenset(), frozenset(cue_stem(word) for word in (*names, *units))
-        if token in _MEASURE_ASKING and following in _COPULAS:
+        if token in _MEASURE_ASKING and following in COPULA:
             return _run(tokens, index + 2), frozenset()
     return frozenset(), frozenset()

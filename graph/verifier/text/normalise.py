@@ -139,6 +139,11 @@ class Text:
     tokens: tuple[str, ...]
     padded: str
 
+    @classmethod
+    def of(cls, tokens: tuple[str, ...]) -> Text:
+        """The text of these folded tokens."""
+        return cls(tokens, f" {' '.join(tokens)} ")
+
 
 def may_hold_number(text: str) -> bool:
     """Whether `analyse` may give the text a number: it has a digit or a number word (the
@@ -187,7 +192,7 @@ def _text(words: list[str]) -> Text:
     kept = tuple(filterfalse(_ARTICLES.__contains__, words))
     if not _WORD_FOLDS.keys().isdisjoint(kept):
         kept = tuple(map(_WORD_FOLDS.get, kept, kept))
-    return Text(kept, f" {' '.join(kept)} ")
+    return Text.of(kept)
 
 
 @lru_cache(maxsize=65536)
@@ -196,7 +201,7 @@ def analyse(text: str) -> Text:
     if _LETTERS.fullmatch(text):
         words = text.lower().split()
         if _FOLDED.isdisjoint(words):  # a name: its words are its tokens
-            return Text(tuple(words), f" {' '.join(words)} ")
+            return Text.of(tuple(words))
         if _TENS.isdisjoint(words):
             return _text(words)
     if text.isascii():  # clean leaves it, lower() is its casefold, its kinds show digits
