@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from graph.verifier.text.cache_sizes import TEXTS
 from graph.verifier.text.categories import DEMONYMS
 from graph.verifier.text.normalise import MONTH_NAMES, UNITS, Text, analyse, is_number, split_words
 
@@ -41,7 +42,7 @@ def is_year(token: str) -> bool:
     return len(token) == 4 and token.isdecimal() and 1000 <= int(token) <= 2099
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def separated(raw: str) -> frozenset[str]:
     """The numbers a text writes with a thousands separator ("2,045"), as folded: never
     years, though folded they look like one."""
@@ -116,7 +117,7 @@ def _name_texts(raw: str) -> list[Text]:
     return found
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def spans_in(raw: str, kind: str) -> tuple[tuple[Span, tuple[str, ...]], ...]:
     """The spans of `kind` in a sentence: (token range, tokens), in order, each once."""
     text = analyse(raw)

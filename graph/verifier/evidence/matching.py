@@ -9,6 +9,7 @@ from functools import lru_cache
 from itertools import islice, pairwise
 from typing import NamedTuple
 
+from graph.verifier.text.cache_sizes import TEXTS
 from graph.verifier.text.normalise import (
     REWRITTEN,
     Text,
@@ -163,7 +164,7 @@ def shares_enough(sentences: list[Item], wanted: frozenset[str], names: frozense
     return False
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def _names(text: str) -> frozenset[str]:
     """Capitalised two-word names in a sentence (`Clear Lake`, `Pacific Games`), folded."""
     pairs: set[str] = set()

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
+from graph.verifier.text.cache_sizes import WORDS
 from graph.verifier.text.categories import (
     CLASS_OF,
     DEMONYMS,
@@ -86,7 +87,7 @@ _SHORTEST_COMPOUND = 6
 _SHORTEST_PART = 4
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=WORDS)
 def class_of(word: str) -> frozenset[str]:
     """The classes a category noun names (a compound by its last part: "headcoach")."""
     found = CLASS_OF.get(word) or CLASS_OF.get(singular(word))

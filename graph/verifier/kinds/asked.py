@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 
 from graph.verifier.kinds.answer_types import NameLexicon
+from graph.verifier.text.cache_sizes import WORDS
 from graph.verifier.text.normalise import singular, split_words
 
 _WORD = re.compile(r"[A-Za-z][\w-]*")
@@ -52,7 +53,7 @@ def lead_of(lexicon: NameLexicon | None, name: str) -> str | None:
     return leads[0] if leads else None
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=WORDS)
 def lead_words(lexicon: NameLexicon, name: str) -> frozenset[str] | None:
     """The words (singular) of what the lead of the article titled `name` says it is, or
     None when the lexicon has no article of that name."""

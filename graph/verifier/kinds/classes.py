@@ -22,6 +22,7 @@ from graph.verifier.evidence.matching import Item
 from graph.verifier.kinds.answer_types import Expected, NameLexicon, class_of
 from graph.verifier.kinds.descriptions import COPULA, classes_of, described_class
 from graph.verifier.kinds.places import is_city, is_region
+from graph.verifier.text.cache_sizes import TEXTS, WORDS
 from graph.verifier.text.categories import (
     DATE,
     DEMONYMS,
@@ -164,7 +165,7 @@ class Classified:
         return f"{named} ({source}: {words!r})"
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def _word_runs(raw: str) -> frozenset[str]:
     """The sentence's maximal runs of word characters."""
     return frozenset(_WORD_RUN.findall(raw))
@@ -180,7 +181,7 @@ def _written_common(word: str, raw: str) -> bool:
     return re.search(rf"\b(?:{re.escape(word)}|{re.escape(word.upper())})\b", raw) is not None
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def _context_classes(raw: str, span: tuple[int, int]) -> dict[str, str]:
     """`local_classes` of a span of a stored sentence, less a category noun the sentence
     writes only capitalised (the end of another name: "La Ciotat Station, Arrival ...")."""
@@ -191,7 +192,7 @@ def _context_classes(raw: str, span: tuple[int, int]) -> dict[str, str]:
     }
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=WORDS)
 def _from_lexicon(key: str, lexicon: NameLexicon) -> dict[str, tuple[str, str]]:
     """Class -> (source, description) from the lexicon's descriptions of a name."""
     return {
@@ -200,7 +201,7 @@ def _from_lexicon(key: str, lexicon: NameLexicon) -> dict[str, tuple[str, str]]:
     }
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=WORDS)
 def _guessed(key: str, lexicon: NameLexicon) -> dict[str, tuple[str, str]]:
     """Class -> (source, description) from the lexicon's guess about a name."""
     guess = lexicon.guess(key)
@@ -264,7 +265,7 @@ def classify(
     return Classified(found, region)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def _name_classified(tokens: tuple[str, ...], lexicon: NameLexicon | None) -> Classified:
     """What the lexicon and its own words say a name (folded tokens) is, whatever the
     question asks for."""
@@ -272,7 +273,7 @@ def _name_classified(tokens: tuple[str, ...], lexicon: NameLexicon | None) -> Cl
     return classify(text, text.padded.strip(), (), (), lexicon)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def name_fits(
     tokens: tuple[str, ...], classes: frozenset[str], lexicon: NameLexicon | None
 ) -> bool:

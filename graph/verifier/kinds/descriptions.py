@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from graph.verifier.kinds.answer_types import DETERMINERS, WORD_TOKEN, class_of
+from graph.verifier.text.cache_sizes import TEXTS
 from graph.verifier.text.categories import PERSON
 from graph.verifier.text.normalise import split_words
 
@@ -62,7 +63,7 @@ def _phrase_start(words: list[str]) -> int | None:
     return 0 if first is None else first
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def described_class(description: str) -> tuple[frozenset[str], str] | None:
     """(class, noun) that a description gives its subject, or None.
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from graph.verifier.kinds.descriptions import described_class
+from graph.verifier.text.cache_sizes import WORDS
 from graph.verifier.text.categories import PERSON
 
 PERSON_NAME = "{name} is a person ({first} is a given name)."
@@ -31,7 +32,7 @@ _NON_WORD = re.compile(r"[\W_]+")
 _LEADING_ARTICLE = re.compile(r"^(?:the|a|an)\s+")
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=WORDS)
 def name_key(name: str) -> str:
     """A name folded for lookup: parenthesis, case, accents, punctuation, a leading article."""
     text = _PARENTHESIS.sub("", name.replace("&amp;", "&"))

@@ -37,6 +37,7 @@ from graph.verifier.read.relation import (
     token_stems,
 )
 from graph.verifier.read.slots import MADE
+from graph.verifier.text.cache_sizes import TEXTS
 from graph.verifier.text.normalise import Text, analyse, singular
 from graph.verifier.trust.denials import negated
 
@@ -50,7 +51,7 @@ def _title_stems(title: str) -> frozenset[str]:
     return frozenset(map(cue_stem, title_text(title).tokens))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def sentence_cues(raw: str, title: str, stems: frozenset[str], span: Span | None) -> frozenset[str]:
     """The cues of `stems` a sentence states outside `span`; its page's subject (its
     title) counts as stated ("He was born ..." on Nolan's page)."""
@@ -59,7 +60,7 @@ def sentence_cues(raw: str, title: str, stems: frozenset[str], span: Span | None
     return frozenset(found | (_title_stems(title) & stems))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def spans_by_distance(raw: str, kind: str, relation: frozenset[str]) -> tuple[Rival, ...]:
     """Each span of `kind` in a sentence with how far it sits from the nearest relation
     word (`FAR` if the sentence has none); the other members of its list do not count."""
@@ -74,7 +75,7 @@ def spans_by_distance(raw: str, kind: str, relation: frozenset[str]) -> tuple[Ri
     )
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def _rival_profile(raw: str, kind: str, relation: frozenset[str]) -> tuple[int, tuple[Rival, ...]]:
     """A sentence's spans of `kind` from the nearest to the relation words to the
     farthest, and the smallest of those distances."""
@@ -87,7 +88,7 @@ def _title_words(title: str) -> frozenset[str]:
     return frozenset(title_core(title).tokens)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def _stems_of(*raws: str) -> frozenset[str]:
     """The cue stems of the sentences (the neighbours of one)."""
     return frozenset().union(*map(token_stems, filter(None, raws)))
@@ -125,7 +126,7 @@ def _subject_pages(
     return tuple((_title_words(title), frozenset(cues)) for title, cues in pages.items())
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def _denied(raw: str, tokens: tuple[str, ...]) -> bool:
     """The sentence states the span only in a clause that denies or doubts it ("It is not
     true that X ..."): no rival, as it is no answer."""

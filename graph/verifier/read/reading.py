@@ -29,6 +29,7 @@ from graph.verifier.read.relation import (
     reading,
     token_stems,
 )
+from graph.verifier.text.cache_sizes import TEXTS
 from graph.verifier.text.kept import kept_property
 from graph.verifier.text.normalise import Text, analyse, singular
 
@@ -37,7 +38,7 @@ HEAD_BEFORE = 3
 DATE_FOLLOWING_COST = 2
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def nouns(raw: str) -> tuple[str, ...]:
     """The tokens of a sentence, as read, in the singular: where a category noun is found
     ("the film Lolita"; "Mica Paris sang" names no singer)."""

@@ -20,6 +20,7 @@ from graph.verifier.evidence.candidates import NUMBER, YEAR, Span, find_in, span
 from graph.verifier.kinds.answer_types import expected_class
 from graph.verifier.kinds.question import analyse_question, named_entities
 from graph.verifier.read.slots import MADE, date_governors, measured
+from graph.verifier.text.cache_sizes import TEXTS
 from graph.verifier.text.normalise import Text, analyse, split_words, unglue_dates
 from graph.verifier.text.wordstems import cue_stem
 
@@ -41,7 +42,7 @@ _LIFE_SPAN = re.compile(
 )
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def reading(raw: str) -> str:
     """A sentence as read for ties: a life-span parenthesis gains "born" and "died", the
     year of the subject's description ("X is a 2006 film") is read as when it was made,
@@ -56,7 +57,7 @@ def reading(raw: str) -> str:
     return _WORK_YEAR.sub(rf"\1 {MADE} \2", raw)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def token_stems(raw: str) -> tuple[str, ...]:
     """The cue stem of each token of the sentence as read."""
     return tuple(map(cue_stem, analyse(reading(raw)).tokens))
@@ -127,7 +128,7 @@ def question_cues(question: str) -> Cues:
     )
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def cue_positions(raw: str, wanted: frozenset[str]) -> tuple[tuple[int, str], ...]:
     """(position, stem) of each token of the sentence, as read, whose stem is wanted."""
     stems = token_stems(raw)
@@ -175,7 +176,7 @@ def locate(raw: str, needle: tuple[str, ...]) -> list[Span]:
     return find_in(analyse(reading(raw)), needle)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def listed(raw: str, kind: str) -> tuple[int, ...]:
     """The tokens of a sentence, as read, that belong to spans of `kind` or join them
     ("and", "or"), in order: a list's members are as near to its head as its first member."""

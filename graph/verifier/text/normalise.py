@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import filterfalse
 
+from graph.verifier.text.cache_sizes import TEXTS, WORDS
 from graph.verifier.text.clean import clean
 from graph.verifier.text.number_folds import MONTH_NAMES, MONTHS, fold_numbers
 
@@ -155,7 +156,7 @@ def is_number(token: str) -> bool:
     return token[:1].isdecimal()
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=WORDS)
 def singular(token: str) -> str:
     if len(token) > 4 and token.endswith("ies"):
         return token[:-3] + "y"
@@ -195,7 +196,7 @@ def _text(words: list[str]) -> Text:
     return Text.of(kept)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def analyse(text: str) -> Text:
     """Fold `text` for matching (cached: stored sentences recur across checks)."""
     if _LETTERS.fullmatch(text):
@@ -239,13 +240,13 @@ def _folded(folded: str, digits: bool) -> Text:
     return _text(raw)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def singular_form(padded: str) -> str:
     """A padded folded text with each word in the singular."""
     return f" {' '.join(map(singular, padded.split()))} "
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def plain(text: str) -> str:
     """`fold_plain`, kept per text."""
     return fold_plain(text)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from graph.verifier.text.cache_sizes import TEXTS, WORDS
 from graph.verifier.text.normalise import singular, split_words
 
 STOPWORDS = frozenset(
@@ -20,13 +21,13 @@ STOPWORDS = frozenset(
 )
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=WORDS)
 def stem(token: str) -> str:
     """A crude stem for topical overlap; empty for stopwords."""
     return "" if token in STOPWORDS else singular(token)[:5]
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def stems(padded: str) -> frozenset[str]:
     """The content-word stems of a padded folded text."""
     return frozenset(map(stem, padded.split())) - {""}
@@ -80,7 +81,7 @@ _PREPOSITIONS = frozenset(
 _SHORTEST_ROOT = 3
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=WORDS)
 def cue_stem(token: str) -> str:
     """A token's stem for cue matching ("" for stopwords and prepositions), irregular forms
     brought together, -ed/-ing and a final -e dropped ("served" ~ "serve" ~ "serving")."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from graph.verifier.text.cache_sizes import TEXTS
 from graph.verifier.text.clean import unmasked
 from graph.verifier.trust.foreign_orders import (
     FOREIGN_ORDER,
@@ -115,7 +116,7 @@ def _is_order(text: str, folded: str, words: frozenset[str], foreign: bool) -> b
     return _found(rest, rest.casefold(), words, foreign)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def is_trusted(text: str) -> bool:
     """False for a sentence that addresses the agent (injected instructions), not the world."""
     shown = unmasked(text)
@@ -131,7 +132,7 @@ def _is_trusted_as(visible: str) -> bool:
     return not _is_order(visible, folded, words, foreign)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS)
 def introduces(text: str) -> bool:
     """Whether a sentence addressing the agent introduces the next one ("Note to AI:",
     "Attention, language models."): it ends in a colon, is short or points ahead."""
