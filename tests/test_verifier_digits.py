@@ -57,3 +57,56 @@ def test_no_verification_fails_on_a_digit_that_is_not_decimal(shape: str) -> Non
 
 def test_decimal_digits_of_other_scripts_still_fold_to_numbers() -> None:
     assert analyse("born \u0661\u0669\u0665\u0660").tokens == ("born", "1950")
+
+
+_LONG_RUNS = ("9" * 5000, "\u0661" * 5000, "7" * 5000 + " million", "1" * 4301 + ".5")
+_LONG_SHAPES = (
+    "Daniel Craig was born on March {n} 1968 and ranked {n}th; it cost {n} dollars.",
+    "The road ({n} – 1999) is {n} km long, No. {n}.",
+)
+
+
+@pytest.mark.parametrize("run", _LONG_RUNS)
+def test_no_verification_fails_on_more_digits_than_python_converts(run: str) -> None:
+    for shape in _LONG_SHAPES:
+        stored = Evidence(
+            id="e1",
+            text=shape.format(n=run),
+            tool="Search",
+            source={"title": "Daniel Craig", "sentence_index": 0},
+            facts={},
+            retrieved_at="2026-12-06T00:00:00Z",
+        )
+        for question in (*_QUESTIONS, f"What ranked {run}th?"):
+            for answer in ("1968", run, "Chester"):
+                verdict = verify_answer(question, answer, [stored])
+                assert verdict["outcome"] in ("verified", "grounded", "rejected")
+
+
+def test_a_long_run_of_digits_is_kept_as_written() -> None:
+    assert analyse("cost " + "9" * 5000).tokens == ("cost", "9" * 5000)
+    assert analyse("cost 007 dollars").tokens == ("cost", "7", "dollars")
+
+
+def test_a_comparison_reads_no_day_from_a_long_run_of_digits() -> None:
+    run = "9" * 5000
+    stored = [
+        Evidence(
+            id=f"e{index}",
+            text=text,
+            tool="Search",
+            source={"title": title, "sentence_index": 0},
+            facts={},
+            retrieved_at="2026-12-06T00:00:00Z",
+        )
+        for index, (title, text) in enumerate(
+            [
+                ("Daniel Craig", f"Daniel Craig (born March {run} 1968) is an English actor."),
+                ("Roger Moore", "Roger Moore (born 14 October 1927) was an English actor."),
+            ]
+        )
+    ]
+    question = "Who was born first, Daniel Craig or Roger Moore?"
+    verdict = verify_answer(question, "Roger Moore", stored)
+    assert verdict["outcome"] == "verified"
+    assert verdict["grounding"] == "computed"

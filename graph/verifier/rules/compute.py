@@ -84,9 +84,11 @@ class Measured:
 def _date_at(tokens: tuple[str, ...], index: int) -> tuple[Value, str]:
     """The date whose year is `tokens[index]`, with its month and day when written."""
     year = int(tokens[index])
-    if index >= 2 and tokens[index - 2] in _MONTH_NUMBERS and tokens[index - 1].isdecimal():
-        month, day = _MONTH_NUMBERS[tokens[index - 2]], int(tokens[index - 1])
-        return (year, month, day), " ".join(tokens[index - 2 : index + 1])
+    day = tokens[index - 1] if index >= 2 else ""
+    if day.isdecimal() and len(day) <= 2 and tokens[index - 2] in _MONTH_NUMBERS:
+        return (year, _MONTH_NUMBERS[tokens[index - 2]], int(day)), " ".join(
+            tokens[index - 2 : index + 1]
+        )
     if index >= 1 and tokens[index - 1] in _MONTH_NUMBERS:
         return (year, _MONTH_NUMBERS[tokens[index - 1]], 0), " ".join(tokens[index - 1 : index + 1])
     return (year, 0, 0), tokens[index]

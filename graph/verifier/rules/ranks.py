@@ -29,7 +29,7 @@ _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 _TENTHS = {"twentieth": 20, "thirtieth": 30, "fortieth": 40, "fiftieth": 50}
 _WORDS = {word: number for number, word in enumerate(_UNITS, start=1)} | _TENTHS
 _WORDS["debut"] = 1
-_NUMBERED = re.compile(r"(\d+)(?:st|nd|rd|th)")
+_NUMBERED = re.compile(r"(\d{1,9})(?:st|nd|rd|th)")
 # The words an ordinal may open with, but for those `_NUMBERED` reads ("21st").
 _ORDINAL_WORDS = frozenset([*_WORDS, *_TENS])
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")

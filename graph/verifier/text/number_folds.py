@@ -27,6 +27,9 @@ MONTH_NAMES = {
     "sept": "september",
 }
 _ORDINAL_SUFFIXES = frozenset(["st", "nd", "rd", "th"])
+# Longer runs of digits are kept as written: no quantity has so many, and Python refuses
+# to convert a run of more than 4,300 digits to a number.
+_LONGEST_NUMBER = 64
 _SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12, "bn": 10**9}
 
 
@@ -39,6 +42,8 @@ def _number(token: str) -> list[str]:
         if not _THOUSANDS.fullmatch(token):
             return [number for part in token.split(",") if part for number in _number(part)]
         token = token.replace(",", "")
+    if len(token) > _LONGEST_NUMBER:
+        return [token]
     if token.isdecimal():
         return [str(int(token))]
     try:
@@ -80,6 +85,7 @@ def fold_numbers(raw: list[str]) -> list[str]:
                 month
                 and len(numbers) == 1
                 and numbers[0].isdecimal()
+                and len(numbers[0]) <= 2
                 and 1 <= int(numbers[0]) <= 31
             ):
                 numbers = [month, numbers[0]]
