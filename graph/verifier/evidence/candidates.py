@@ -89,9 +89,11 @@ def find_in(hay: Text, needle: tuple[str, ...]) -> list[Span]:
     target = f" {' '.join(needle)} "
     padded = hay.padded
     spans: list[Span] = []
+    counted_to = start = 0
     at = padded.find(target)
     while at >= 0:
-        start = padded.count(" ", 0, at)
+        start += padded.count(" ", counted_to, at)
+        counted_to = at
         spans.append((start, start + len(needle)))
         at = padded.find(target, at + 1)
     return spans
@@ -138,7 +140,7 @@ def spans_in(raw: str, kind: str) -> tuple[tuple[Span, tuple[str, ...]], ...]:
             if is_number(t) and (not is_year(t) or t in written)
         }
     elif kind == NAME:
-        for name in _name_texts(raw):
-            for span in find_in(text, name.tokens):
-                found.setdefault(span, name.tokens)
+        for name in dict.fromkeys(name.tokens for name in _name_texts(raw)):
+            for span in find_in(text, name):
+                found.setdefault(span, name)
     return tuple(sorted(found.items()))

@@ -31,6 +31,7 @@ from graph.verifier.read.relation import (
     distance,
     listed,
     locate,
+    nearest_position,
     placements,
     reading,
     title_core,
@@ -183,13 +184,13 @@ class Reader:
         # spans need not be read.
         skipped = listed(item.raw, kind) if kind and positions else ()
         relation = distance(positions, span, skipped, following_cost(kind))
-        nearest = min(positions, key=lambda p: abs(p[0] - span[0]), default=None)
-        if nearest is None:
+        closest = nearest_position(positions, span[0])
+        if closest is None:
             return Placement(item, span, in_sentence, near, relation, "")
         words = analyse(reading(item.raw)).tokens
-        word = words[nearest[0]]
+        word = words[closest[0]]
         if word == MADE:
-            described = " ".join(words[nearest[0] + 1 : nearest[0] + DESCRIBED_WORDS])
+            described = " ".join(words[closest[0] + 1 : closest[0] + DESCRIBED_WORDS])
             return Placement(item, span, in_sentence, near, relation, "", f"a {described}")
         return Placement(item, span, in_sentence, near, relation, word)
 

@@ -15,6 +15,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
+from operator import itemgetter
 
 from graph.verifier.evidence.candidates import NUMBER, YEAR, Span, find_in, spans_in
 from graph.verifier.kinds.answer_types import expected_class
@@ -25,6 +26,7 @@ from graph.verifier.text.normalise import Text, analyse, split_words, unglue_dat
 from graph.verifier.text.wordstems import cue_stem
 
 FAR = 99
+_POSITION = itemgetter(0)
 
 _TITLE_TAIL = re.compile(r"\s*(?:\([^)]*\)|,.*)\s*$")
 # Words that say what kind of answer is wanted rather than what it is about (and the
@@ -150,16 +152,28 @@ def distance(
     farther position nearer, so only the last one before the span and the first one
     after it are measured."""
     start, end = span
-    indices = [i for i, _ in positions]
-    before, after = bisect_left(indices, start), bisect_left(indices, end)
+    before = bisect_left(positions, start, key=_POSITION)
+    after = bisect_left(positions, end, before, key=_POSITION)
     best = FAR
     if before:
-        last = indices[before - 1]
+        last = positions[before - 1][0]
         best = start - last - _skipped_between(skipped, last + 1, start)
-    if after < len(indices):
-        gap = 1 + indices[after] - end - _skipped_between(skipped, end, indices[after])
+    if after < len(positions):
+        following = positions[after][0]
+        gap = 1 + following - end - _skipped_between(skipped, end, following)
         best = min(best, gap * following_cost)
     return best
+
+
+def nearest_position(positions: tuple[tuple[int, str], ...], at: int) -> tuple[int, str] | None:
+    """The one of `positions` (in token order) nearest token `at`, the earlier on a tie;
+    None if there is none."""
+    after = bisect_left(positions, at, key=_POSITION)
+    if after == len(positions):
+        return positions[-1] if positions else None
+    if after and at - positions[after - 1][0] <= positions[after][0] - at:
+        return positions[after - 1]
+    return positions[after]
 
 
 def _skipped_between(skipped: tuple[int, ...], low: int, high: int) -> int:

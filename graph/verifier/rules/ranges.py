@@ -10,9 +10,11 @@ left alone, as its ends are dates.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from graph.verifier.evidence.candidates import is_year, separated
 from graph.verifier.read.check import Check
+from graph.verifier.text.cache_sizes import TEXTS
 from graph.verifier.text.normalise import is_number
 from graph.verifier.verdicts import citation, reject
 from tools.base import Verdict
@@ -25,6 +27,12 @@ REASON_RANGE_END = (
 )
 
 
+@lru_cache(maxsize=TEXTS)
+def _dashes_numbers(raw: str) -> bool:
+    """Whether the sentence writes a range of numbers with a dash ("2100-2700")."""
+    return _DASHED.search(raw) is not None
+
+
 def _value(token: str, raw: str) -> bool:
     """A number that is no year (a year-like number written "1,163" is a count)."""
     return is_number(token) and (not is_year(token) or token in separated(raw))
@@ -35,7 +43,7 @@ def range_end(tokens: tuple[str, ...], start: int, end: int, raw: str) -> str | 
     written in tokens, or None: it is followed by "to N" ("and N" after "between", "-N"
     when the sentence dashes numbers), or follows "N to" (not "from N to") or "between
     N and" or "N-"."""
-    dashed = bool(_DASHED.search(raw))
+    dashed = _dashes_numbers(raw)
     after, before = tokens[end : end + 2], tokens[max(0, start - 3) : start]
     if not _value(tokens[end - 1], raw):
         return None
