@@ -32,6 +32,17 @@ _QUESTIONS = (
 )
 
 
+def _stored(text: str, title: str = "Daniel Craig", index: int = 1) -> Evidence:
+    return Evidence(
+        id=f"e{index}",
+        text=text,
+        tool="Search",
+        source={"title": title, "sentence_index": 0},
+        facts={},
+        retrieved_at="2026-12-06T00:00:00Z",
+    )
+
+
 def test_such_digits_exist_and_are_words() -> None:
     assert "\U00010e61" in _NOT_DECIMAL
     assert analyse("born in \U00010e61 1968").tokens == ("born", "in", "\U00010e61", "1968")
@@ -41,14 +52,7 @@ def test_such_digits_exist_and_are_words() -> None:
 def test_no_verification_fails_on_a_digit_that_is_not_decimal(shape: str) -> None:
     for digit in _NOT_DECIMAL[::7]:
         text = shape.format(d=digit)
-        stored = Evidence(
-            id="e1",
-            text=text,
-            tool="Search",
-            source={"title": "Daniel Craig", "sentence_index": 0},
-            facts={},
-            retrieved_at="2026-12-06T00:00:00Z",
-        )
+        stored = _stored(text)
         for question in _QUESTIONS:
             for answer in ("1968", digit * 4, "Chester"):
                 verdict = verify_answer(question, answer, [stored])
@@ -69,14 +73,7 @@ _LONG_SHAPES = (
 @pytest.mark.parametrize("run", _LONG_RUNS)
 def test_no_verification_fails_on_more_digits_than_python_converts(run: str) -> None:
     for shape in _LONG_SHAPES:
-        stored = Evidence(
-            id="e1",
-            text=shape.format(n=run),
-            tool="Search",
-            source={"title": "Daniel Craig", "sentence_index": 0},
-            facts={},
-            retrieved_at="2026-12-06T00:00:00Z",
-        )
+        stored = _stored(shape.format(n=run))
         for question in (*_QUESTIONS, f"What ranked {run}th?"):
             for answer in ("1968", run, "Chester"):
                 verdict = verify_answer(question, answer, [stored])
@@ -91,20 +88,8 @@ def test_a_long_run_of_digits_is_kept_as_written() -> None:
 def test_a_comparison_reads_no_day_from_a_long_run_of_digits() -> None:
     run = "9" * 5000
     stored = [
-        Evidence(
-            id=f"e{index}",
-            text=text,
-            tool="Search",
-            source={"title": title, "sentence_index": 0},
-            facts={},
-            retrieved_at="2026-12-06T00:00:00Z",
-        )
-        for index, (title, text) in enumerate(
-            [
-                ("Daniel Craig", f"Daniel Craig (born March {run} 1968) is an English actor."),
-                ("Roger Moore", "Roger Moore (born 14 October 1927) was an English actor."),
-            ]
-        )
+        _stored(f"Daniel Craig (born March {run} 1968) is an English actor.", index=1),
+        _stored("Roger Moore (born 14 October 1927) was an English actor.", "Roger Moore", 2),
     ]
     question = "Who was born first, Daniel Craig or Roger Moore?"
     verdict = verify_answer(question, "Roger Moore", stored)
