@@ -17,6 +17,7 @@ to every command's start-up (`react-agent --help` takes 0.2 s; python -X importt
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import tempfile
@@ -50,6 +51,11 @@ CRASH_LINE = (
     "react-agent: unexpected error ({summary}); the traceback is in {path} "
     "(please include it in a bug report)"
 )
+DEFECT_LINE = (
+    "react-agent: {summary}; the traceback is in {path} (please include it in a bug report)"
+)
+# The logger of this package's modules: their errors reach the user through `guarded`.
+LOGGER = "graph"
 CRASH_LINE_NO_LOG = "react-agent: unexpected error ({summary}); no log could be written: {why}"
 OUTPUT_LINE = "react-agent: the output could not be written ({why})"
 
@@ -140,11 +146,40 @@ def guarded(command: Callable[[], int], argv: Sequence[str]) -> int:
     stdout = sys.stdout
     sys.stdout = _TellingOutput(stdout)
     restore_sigint = interrupts.install()
+    logger = logging.getLogger(LOGGER)
+    defects = _DefectLines(argv)
+    logger.addHandler(defects)
     try:
         return _guarded(command, argv)
     finally:
+        logger.removeHandler(defects)
         restore_sigint()
         sys.stdout = stdout
+
+
+class _DefectLines(logging.Handler):
+    """A failure the run survived (the answer check raised, say) as one line on stderr,
+    its traceback in a crash log, as the boundary reports a failure that ends the run."""
+
+    def __init__(self, argv: Sequence[str]) -> None:
+        super().__init__(logging.ERROR)
+        self.argv = argv
+
+    def emit(self, record: logging.LogRecord) -> None:
+        summary = one_line(record.getMessage())[:200]
+        error = record.exc_info[1] if record.exc_info else None
+        if error is None:
+            print(f"react-agent: {summary}", file=sys.stderr)
+            return
+        summary = f"{summary} ({one_line(f'{type(error).__name__}: {error}')[:200]})"
+        for folder in log_dirs():
+            try:
+                path = write_crash_log(error, self.argv, folder)
+            except OSError:
+                continue
+            print(DEFECT_LINE.format(summary=summary, path=path), file=sys.stderr)
+            return
+        print(f"react-agent: {summary}; no log could be written", file=sys.stderr)
 
 
 def _guarded(command: Callable[[], int], argv: Sequence[str]) -> int:

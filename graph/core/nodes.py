@@ -42,7 +42,7 @@ from graph.core.trajectory import (
     repeat_key,
     unverified_answer,
 )
-from graph.core.verdicts import verdict_update
+from graph.core.verdicts import unchecked_update, verdict_update
 from graph.settings.context import Context
 from graph.settings.validation import validate_run
 from tools.base import ToolOutcome
@@ -261,9 +261,15 @@ class Nodes:
         counters = counters_of(state)
         checker = self.deps.checker(ctx, env, exec_ctx)
         started = time.monotonic()
-        judged = checker.check(
-            state["question"], answer, state.get("evidence") or [], judge_allowance(ctx, counters)
-        )
+        try:
+            judged = checker.check(
+                state["question"],
+                answer,
+                state.get("evidence") or [],
+                judge_allowance(ctx, counters),
+            )
+        except Exception as error:  # a defect of a checker must not fail the whole run
+            return unchecked_update(state, runtime, env, proposal, answer, error, counters)
         if judged.called:
             bump(counters, "model_calls")
             bump(counters, "input_tokens", judged.input_tokens)

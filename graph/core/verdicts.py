@@ -4,6 +4,7 @@ outcome): the finish step it records, and whether the episode ends or goes back 
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -24,6 +25,11 @@ GROUNDED = (
     "that ties it, or change it. Finishing again with the same answer ends the episode "
     "with it reported as grounded, not verified."
 )
+NOT_CHECKED = (
+    "Not checked: the verifier failed ({error}). The answer stands unverified: the failure"
+    " is a defect of the verifier, not a judgement of the answer; please report it."
+)
+MAX_ERROR_CHARS = 300
 JUDGE_NOTE = " (Note: {note}.)"
 NOT_STATED = "No stored evidence states: {parts}"
 
@@ -42,16 +48,7 @@ def verdict_update(
     see `Nodes.verify` for when the episode ends."""
     ctx = runtime.context
     outcome = verdict_outcome(verdict)
-    step = Step(
-        index=len(state.get("steps") or []) + 1,
-        thought=proposal.get("thought", ""),
-        action=env.finish_action,
-        argument=answer,
-        args={"answer": answer},
-        action_text=proposal.get("action_text", ""),
-        at=now_iso(),
-        evidence_ids=list(verdict["evidence_ids"]),
-    )
+    step = _finish_step(state, env, proposal, answer, list(verdict["evidence_ids"]))
     judge_note = JUDGE_NOTE.format(note=note) if note else ""
     ended: dict[str, Any] = {"proposal": None, "counters": counters, "verdict": verdict}
     if outcome == "verified":
@@ -110,3 +107,48 @@ def verdict_update(
         text = unverified_answer("", answer, verdict, state.get("evidence") or [])
         update |= {"status": "unverified", "stop_reason": "verifier_rejected", "answer": text}
     return update
+
+
+def unchecked_update(
+    state: AgentState,
+    runtime: Runtime[Context],
+    env: Environment,
+    proposal: Proposal,
+    answer: str,
+    error: Exception,
+    counters: dict[str, Any],
+) -> dict[str, Any]:
+    """The state update when the answer check itself raised `error`: the episode ends
+    `unverified` (stop reason `verifier_error`) with the answer and the error said, rather
+    than failing the run, which a resume would only repeat."""
+    logging.getLogger(__name__).error("the answer check failed", exc_info=error)
+    described = f"{type(error).__name__}: {error}"
+    if len(described) > MAX_ERROR_CHARS:
+        described = described[: MAX_ERROR_CHARS - 1] + "…"
+    step = _finish_step(state, env, proposal, answer, [])
+    step.update(Step(kind="finish", observation=NOT_CHECKED.format(error=described)))
+    emit(runtime, "step", step=dict(step))
+    return {
+        "proposal": None,
+        "counters": counters,
+        "verdict": None,
+        "steps": [step],
+        "status": "unverified",
+        "stop_reason": "verifier_error",
+        "answer": answer,
+    }
+
+
+def _finish_step(
+    state: AgentState, env: Environment, proposal: Proposal, answer: str, evidence_ids: list[str]
+) -> Step:
+    return Step(
+        index=len(state.get("steps") or []) + 1,
+        thought=proposal.get("thought", ""),
+        action=env.finish_action,
+        argument=answer,
+        args={"answer": answer},
+        action_text=proposal.get("action_text", ""),
+        at=now_iso(),
+        evidence_ids=evidence_ids,
+    )

@@ -47,7 +47,14 @@ FALLBACKS = {"react->cot": ("react", "cot")}
 QUESTION_TEMPLATE = "qa_question.txt"
 DIRECT_STOP = ["\nQuestion:"]
 FINISHED_STOPS = frozenset(
-    {"verified", "grounded", "finished_grounded", "finished_unverified", "verifier_rejected"}
+    {
+        "verified",
+        "grounded",
+        "finished_grounded",
+        "finished_unverified",
+        "verifier_rejected",
+        "verifier_error",
+    }
 )
 MAX_SECONDS = 600.0
 
