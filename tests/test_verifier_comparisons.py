@@ -188,3 +188,12 @@ def test_an_alternative_whose_name_holds_and_is_one_name() -> None:
     question = "Which duo was formed first, Laurel and Hardy or Abbott and Costello?"
     assert check(store, question, "Laurel and Hardy", "comparison")["outcome"] == "verified"
     rejected(check(store, question, "Laurel and Hardy and Abbott", "comparison"), "joins 'Abbott'")
+
+
+def test_a_name_whose_last_word_is_plain_is_read_whole_before_and(store: Store) -> None:
+    store.search("Gin and tonic")
+    store.search("Paloma (cocktail)")
+    store.search("Tequila and tonic")  # its title would take "tequila" out of the attribute
+    question = "Are Gin and tonic and Paloma both cocktails based on tequila?"
+    for answer in ("no", "yes"):
+        grounded(check(store, question, answer), "'cocktails tequila' of both")

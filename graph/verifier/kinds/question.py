@@ -127,6 +127,14 @@ def _run(words: tuple[str, ...], start: int, step: int) -> tuple[list[str], bool
         and words[start].isalpha()
         and words[start].lower() not in _NOT_STAND_INS
     ):
+        joined = start + 2 * step
+        if (
+            step < 0
+            and joined >= 0
+            and words[start + step].lower() == "and"
+            and _is_named(words[joined])
+        ):  # "Gin and tonic and Paloma": the plain word ends a name joined by "and"
+            return [words[joined], words[start + step], words[start]], False
         return [words[start]], False
     return [], False
 
