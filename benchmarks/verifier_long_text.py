@@ -144,8 +144,14 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     for shape, asked in series:
         mine = [row for row in rows if row["shape"] == shape and row["question"] == asked]
         ax.plot([r["kb"] for r in mine], [r["ms"] for r in mine], "o-", label=f"{shape}, {asked}")
+    sizes = sorted({row["kb"] for row in rows})
+    lowest = min(row["ms"] for row in rows if row["kb"] == sizes[0])
+    linear = [lowest * size / sizes[0] for size in sizes]
+    ax.plot(sizes, linear, "k--", alpha=0.5, label="in proportion to the length")
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.set_xticks(sizes, [str(size) for size in sizes])
+    ax.minorticks_off()
     ax.set_xlabel("stored sentence (KB)")
     ax.set_ylabel("one check, caches empty (CPU ms)")
     ax.set_title("verify_answer on long evidence", fontsize=10)
