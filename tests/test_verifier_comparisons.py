@@ -196,4 +196,17 @@ def test_a_name_whose_last_word_is_plain_is_read_whole_before_and(store: Store) 
     store.search("Tequila and tonic")  # its title would take "tequila" out of the attribute
     question = "Are Gin and tonic and Paloma both cocktails based on tequila?"
     for answer in ("no", "yes"):
-        grounded(check(store, question, answer), "'cocktails tequila' of both")
+        grounded(check(store, question, answer), "'cocktails based on tequila' of both")
+
+
+def test_an_undecided_attribute_leaves_the_compared_names_out_of_its_words(
+    store: Store,
+) -> None:
+    store.search("Sigrid de Lima")
+    store.search("Irving Stone")
+    question = (
+        "Did authors Sigrid de Lima and Irving Stone both live at least part of their lives"
+        " in California?"
+    )
+    shown = "'authors … live at least part of their lives in california' of both"
+    grounded(check(store, question, "yes"), shown)

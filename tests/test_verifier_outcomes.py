@@ -421,7 +421,7 @@ def test_an_undecided_both_question_names_the_words_it_looked_for_in_order(
     question = "Are Manhattan West and Singer Building both projects in New York?"
     verdict = check(store, question, "yes")
     assert verdict["outcome"] == "grounded"
-    assert "does not state 'new york' of both" in verdict["reason"]
+    assert "does not state 'projects in new york' of both" in verdict["reason"]
 
 
 def test_recasing_a_hostile_run_of_capitals_takes_its_parts_only() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from graph.verifier.answers import explain_missing
 from graph.verifier.evidence.candidates import YEAR, find_all
@@ -64,6 +65,7 @@ SAME_VALUE = "{first!r} and {second!r} have the same {what} ({value})"
 NO_ATTRIBUTE = "the question names no attribute to compare"
 UNDECIDED_ATTRIBUTE = "the stored evidence does not show which of them is {attribute!r}"
 UNDECIDED_BOTH = "the stored evidence does not state {attribute!r} of both"
+_SHOWN_GAP = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,11 +222,17 @@ def _by_attribute(check: Check, facts: list[list[Item]], yes_no: bool) -> Outcom
     )
 
 
-def _phrase(words: tuple[str, ...], stems: frozenset[str]) -> str:
-    """The question's words from the first to the last of the attribute's, in its order
-    ("projects in new york")."""
-    at = [index for index, word in enumerate(words) if cue_stem(word) in stems]
-    return " ".join(words[at[0] : at[-1] + 1]) if at else " ".join(sorted(stems))
+def _phrase(words: tuple[str, ...], attribute: frozenset[str]) -> str:
+    """The attribute's words in the question's order with up to two words between them
+    ("projects in new york"); a longer gap (the compared names, say) is an ellipsis."""
+    at = [index for index, word in enumerate(words) if word in attribute]
+    if not at:
+        return " ".join(sorted(attribute))
+    shown = [words[at[0]]]
+    for before, index in pairwise(at):
+        gap = words[before + 1 : index]
+        shown.extend([*gap, words[index]] if len(gap) <= _SHOWN_GAP else ["…", words[index]])
+    return " ".join(shown)
 
 
 def _outcome(check: Check, facts: list[list[Item]], yes_no: bool) -> Outcome:
