@@ -106,8 +106,12 @@ def verify_answer(
     yes/no answer, or a choice between two named alternatives ("X or Y?"), is checked
     as a comparison. `lexicon` says what names are (default: the snapshot's leads, see
     `NameLexicon`); `decider` scores a stated year, number or name against the question
-    (default: the learned combiner, see `graph.verifier.score.combiner`).
+    (default: the learned combiner, see `graph.verifier.score.combiner`). Raises
+    TypeError or ValueError on a question, answer or evidence of the wrong kind.
     """
+    if not isinstance(question, str) or not isinstance(answer, str):
+        kinds = f"{type(question).__name__} and {type(answer).__name__}"
+        raise TypeError(f"the question and the answer must be strings, not {kinds}")
     answer = core_answer(answer)
     if not analyse(answer).tokens:
         return reject(REASON_EMPTY, [])

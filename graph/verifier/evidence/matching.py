@@ -69,26 +69,39 @@ def title_text(title: str) -> Text:
     return analyse(_PARENTHETICAL.sub("", title))
 
 
+MALFORMED_EVIDENCE = (
+    "evidence item {number} is not stored evidence (a mapping with an 'id', a 'text' string"
+    " and a 'source' mapping): {error}"
+)
+
+
 def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
     """The stored evidence as sentences with their page titles, each with the stored
     sentence before it on its page; a sentence stored again on the same page (a Lookup
     of what a Search gave) counts once, under its first id. Each `Item` is made as the
-    tuple it is, without the named tuple's Python-level constructor: half the time."""
+    tuple it is, without the named tuple's Python-level constructor: half the time.
+    Raises ValueError, naming the item, on anything that is not stored evidence."""
     items: list[Item] = []
     placed: dict[tuple[str, int], str] = {}
     seen: set[tuple[str, str]] = set()
     new = tuple.__new__
-    for record in evidence:
-        source = record.get("source") or _NO_SOURCE
-        index = source.get("sentence_index")
-        title, raw = str(source.get("title") or ""), str(record["text"])
+    for number, record in enumerate(evidence):
+        try:
+            source = record.get("source") or _NO_SOURCE
+            index = source.get("sentence_index")
+            title, raw, ident = str(source.get("title") or ""), record["text"], str(record["id"])
+        except (AttributeError, KeyError, TypeError) as error:
+            raise ValueError(MALFORMED_EVIDENCE.format(number=number, error=repr(error))) from None
+        if not isinstance(raw, str):
+            problem = f"its text is {type(raw).__name__}"
+            raise ValueError(MALFORMED_EVIDENCE.format(number=number, error=problem))
         if (title, raw) in seen:
             continue
         seen.add((title, raw))
         position = index if isinstance(index, int) else -1
         if position >= 0:
             placed[title, position] = raw
-        items.append(new(Item, (str(record["id"]), title, raw, position, "")))
+        items.append(new(Item, (ident, title, raw, position, "")))
     if len(placed) > 1:
         for number, (ident, title, raw, position, _) in enumerate(items):
             preceding = placed.get((title, position - 1))
