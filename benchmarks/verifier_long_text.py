@@ -27,6 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from graph.evaluation.config import BenchError, check_output_file  # noqa: E402
 from graph.settings.validation import MAX_QUESTION_CHARS  # noqa: E402
 from graph.verifier import verify_answer  # noqa: E402
 from tools.base import Evidence  # noqa: E402
@@ -174,6 +175,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--sizes: expected whole numbers separated by commas, got {args.sizes!r}")
     if not sizes or sizes[0] < 1:
         parser.error("--sizes: every size must be 1 KB or more")
+    if args.plot:
+        try:
+            check_output_file(args.plot, "--plot", "the plot")
+        except BenchError as error:
+            parser.error(str(error))
     rows = measure(sizes)
     if args.plot:
         plot(rows, args.plot)
