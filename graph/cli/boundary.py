@@ -47,16 +47,10 @@ KNOWN_ERRORS = (AgentError, DatabaseFileError, EnvironmentUnavailable)
 APP = "react-evidence-agent"
 
 INTERRUPTED_LINE = "react-agent: interrupted"
-CRASH_LINE = (
-    "react-agent: unexpected error ({summary}); the traceback is in {path} "
-    "(please include it in a bug report)"
-)
-DEFECT_LINE = (
-    "react-agent: {summary}; the traceback is in {path} (please include it in a bug report)"
-)
+CRASH_LINE = "react-agent: {what}; the traceback is in {path} (please include it in a bug report)"
 # The logger of this package's modules: their errors reach the user through `guarded`.
 LOGGER = "graph"
-CRASH_LINE_NO_LOG = "react-agent: unexpected error ({summary}); no log could be written: {why}"
+CRASH_LINE_NO_LOG = "react-agent: {what}; no log could be written: {why}"
 OUTPUT_LINE = "react-agent: the output could not be written ({why})"
 
 
@@ -171,15 +165,26 @@ class _DefectLines(logging.Handler):
         if error is None:
             print(f"react-agent: {summary}", file=sys.stderr)
             return
-        summary = f"{summary} ({one_line(f'{type(error).__name__}: {error}')[:200]})"
-        for folder in log_dirs():
-            try:
-                path = write_crash_log(error, self.argv, folder)
-            except OSError:
-                continue
-            print(DEFECT_LINE.format(summary=summary, path=path), file=sys.stderr)
-            return
-        print(f"react-agent: {summary}; no log could be written", file=sys.stderr)
+        _report_crash(f"{summary} ({_summary(error)})", error, self.argv)
+
+
+def _summary(error: BaseException) -> str:
+    return one_line(f"{type(error).__name__}: {error}")[:200]
+
+
+def _report_crash(what: str, error: BaseException, argv: Sequence[str]) -> None:
+    """One stderr line saying `what` failed and naming the crash log written with the
+    traceback (in the first folder of `log_dirs` that takes it), or why none was."""
+    problem: OSError | None = None
+    for folder in log_dirs():
+        try:
+            path = write_crash_log(error, argv, folder)
+        except OSError as failure:
+            problem = problem or failure
+            continue
+        print(CRASH_LINE.format(what=what, path=path), file=sys.stderr)
+        return
+    print(CRASH_LINE_NO_LOG.format(what=what, why=problem), file=sys.stderr)
 
 
 def _guarded(command: Callable[[], int], argv: Sequence[str]) -> int:
@@ -207,15 +212,5 @@ def _guarded(command: Callable[[], int], argv: Sequence[str]) -> int:
         print(INTERRUPTED_LINE, file=sys.stderr)
         return INTERRUPTED
     except Exception as error:  # the boundary: a bug must still end in one line
-        summary = one_line(f"{type(error).__name__}: {error}")[:200]
-        problem: OSError | None = None
-        for folder in log_dirs():
-            try:
-                path = write_crash_log(error, argv, folder)
-            except OSError as failure:
-                problem = problem or failure
-                continue
-            print(CRASH_LINE.format(summary=summary, path=path), file=sys.stderr)
-            return UNEXPECTED
-        print(CRASH_LINE_NO_LOG.format(summary=summary, why=problem), file=sys.stderr)
+        _report_crash(f"unexpected error ({_summary(error)})", error, argv)
         return UNEXPECTED
