@@ -14,8 +14,6 @@ with a short question asking a year and a 4,000-character one asking a part of a
 from __future__ import annotations
 
 import argparse
-import functools
-import gc
 import json
 import random
 import sys
@@ -30,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from graph.evaluation.config import BenchError, check_output_file  # noqa: E402
 from graph.settings.validation import MAX_QUESTION_CHARS  # noqa: E402
 from graph.verifier import verify_answer  # noqa: E402
+from graph.verifier.caches import verifier_caches  # noqa: E402
 from tools.base import Evidence  # noqa: E402
 
 SENTENCE = (
@@ -76,13 +75,9 @@ def _long_question(rng: random.Random) -> tuple[str, str]:
 
 def _clear_caches() -> None:
     """Empty every cache of the verifier but the loaded lexicon and combiner."""
-    for value in gc.get_objects():
-        if (
-            isinstance(value, functools._lru_cache_wrapper)
-            and value.__module__.startswith("graph.verifier.")
-            and value.__module__ not in _LOADED_DATA
-        ):
-            value.cache_clear()
+    for name, cache in verifier_caches().items():
+        if not name.startswith(_LOADED_DATA):
+            cache.cache_clear()
 
 
 def time_check(question: tuple[str, str], text: str) -> float:

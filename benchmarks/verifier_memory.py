@@ -42,6 +42,8 @@ def _resident_mb() -> float:
 
 
 def _cached_results() -> int:
+    """Results in every cache the verifier made, its lexicon's per-instance one too (so
+    found among all objects, not by walking the modules as `verifier_caches` does)."""
     return sum(
         value.cache_info().currsize
         for value in gc.get_objects()
