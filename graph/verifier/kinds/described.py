@@ -27,17 +27,18 @@ _DESCRIBED = re.compile(
     rf"|(?:(?:{_ADVERBS}) )?(?:associated|known|based|located"
     r"|developed|founded|created|featuring|published|released|famous|noted))\b"
 )
-# "Who was the N who ...", "What is an N that ...", "Name the N which ...": the N is what
-# the question asks for.
+# "Who was the N who ...", "What is an N that ...", "Name the N which ...", and a closing
+# "..., what is the N?": the N is what the question asks for.
 _ASKED = re.compile(
     r"^\s*(?:(?:who|what|which)\s+(?:is|was|are|were)\s+|name\s+)(?:the|an?)\s+"
     r"((?:[a-z-]+ ){0,2}[a-z-]+) (?:that|who|which|whose|where|whom)\b"
+    r"|(?:^|[,;]\s*)(?:who|what|which)\s+(?:is|was|are|were)\s+(?:the|an?)\s+"
+    r"((?:[a-z-]+ ){0,2}[a-z-]+)\s*\?*\s*$"
 )
 _IS_A = re.compile(r"\b(?:is|was|are|were) (?:an?|the|one of the)\b(?P<what>[^,;()]*)")
-# Where a description's head noun ends: "a volcano in Italy", "an actor who".
-_HEAD_END = re.compile(
-    r"\s(?:in|of|from|that|who|which|for|at|on|with|by|based|located|and|known)\b"
-)
+# Where a description's head phrase ends: "a volcano in Italy", "an actor who" ("and" does
+# not end it: "a computer and video game studio", "a businessman and administrator").
+_HEAD_END = re.compile(r"\s(?:in|of|from|that|who|which|for|at|on|with|by|based|located|known)\b")
 
 
 @lru_cache(maxsize=4096)
@@ -45,9 +46,9 @@ def described_nouns(question: str, asked: str) -> frozenset[str]:
     """The head nouns of what the question describes, other than the noun it asks for
     (kept per question: every answer to it is checked so)."""
     skipped = {singular(asked.casefold().split()[-1])} if asked.strip() else set()
-    opening = _ASKED.match(question)
+    opening = _ASKED.search(question)
     if opening is not None:
-        skipped.add(singular(opening.group(1).split()[-1]))
+        skipped.add(singular((opening.group(1) or opening.group(2)).split()[-1]))
     heads = {singular(match.group(1).split()[-1]) for match in _DESCRIBED.finditer(question)}
     return frozenset(head for head in heads if head not in skipped and len(head) > 2)
 
@@ -63,11 +64,8 @@ def is_described_bridge(
         return None
     for lead in lexicon.describe(answer)[:1]:
         match = _IS_A.search(lead)
-        words = (
-            {singular(word) for word in re.findall(r"[a-z]+", match["what"].casefold())}
-            if match
-            else set()
-        )
+        head = _HEAD_END.split(match["what"].casefold(), maxsplit=1)[0] if match else ""
+        words = {singular(word) for word in re.findall(r"[a-z]+", head)}
         for noun in sorted(nouns):  # a fixed order: the reason names the same noun every run
             if noun in words:
                 return noun

@@ -74,6 +74,10 @@ _CONNECTORS = frozenset(
     )
 )
 _TRIMMED_FIRST = _CONNECTORS | _LEADING_SKIP
+# What opens a list of one thing's names: "known as", "referred to as", "also called", "aka".
+_ALIAS_WORDS = frozenset(("aka", "a.k.a", "nicknamed", "alias"))
+_ALIAS_LEADS = frozenset(("known", "to", "also", "commonly", "often", "sometimes"))
+_ALIAS_ADVERBS = frozenset(("simply", "just", "also", "sometimes", "often"))
 # Words that never stand in for a name next to a conjunction.
 _NOT_STAND_INS = STOPWORDS | _LEADING_SKIP
 
@@ -139,14 +143,31 @@ def _run(words: tuple[str, ...], start: int, step: int) -> tuple[list[str], bool
     return [], False
 
 
+def _aliases(words: tuple[str, ...], lowered: list[str], index: int) -> bool:
+    """The conjunction joins a name's aliases ("also known as simply SJ or SUJU"): an
+    alias frame opens the name before it."""
+    at = index - 1
+    while at >= 0 and (
+        _is_named(words[at]) or lowered[at] in _CONNECTORS or lowered[at] in _ALIAS_ADVERBS
+    ):
+        at -= 1
+    if at >= 1 and lowered[at] == "." and lowered[at - 1] in _ALIAS_WORDS:
+        return True  # "a.k.a."
+    return at >= 0 and (
+        lowered[at] in _ALIAS_WORDS
+        or (lowered[at] in ("as", "called") and at >= 1 and lowered[at - 1] in _ALIAS_LEADS)
+    )
+
+
 def _pair(words: tuple[str, ...]) -> tuple[tuple[Text, ...], str, bool]:
-    """The two names joined by the question's last usable `or` (else `and`)."""
+    """The two names joined by the question's last usable `or` (else `and`) that does not
+    join aliases."""
     lowered = list(map(str.lower, words))
     for kind in ("or", "and"):
         if kind not in lowered:
             continue
         for index in range(len(words) - 1, -1, -1):
-            if lowered[index] != kind:
+            if lowered[index] != kind or _aliases(words, lowered, index):
                 continue
             left, left_named = _run(words, index - 1, -1)
             name = analyse(" ".join(left)) if left else None

@@ -1,0 +1,88 @@
+"""What a question describes and what it joins: the described-bridge rule reads only the
+head of what the answer's article says it is, a closing "what is the N?" asks for the N
+it describes, and a conjunction between aliases is no pair of alternatives."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from graph.verifier.kinds.described import described_nouns, is_described_bridge
+from graph.verifier.kinds.question import analyse_question
+
+
+class Leads:
+    """A lexicon that knows one lead sentence per name."""
+
+    def __init__(self, leads: dict[str, str]) -> None:
+        self.leads = leads
+
+    def describe(self, name: str) -> Sequence[str]:
+        return (self.leads[name],) if name in self.leads else ()
+
+    def guess(self, name: str) -> str | None:
+        return None
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+QUESTION = "who took over from the head of the rowing federation that was founded in 1892?"
+
+
+def test_a_noun_after_the_head_of_the_answers_description_is_not_what_it_is() -> None:
+    leads = Leads(
+        {
+            "Ann Holt": "Ann Holt (born 1950) is a Dutch lawyer and sports official who is"
+            " the current head of the Rowing Federation, the sport's governing body.",
+            "Lake Union": "Lake Union is a rowing and sailing federation founded in 1892.",
+        }
+    )
+    assert described_nouns(QUESTION, "") == {"federation"}
+    assert is_described_bridge("Ann Holt", QUESTION, "", leads) is None
+    assert is_described_bridge("Lake Union", QUESTION, "", leads) == "federation"
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("The firm sits next to an airport known as Kloten, what is the airport?", "airport"),
+        ("A gang that was based in a port; which was the gang?", "gang"),
+    ],
+)
+def test_a_closing_what_is_the_noun_asks_for_the_noun_it_describes(
+    question: str, asked: str
+) -> None:
+    leads = Leads({"Zurich Airport": "Zurich Airport is the largest airport of Switzerland."})
+    assert asked not in described_nouns(question.casefold(), "")
+    assert is_described_bridge("Zurich Airport", question.casefold(), "", leads) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "The group, also known as simply SJ or SUJU, is a boy band of which nationality?",
+        "Which city is the club, a.k.a. the Reds or the Pool, from?",
+        "The band, sometimes called simply Hep or HepCats, came from which city?",
+        "The duo, referred to as Sam and Dave, came from which state?",
+    ],
+)
+def test_a_conjunction_between_one_things_names_is_no_pair(question: str) -> None:
+    assert analyse_question(question).pair == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "pair"),
+    [
+        (
+            "Which band, known as the kings of surf, formed first, The Beach Boys or Jan and Dean?",
+            (("beach", "boys"), ("jan", "and", "dean")),
+        ),
+        ("Is the drink known as Coke older than Pepsi or Fanta?", (("pepsi",), ("fanta",))),
+    ],
+)
+def test_alternatives_after_an_alias_elsewhere_are_still_a_pair(
+    question: str, pair: tuple[tuple[str, ...], ...]
+) -> None:
+    assert tuple(name.tokens for name in analyse_question(question).pair) == pair
