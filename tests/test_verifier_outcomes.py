@@ -87,6 +87,22 @@ def test_a_part_of_a_name_is_no_part_when_the_question_asks_for_one(store: Store
     grounded(check(store, "Which actor was born in 1968?", "Wroughton"), "'Wroughton Craig'")
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Gray was jailed for the murders of Constables Ann Bell and Joan Orr in 2009.",
+        "Gray was jailed for the murders of Police Constables Ann Bell and Joan Orr.",
+        "Gray was jailed for the murders of Sgt. Ann Bell and Officer Joan Orr.",
+    ],
+)
+def test_a_rank_before_names_is_no_part_of_them(store: Store, sentence: str) -> None:
+    store.add_text("Tom Gray (criminal)", sentence)
+    question = "The murders of which police officers led to Tom Gray being jailed?"
+    verdict = check(store, question, "Ann Bell and Joan Orr")
+    assert "longer name" not in verdict["reason"], verdict["reason"]
+    grounded(check(store, question, "Ann"), "part of a longer name", "'Ann Bell'")
+
+
 def test_a_name_without_its_numeral_is_a_part(store: Store) -> None:
     store.add_text("Korea under Japanese rule", "It ended at the conclusion of World War II.")
     store.add_text("Henry VIII", "Henry VIII was King of England from 1509 until 1547.", 1)

@@ -41,6 +41,10 @@ _TITLES = frozenset(
         "mr mrs ms dr sir dame lord lady king queen prince princess emperor pope saint st"
         " president director chairman general senator governor judge justice captain chief"
         " minister professor prof rev bishop coach mayor jr sr"
+        # ranks, whose plural stands before a list of names ("Constables A and B")
+        " constable constables sergeant sergeants detective detectives inspector inspectors"
+        " lieutenant lieutenants colonel colonels admiral admirals officer officers"
+        " sgt lt col pc"
     )
 )
 _PARTICLES = frozenset(split_words("of de du da di van von der den la le del y"))
