@@ -4,12 +4,21 @@ it describes, and a conjunction between aliases is no pair of alternatives."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 import pytest
 
 from graph.verifier.kinds.described import described_nouns, is_described_bridge
-from graph.verifier.kinds.question import analyse_question
+from graph.verifier.kinds.question import (
+    _ALIAS_ADVERBS,
+    _ALIAS_LEADS,
+    _ALIAS_WORDS,
+    _CONNECTORS,
+    _alias_opened,
+    _is_named,
+    analyse_question,
+)
 
 
 class Leads:
@@ -86,3 +95,34 @@ def test_alternatives_after_an_alias_elsewhere_are_still_a_pair(
     question: str, pair: tuple[tuple[str, ...], ...]
 ) -> None:
     assert tuple(name.tokens for name in analyse_question(question).pair) == pair
+
+
+def _scanned_back(words: tuple[str, ...], index: int) -> bool:
+    """The definition: walk back over the name words before `index` to the word that
+    opens them, and ask whether it is an alias frame."""
+    lowered = [word.lower() for word in words]
+    at = index - 1
+    while at >= 0 and (
+        _is_named(words[at]) or lowered[at] in _CONNECTORS or lowered[at] in _ALIAS_ADVERBS
+    ):
+        at -= 1
+    if at < 0:
+        return False
+    before = lowered[at - 1] if at else ""
+    return (
+        lowered[at] in _ALIAS_WORDS
+        or (lowered[at] in ("as", "called") and before in _ALIAS_LEADS)
+        or (lowered[at] == "." and before in _ALIAS_WORDS)
+    )
+
+
+def test_one_pass_over_the_words_finds_what_walking_back_from_each_finds() -> None:
+    vocabulary: list[str] = ["Abc", "Xy", "and", "or", "of", "as", "known", "called", "also"]
+    vocabulary += ["aka", "a.k.a", ".", "simply", ",", "which", "band", "to", "referred"]
+    rng = random.Random(5)
+    for _ in range(3000):
+        words = tuple(rng.choice(vocabulary) for _ in range(rng.randint(0, 14)))
+        lowered = [word.lower() for word in words]
+        assert _alias_opened(words, lowered) == [
+            _scanned_back(words, index) for index in range(len(words))
+        ], words

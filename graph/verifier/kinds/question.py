@@ -143,31 +143,36 @@ def _run(words: tuple[str, ...], start: int, step: int) -> tuple[list[str], bool
     return [], False
 
 
-def _aliases(words: tuple[str, ...], lowered: list[str], index: int) -> bool:
-    """The conjunction joins a name's aliases ("also known as simply SJ or SUJU"): an
-    alias frame opens the name before it."""
-    at = index - 1
-    while at >= 0 and (
-        _is_named(words[at]) or lowered[at] in _CONNECTORS or lowered[at] in _ALIAS_ADVERBS
-    ):
-        at -= 1
-    if at >= 1 and lowered[at] == "." and lowered[at - 1] in _ALIAS_WORDS:
-        return True  # "a.k.a."
-    return at >= 0 and (
-        lowered[at] in _ALIAS_WORDS
-        or (lowered[at] in ("as", "called") and at >= 1 and lowered[at - 1] in _ALIAS_LEADS)
-    )
+def _alias_opened(words: tuple[str, ...], lowered: list[str]) -> list[bool]:
+    """For each word, whether the run of name words just before it is opened by an alias
+    frame ("also known as simply SJ or SUJU": a conjunction there joins a name's aliases),
+    in one pass."""
+    opened = [False] * len(words)
+    frame = False
+    for at, word in enumerate(lowered):
+        opened[at] = frame
+        if _is_named(words[at]) or word in _CONNECTORS or word in _ALIAS_ADVERBS:
+            continue
+        before = lowered[at - 1] if at else ""
+        frame = (
+            word in _ALIAS_WORDS
+            or (word in ("as", "called") and before in _ALIAS_LEADS)
+            or (word == "." and before in _ALIAS_WORDS)  # "a.k.a."
+        )
+    return opened
 
 
 def _pair(words: tuple[str, ...]) -> tuple[tuple[Text, ...], str, bool]:
     """The two names joined by the question's last usable `or` (else `and`) that does not
     join aliases."""
     lowered = list(map(str.lower, words))
+    aliased: list[bool] | None = None
     for kind in ("or", "and"):
         if kind not in lowered:
             continue
+        aliased = aliased or _alias_opened(words, lowered)
         for index in range(len(words) - 1, -1, -1):
-            if lowered[index] != kind or _aliases(words, lowered, index):
+            if lowered[index] != kind or aliased[index]:
                 continue
             left, left_named = _run(words, index - 1, -1)
             name = analyse(" ".join(left)) if left else None
