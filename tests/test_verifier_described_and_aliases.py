@@ -5,6 +5,7 @@ it describes, and a conjunction between aliases is no pair of alternatives."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 
 import pytest
@@ -66,6 +67,21 @@ def test_a_closing_what_is_the_noun_asks_for_the_noun_it_describes(
     leads = Leads({"Zurich Airport": "Zurich Airport is the largest airport of Switzerland."})
     assert asked not in described_nouns(question.casefold(), "")
     assert is_described_bridge("Zurich Airport", question.casefold(), "", leads) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "the gang that was based, what is the gang" + " " * 200_000 + "?",
+        "the gang that was based, what is the gang" + " " * 200_000 + "x",
+        ", what is the gang ?" * 20_000,
+    ],
+)
+def test_a_closing_question_is_read_in_time_in_proportion_to_its_length(question: str) -> None:
+    started = time.monotonic()
+    described_nouns(question, "")
+    # Two runs of spaces before the end took 5 s for 32,000 spaces; one takes milliseconds.
+    assert time.monotonic() - started < 10.0
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,7 @@ _ASKED = re.compile(
     r"^\s*(?:(?:who|what|which)\s+(?:is|was|are|were)\s+|name\s+)(?:the|an?)\s+"
     r"((?:[a-z-]+ ){0,2}[a-z-]+) (?:that|who|which|whose|where|whom)\b"
     r"|(?:^|[,;]\s*)(?:who|what|which)\s+(?:is|was|are|were)\s+(?:the|an?)\s+"
-    r"((?:[a-z-]+ ){0,2}[a-z-]+)\s*\?*\s*$"
+    r"((?:[a-z-]+ ){0,2}[a-z-]+)[\s?]*$"
 )
 _IS_A = re.compile(r"\b(?:is|was|are|were) (?:an?|the|one of the)\b(?P<what>[^,;()]*)")
 # Where a description's head phrase ends: "a volcano in Italy", "an actor who" ("and" does
