@@ -15,7 +15,7 @@ from graph.verifier.kinds.question import (
     _ALIAS_ADVERBS,
     _ALIAS_LEADS,
     _ALIAS_WORDS,
-    _CONNECTORS,
+    NAME_CONNECTORS,
     _alias_opened,
     _is_named,
     analyse_question,
@@ -119,7 +119,7 @@ def _scanned_back(words: tuple[str, ...], index: int) -> bool:
     lowered = [word.lower() for word in words]
     at = index - 1
     while at >= 0 and (
-        _is_named(words[at]) or lowered[at] in _CONNECTORS or lowered[at] in _ALIAS_ADVERBS
+        _is_named(words[at]) or lowered[at] in NAME_CONNECTORS or lowered[at] in _ALIAS_ADVERBS
     ):
         at -= 1
     if at < 0:

@@ -28,6 +28,7 @@ from graph.verifier.read.ties import (
     unit_problem,
     with_article,
 )
+from graph.verifier.rules.aliases import alias_choice
 from graph.verifier.rules.choices import (
     REASON_PARTIAL_CHOICE,
     alternative,
@@ -171,6 +172,9 @@ def form_problem(check: Check) -> Verdict | None:
     chosen = alternative(folded, q.pair) if q.pair else None
     if _choice_question(check) and not yes_no and chosen is None:
         alternatives = named_alternatives(q.pair)
+        aliased = alias_choice(check, alternatives)
+        if aliased is not None:
+            return aliased
         reason = REASON_NOT_ALTERNATIVE.format(alternatives=alternatives, answer=answer)
         _, uncovered = check.coverage(mentions=False)
         misread = bool(uncovered) or _named_beside_pair(check)

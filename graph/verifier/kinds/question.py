@@ -67,13 +67,13 @@ _LEADING_SKIP = frozenset(
         " whose when where why how both between of in if the a an"
     )
 )
-_CONNECTORS = frozenset(
+NAME_CONNECTORS = frozenset(
     split_words(
         "of the de del della di da du des la le les von van der den y e and on in for at to a an"
         " with from & n"
     )
 )
-_TRIMMED_FIRST = _CONNECTORS | _LEADING_SKIP
+_TRIMMED_FIRST = NAME_CONNECTORS | _LEADING_SKIP
 # What opens a list of one thing's names: "known as", "referred to as", "also called", "aka".
 _ALIAS_WORDS = frozenset(("aka", "a.k.a", "nicknamed", "alias"))
 _ALIAS_LEADS = frozenset(("known", "to", "also", "commonly", "often", "sometimes"))
@@ -95,7 +95,7 @@ def _trim(run: list[str]) -> list[str]:
     start, end = 0, len(run)
     while start < end and run[start].lower() in _TRIMMED_FIRST:
         start += 1
-    while end > start and run[end - 1].lower() in _CONNECTORS:
+    while end > start and run[end - 1].lower() in NAME_CONNECTORS:
         end -= 1
     return run[start:end]
 
@@ -119,7 +119,7 @@ def _run(words: tuple[str, ...], start: int, step: int) -> tuple[list[str], bool
         if ahead < len(words) and _is_named(words[ahead]):
             index = ahead
     while 0 <= index < len(words) and (
-        _is_named(words[index]) or words[index].lower() in _CONNECTORS
+        _is_named(words[index]) or words[index].lower() in NAME_CONNECTORS
     ):
         run.append(words[index])
         index += step
@@ -151,7 +151,7 @@ def _alias_opened(words: tuple[str, ...], lowered: list[str]) -> list[bool]:
     frame = False
     for at, word in enumerate(lowered):
         opened[at] = frame
-        if _is_named(words[at]) or word in _CONNECTORS or word in _ALIAS_ADVERBS:
+        if _is_named(words[at]) or word in NAME_CONNECTORS or word in _ALIAS_ADVERBS:
             continue
         before = lowered[at - 1] if at else ""
         frame = (
@@ -191,7 +191,7 @@ def named_entities(words: tuple[str, ...]) -> tuple[Text, ...]:
     names: list[Text] = []
     run: list[str] = []
     for word in [*words, "."]:
-        if _is_named(word) or (run and word.lower() in _CONNECTORS):
+        if _is_named(word) or (run and word.lower() in NAME_CONNECTORS):
             run.append(word)
             continue
         if not run:  # no name ends here

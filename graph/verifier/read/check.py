@@ -21,6 +21,7 @@ from graph.verifier.kinds.answer_types import NameLexicon, expected_class
 from graph.verifier.kinds.classes import Classified, classify, name_fits
 from graph.verifier.kinds.namesakes import Described, describes_as_asked, namesake_pages
 from graph.verifier.kinds.question import analyse_question, named_entities
+from graph.verifier.kinds.titled_pair import titled_pair
 from graph.verifier.read.reader import Reader
 from graph.verifier.read.reading import Reading
 from graph.verifier.read.relation import question_cues
@@ -62,7 +63,7 @@ class Check:
         self, question: str, answer: str, items: list[Item], lexicon: NameLexicon | None = None
     ) -> None:
         self.question = question
-        self.q = analyse_question(question)
+        self.q = titled_pair(analyse_question(question), items)
         self.answer = answer
         self.folded = analyse(answer)
         self.items = items
