@@ -57,6 +57,32 @@ def test_the_class_comes_from_the_head_of_the_wh_phrase(
     assert (expected.noun, set(expected.classes), expected.proper) == (noun, classes, proper)
 
 
+@pytest.mark.parametrize(
+    ("question", "noun", "classes"),
+    [
+        ("Name the country which adopted The Union Jack as a flag?", "country", {PLACE}),
+        ("Name a band that played at Live Aid.", "band", {ORGANISATION}),
+        ("The city which hosted the Olympic Games is in which country?", "country", {PLACE}),
+        ("The first film which Warner Bros. made starred who?", "who", {PERSON, ORGANISATION}),
+    ],
+)
+def test_a_relative_which_after_a_noun_asks_nothing_and_name_the_noun_asks_it(
+    question: str, noun: str, classes: set[str]
+) -> None:
+    expected = expected_class(question)
+    assert (expected.noun, set(expected.classes)) == (noun, classes)
+
+
+def test_a_name_after_a_relative_which_is_not_what_the_question_asks(store: Store) -> None:
+    store.add_text("Union Jack", "The Union Jack is the national flag of the United Kingdom.")
+    store.add_text("Union Jack", "It is a ceremonial flag in Canada by resolution.", 1)
+    for question in (
+        "Name the country which adopted the Union Jack as a ceremonial flag?",
+        "name the country which adopted the union jack as a ceremonial flag?",
+    ):
+        assert check(store, question, "Canada")["outcome"] != "rejected", question
+
+
 def test_a_person_answers_a_question_whose_phrase_opens_with_a_name(store: Store) -> None:
     ids = store.add("Stanislav Redens", 0)  # "... mass repressions under Joseph Stalin."
     store.add("Joseph Stalin", 0)

@@ -69,6 +69,8 @@ _RELATING = frozenset(split_words("who whom whose where when"))
 _ASKING_WORDS = _WH_WORDS | _RELATING  # no other word asks
 # A "who" asks at the start, after a preposition, or at the end ("created by who?").
 _ASKING_BEFORE = frozenset(split_words("by with to for from of than about in on at"))
+# "the country which adopted ...": after an article and its noun, "which" relates.
+_ARTICLES = frozenset(split_words("the a an this that these those"))
 # A nationality asked. A part of each of its words ("nat", "zen", "ethn", "country of")
 # is looked for first in the question lowered: letters other than "i", "k" and "s" fold
 # only to ASCII under IGNORECASE, so a match always holds one.
@@ -167,13 +169,15 @@ def _head_after(words: list[str], raw: list[str], start: int) -> tuple[str, froz
 
 
 def _asking(words: list[str], index: int) -> bool:
-    """Whether the wh-word at `index` asks: "which"/"what" unless after a comma; "who",
+    """Whether the wh-word at `index` asks: "which"/"what" unless after a comma or after an
+    article and its noun ("the country which adopted ..."); "who",
     "where" and "when" at the start, after a preposition or at the end (not "the city
     where she was born")."""
     word = words[index]
     before = words[index - 1] if index else ""
     if word in ("which", "what"):
-        return before != ","
+        relative = index >= 2 and before.isalpha() and words[index - 2] in _ARTICLES
+        return before != "," and not (relative and before not in _ASKING_BEFORE)
     if word not in _RELATING:
         return word in _WH_WORDS
     after = words[index + 1 : index + 3]
@@ -195,8 +199,8 @@ def expected_class(question: str) -> Expected:
         named = word == "name" and words[index + 1 : index + 2] == ["of"]
         if named and words[index - 1 : index] and words[index - 1] in _NAME_PARTS:
             return NOTHING_EXPECTED  # "the middle name of the actor": a part of a name
-        if named:
-            head, kinds, _ = _head_after(words, raw, index + 2)
+        if named or (word == "name" and index == 0):  # "Name the country which ..."
+            head, kinds, _ = _head_after(words, raw, index + (2 if named else 1))
             if kinds:
                 return Expected(kinds, head)
         if word not in _ASKING_WORDS or not _asking(words, index):
