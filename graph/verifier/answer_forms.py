@@ -1,7 +1,7 @@
-"""What only words an answer, dropped before it is checked: "The answer is X.", a
-sentence's full stop, "in" or "about" before a date or number, and, when the question
-asks yes or no, the reason after a yes or no. A right answer given so is checked as the
-answer itself (see the verifier bench's invariances,
+"""What only words an answer, dropped before it is checked: quotes or emphasis around
+it, "The answer is X.", a sentence's full stop, "in" or "about" before a date or number,
+and, when the question asks yes or no, the reason after a yes or no. A right answer
+given so is checked as the answer itself (see the verifier bench's invariances,
 `graph.evaluation.verifier_invariance`).
 """
 
@@ -42,16 +42,52 @@ _DISAMBIGUATED = re.compile(r"^(.*\S)\s*\([^()]+\)$")
 _ANNOUNCED = re.compile(
     r"^(?:(?:[Ss]o,? )?[Tt]he (?:final )?answer is\s|(?:[Ff]inal )?[Aa]nswer:\s*)"
 )
+# What may wrap a whole answer without being part of it: quotes, and Markdown's emphasis
+# and code marks (a model that writes Finish["Tromsø"] or **Tromsø** answers Tromsø).
+_WRAPPERS = (
+    ("**", "**"),
+    ("__", "__"),
+    ("*", "*"),
+    ("_", "_"),
+    ("`", "`"),
+    ('"', '"'),
+    ("“", "”"),
+    ("„", "“"),
+    ("'", "'"),
+    ("‘", "’"),
+    ("«", "»"),
+)
+# A full stop after a closing quote or mark ('"Tromsø".').
+_WRAPPED_STOPS = tuple(f"{closing}." for _, closing in _WRAPPERS)
 # "Yes, both are American.": a yes or no with its reason after a stop (not "No. 5").
 _EXPLAINED_YES_NO = re.compile(r"^(yes|no)(?:\s*[,;:!–—]|\s+-|\.(?!\s*\d))\s*\S", re.I)
 
 
+def _unwrapped(text: str) -> str:
+    """The text without quotes or emphasis around all of it ('"Tromsø"', "**Tromsø**")."""
+    while True:
+        for opening, closing in _WRAPPERS:
+            inner = text[len(opening) : -len(closing)]
+            if (
+                text.startswith(opening)
+                and text.endswith(closing)
+                and inner.strip()
+                and opening not in inner
+                and closing not in inner
+            ):
+                text = inner.strip()
+                break
+        else:
+            return text
+
+
 def core_answer(answer: str) -> str:
-    """The answer without what only words it: "The answer is", a sentence's full stop
-    (not an abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or number."""
-    core = _ANNOUNCED.sub("", answer.strip()).strip()
-    if _SENTENCE_STOP.search(core):
-        core = core[:-1].rstrip()
+    """The answer without what only words it: quotes or emphasis around it, "The answer
+    is", a sentence's full stop (not an abbreviation's: "D.C.", "Jr."), "in" or "about"
+    before a date or number."""
+    core = _unwrapped(_ANNOUNCED.sub("", _unwrapped(answer.strip())).strip())
+    if _SENTENCE_STOP.search(core) or core.endswith(_WRAPPED_STOPS):
+        core = _unwrapped(core[:-1].rstrip())
     return _LEADING_WORDS.sub("", core)
 
 

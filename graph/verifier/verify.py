@@ -46,7 +46,7 @@ from graph.verifier.rules.respectively import respectively_problem
 from graph.verifier.rules.titles import title_problem
 from graph.verifier.rules.unasked import unasked, unnamed_nationality
 from graph.verifier.score.combiner import Decider, load_combiner
-from graph.verifier.text.casing import recased
+from graph.verifier.text.casing import recased, written_as_stated
 from graph.verifier.text.normalise import MONTH_NAMES, analyse, is_number
 from graph.verifier.text.wordstems import STOPWORDS
 from graph.verifier.verdicts import (
@@ -123,6 +123,7 @@ def verify_answer(
     question = recased(question, ((item.raw, item.title) for item in items if item.trusted))
     answer = yes_or_no_said(question, answer)
     answer = without_disambiguation(answer, (item.title for item in items))
+    answer = written_as_stated(answer, [item.raw for item in items], [i.title for i in items])
     check = Check(question, answer, items, lexicon)
     misformed = form_problem(check)
     if misformed is not None:

@@ -23,6 +23,12 @@ _SHORTEST = 3
 # The most words a name taken from the evidence has: a longer run of capitals gives its
 # parts only (and a hostile page of thousands of capitalised words stays cheap).
 _LONGEST = 8
+# Single words an answer gives in lower case that are never read as a name.
+_NO_NAMES = frozenset(("yes", "no"))
+# The longest answer read as a name (longer replies are no name, and stay cheap).
+_LONGEST_NAME = 120
+_JOINING = frozenset(("of", "the", "and", "de", "for", "von", "van", "in", "a", "an", "&"))
+_UNDISAMBIGUATED = re.compile(r"\s*\([^()]*\)\s*$")
 
 
 def recased(question: str, texts: Iterable[tuple[str, str]]) -> str:
@@ -58,21 +64,57 @@ def _recased(question: str, texts: tuple[tuple[str, str], ...]) -> str:
     return question[:1].upper() + question[1:]
 
 
-def written_as_stated(answer: str, stating: Sequence[str]) -> str:
+def written_as_stated(answer: str, stating: Sequence[str], titles: Sequence[str] = ()) -> str:
     """The answer as the evidence writes it when it is given all in lower case ("2012
-    summer olympics" is the name "2012 Summer Olympics", not a year): the first stating
-    sentence's capitals, unless only a sentence's first letter is one. A single word
-    keeps its case: "gold" is a common noun, even where a sentence writes "Gold Rush"."""
+    summer olympics" is the name "2012 Summer Olympics", not a year; "tromsø" is the town
+    Tromsø): a stored page's title that it is, else the first stating sentence's
+    capitals (not a sentence's first letter alone), else, for words the sentences do not
+    write together ("earle hagen" where they say "Earle Harry Hagen"), each word's when
+    they capitalise every one (its joining words aside: "of", "the", "and"). A
+    single word is read so only when no sentence writes it in lower case: "gold" is a
+    common noun where a sentence writes "gold", even if another writes "Gold Rush". An
+    answer longer than a name is kept as it is."""
     core = answer.strip()
-    if not core.islower() or len(analyse(core).tokens) < 2:
+    if not core.islower() or core.casefold() in _NO_NAMES or len(core) > _LONGEST_NAME:
         return answer
-    pattern = re.compile(rf"(?<!\w){re.escape(core)}(?!\w)", re.IGNORECASE)
-    for sentence in stating:
-        match = pattern.search(sentence)
-        if match is None:
-            continue
-        stated = match.group()
-        capitals = sum(char.isupper() for char in stated)
-        if capitals > (1 if match.start() == 0 and stated[:1].isupper() else 0):
+    for title in titles:
+        if _UNDISAMBIGUATED.sub("", title).casefold() == core and not title.islower():
+            return _UNDISAMBIGUATED.sub("", title)
+    words = core.split()
+    if len(words) > 1:
+        stated = _as_written(core, stating, single=False)
+        if stated is not None:
             return stated
-    return answer
+        recased = [_as_written(word, stating, single=True, names=titles) or word for word in words]
+        named = all(
+            new != old for new, old in zip(recased, words, strict=True) if old not in _JOINING
+        )
+        return " ".join(recased) if named else answer
+    return _as_written(core, stating, single=True, names=titles) or answer
+
+
+def _as_written(
+    text: str, stating: Sequence[str], *, single: bool, names: Sequence[str] = ()
+) -> str | None:
+    """The first capitalised way the sentences write the text (not a sentence's first
+    letter alone), else the `names` (page titles); None when none does, or, for a
+    `single` word, when a sentence writes it in lower case."""
+    if not analyse(text).tokens:
+        return None
+    pattern = re.compile(rf"(?<!\w){re.escape(text)}(?!\w)", re.IGNORECASE)
+    capitalised = None
+    for sentence in stating:
+        for match in pattern.finditer(sentence):
+            stated = match.group()
+            opening = match.start() == 0 and stated[:1].isupper()
+            if sum(char.isupper() for char in stated) > opening:
+                if not single:
+                    return stated
+                capitalised = capitalised or stated
+            elif single and not opening:
+                return None
+    for name in names if capitalised is None else ():
+        in_name = pattern.search(name)
+        if in_name is not None and in_name.group()[:1].isupper():
+            return in_name.group()
+    return capitalised

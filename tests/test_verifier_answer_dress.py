@@ -1,0 +1,82 @@
+"""An answer keeps its verdict however it is dressed: quotes or Markdown emphasis around
+it are no part of it, and a name typed in lower case is read as the evidence writes it
+(so a wrong span or a part of a name cannot pass by losing its capitals)."""
+
+from __future__ import annotations
+
+import pytest
+from verifier_utils import Store, check
+
+from graph.verifier.answer_forms import core_answer
+from graph.verifier.text.casing import written_as_stated
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ('"Tromsø"', "Tromsø"),
+        ("**Tromsø**", "Tromsø"),
+        ('*"Tromsø"*', "Tromsø"),
+        ("`Tromsø`", "Tromsø"),
+        ("“Tromsø”", "Tromsø"),
+        ('The answer is "Tromsø".', "Tromsø"),
+        ('"Heroes" and "Low"', '"Heroes" and "Low"'),
+        ("**Paris** and **Rome**", "**Paris** and **Rome**"),
+        ("'Allo 'Allo!", "'Allo 'Allo!"),
+        ('""', '""'),
+        ("*", "*"),
+    ],
+)
+def test_quotes_and_emphasis_around_the_whole_answer_are_dropped(said: str, answer: str) -> None:
+    assert core_answer(said) == answer
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("tromsø", "Tromsø"),  # the sentences write it capitalised only
+        ("selmasongs", "Selmasongs"),  # a stored page's title, though only opening sentences
+        ("earle hagen", "Earle Hagen"),  # written apart: "Earle Harry Hagen"
+        ("gold", "gold"),  # a sentence writes it in lower case
+        ("federal research", "federal research"),  # not every word capitalised
+        ("yes", "yes"),
+    ],
+)
+def test_a_lower_case_answer_is_read_as_the_evidence_writes_it(said: str, written: str) -> None:
+    sentences = [
+        "He played for Tromsø and found gold near the Gold Rush town.",
+        "Selmasongs: Music from the film.",
+        "The score is by Earle Harry Hagen, whom Earle Hagen Jr. praised.",
+        "Yes is a band; Federal funds paid for research.",
+    ]
+    assert written_as_stated(said, sentences, ["Selmasongs (album)"]) == written
+
+
+@pytest.fixture
+def store() -> Store:
+    store = Store()
+    store.add_text("Eddie Izzard", "Eddie Izzard is an English stand-up comedian and actor.")
+    store.add_text(
+        "Eddie Izzard", "In 2009 Izzard ran 43 marathons in 51 days for Sport Relief.", 1
+    )
+    return store
+
+
+QUESTION = "Which English comedian ran 43 marathons in 51 days?"
+
+
+@pytest.mark.parametrize("answer", ["Eddie", "Sport Relief", "Eddie Izzard", "Izzard"])
+@pytest.mark.parametrize("dress", ['"{}"', "**{}**", "{}."])
+def test_a_dressed_answer_has_the_verdict_of_the_plain_one(
+    store: Store, answer: str, dress: str
+) -> None:
+    plain = check(store, QUESTION, answer)
+    dressed = check(store, QUESTION, dress.format(answer))
+    assert (dressed["outcome"], dressed["grounding"]) == (plain["outcome"], plain["grounding"])
+
+
+@pytest.mark.parametrize("answer", ["Eddie", "Sport Relief", "Eddie Izzard"])
+def test_a_name_in_lower_case_has_the_verdict_of_the_name(store: Store, answer: str) -> None:
+    plain = check(store, QUESTION, answer)
+    lowered = check(store, QUESTION, answer.lower())
+    assert lowered["outcome"] == plain["outcome"], (plain["reason"], lowered["reason"])
