@@ -22,6 +22,9 @@ from graph.verifier.text.casing import written_as_stated
         ('The answer is "Tromsø".', "Tromsø"),
         ('"Heroes" and "Low"', '"Heroes" and "Low"'),
         ("**Paris** and **Rome**", "**Paris** and **Rome**"),
+        ('"Robert "Throb" Young"', 'Robert "Throb" Young'),
+        ("**a *b* c**", "a *b* c"),
+        ("“A “b” c”", "A “b” c"),
         ("'Allo 'Allo!", "'Allo 'Allo!"),
         ('""', '""'),
         ("*", "*"),
@@ -39,6 +42,8 @@ def test_quotes_and_emphasis_around_the_whole_answer_are_dropped(said: str, answ
         ("earle hagen", "Earle Hagen"),  # written apart: "Earle Harry Hagen"
         ("gold", "gold"),  # a sentence writes it in lower case
         ("federal research", "federal research"),  # not every word capitalised
+        ("tromsø and earle hagen", "Tromsø and Earle Hagen"),  # names joined, each so
+        ("tromsø, gold and selmasongs", "tromsø, gold and selmasongs"),  # not every one
         ("yes", "yes"),
     ],
 )
@@ -65,7 +70,9 @@ def store() -> Store:
 QUESTION = "Which English comedian ran 43 marathons in 51 days?"
 
 
-@pytest.mark.parametrize("answer", ["Eddie", "Sport Relief", "Eddie Izzard", "Izzard"])
+@pytest.mark.parametrize(
+    "answer", ["Eddie", "Sport Relief", "Eddie Izzard", "Izzard", 'Eddie "The Runner" Izzard']
+)
 @pytest.mark.parametrize("dress", ['"{}"', "**{}**", "{}."])
 def test_a_dressed_answer_has_the_verdict_of_the_plain_one(
     store: Store, answer: str, dress: str
@@ -75,7 +82,9 @@ def test_a_dressed_answer_has_the_verdict_of_the_plain_one(
     assert (dressed["outcome"], dressed["grounding"]) == (plain["outcome"], plain["grounding"])
 
 
-@pytest.mark.parametrize("answer", ["Eddie", "Sport Relief", "Eddie Izzard"])
+@pytest.mark.parametrize(
+    "answer", ["Eddie", "Sport Relief", "Eddie Izzard", "Eddie Izzard and Sport Relief"]
+)
 def test_a_name_in_lower_case_has_the_verdict_of_the_name(store: Store, answer: str) -> None:
     plain = check(store, QUESTION, answer)
     lowered = check(store, QUESTION, answer.lower())

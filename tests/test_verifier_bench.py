@@ -18,6 +18,7 @@ from graph.evaluation.hotpot import (
     normalize_answer,
 )
 from graph.evaluation.verifier_bench import main, run_verifier_bench
+from graph.evaluation.verifier_dress import DRESSES
 from graph.evaluation.verifier_invariance import CHANGES
 
 
@@ -308,7 +309,13 @@ def test_the_bench_reports_no_right_answer_turned_away_by_another_form(
         main(["verifier", "--data", str(data_file), "--out", str(tmp_path / "c.jsonl"), "--json"])
         == 0
     )
-    figures = json.loads(capsys.readouterr().out)["invariance"]
+    summary = json.loads(capsys.readouterr().out)
+    figures = summary["invariance"]
     assert set(figures) == set(CHANGES)
     assert figures["answer announced"]["cases"] > 0
     assert all(row["rejected"] == 0 for row in figures.values()), figures
+    dressed = summary["dressed_negatives"]
+    assert set(dressed) == set(DRESSES)
+    for dress in ("quoted", "emphasised (Markdown)"):
+        assert dressed[dress]["cases"] > 0
+        assert dressed[dress]["dressed"] == dressed[dress]["verified"], dressed

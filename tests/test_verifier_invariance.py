@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from graph.evaluation.verifier_dress import dressed_negatives
 from graph.evaluation.verifier_invariance import CHANGES, invariance
 from tools.base import Evidence, Verdict
 
@@ -103,3 +104,22 @@ def test_a_changed_outcome_and_a_new_rejection_are_counted() -> None:
     assert figures["answer announced"] == {"cases": 1, "changed": 1, "rejected": 1}
     assert figures["name in lower case"] == {"cases": 1, "changed": 0, "rejected": 0}
     assert figures["number hedged ('about')"]["cases"] == 0
+
+
+def test_a_dressed_negative_is_counted_when_verified_dressed_or_as_written() -> None:
+    cases = [
+        {**gold("Who?", "Ann Lee"), "case": "span_swap"},
+        {**gold("Who?", "ann"), "case": "partial_name"},
+        {**gold("Who?", "Ann Lee"), "case": "absent"},
+    ]
+
+    def verify(_: Any, question: str, answer: str, evidence: Any) -> Verdict:
+        outcome = "verified" if answer.islower() else "grounded"
+        return {"outcome": outcome, "supported": outcome == "verified"}  # type: ignore[typeddict-item]
+
+    verdicts = [{"outcome": "grounded"}, {"outcome": "verified"}, {"outcome": "rejected"}]
+    figures = dressed_negatives(cases, verdicts, verify)
+    assert figures["lower case"] == {"cases": 1, "verified": 0, "dressed": 1}
+    assert figures["quoted"] == {"cases": 2, "verified": 1, "dressed": 1}
+    with pytest.raises(ValueError):
+        dressed_negatives(cases, verdicts[:2], verify)

@@ -28,6 +28,7 @@ from graph.evaluation import simulation_report
 from graph.evaluation.config import BenchError, check_output_file
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.verifier_cases import build_cases, fold_of, pages_of
+from graph.evaluation.verifier_dress import dressed_negatives
 from graph.evaluation.verifier_invariance import invariance
 from graph.evaluation.verifier_outcomes import GOLD_KIND, outcome_summary
 from graph.evaluation.verifier_summary import format_summary, summarise
@@ -179,6 +180,7 @@ def run_verifier_bench(
     if model is None:
         gold = {row["id"]: row for row in results if row["case"] == GOLD_KIND}
         summary["invariance"] = invariance(cases, gold, verify)
+        summary["dressed_negatives"] = dressed_negatives(cases, results, verify)
     else:
         rules = summarise(rules_only, timings, 0)
         summary["judge"] = {"model": judge_model, **spent}

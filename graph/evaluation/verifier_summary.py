@@ -9,6 +9,7 @@ from typing import Any
 
 from graph.evaluation.spans import ANSWER_KINDS
 from graph.evaluation.verifier_cases import CASE_KINDS, EASY_KINDS, HARD_NEGATIVE_KINDS, SEED
+from graph.evaluation.verifier_dress import format_dressed
 from graph.evaluation.verifier_invariance import format_invariance
 from graph.evaluation.verifier_outcomes import format_outcomes
 
@@ -186,6 +187,9 @@ def format_summary(summary: dict[str, Any]) -> str:
     if "invariance" in summary:
         lines.append("gold answers said or stored another way (without a judge):")
         lines.extend(format_invariance(summary["invariance"]))
+    if "dressed_negatives" in summary:
+        lines.append("wrong answers quoted, emphasised or in lower case (without a judge):")
+        lines.extend(format_dressed(summary["dressed_negatives"]))
     if "judge" in summary:
         spent, rules = summary["judge"], summary["rules_only"]
         lines.append(JUDGE_LINE.format(**spent))

@@ -68,17 +68,30 @@ def _unwrapped(text: str) -> str:
     while True:
         for opening, closing in _WRAPPERS:
             inner = text[len(opening) : -len(closing)]
+            doubled = opening == closing and text.startswith(opening * 2)  # "**", not "*"
             if (
-                text.startswith(opening)
+                not doubled
+                and text.startswith(opening)
                 and text.endswith(closing)
                 and inner.strip()
-                and opening not in inner
-                and closing not in inner
+                and _paired(inner, opening, closing)
             ):
                 text = inner.strip()
                 break
         else:
             return text
+
+
+def _paired(inner: str, opening: str, closing: str) -> bool:
+    """The marks inside a wrapped text pair up, each opening one first ('Robert "Throb"
+    Young' may be wrapped in quotes; 'Heroes" and "Low' is two quoted names, not one)."""
+    if opening == closing:
+        count = inner.count(opening)
+        first = inner.find(opening)
+        return count % 2 == 0 and (first < 0 or first == 0 or inner[first - 1].isspace())
+    opened = inner.find(opening)
+    closed = inner.find(closing)
+    return inner.count(opening) == inner.count(closing) and (closed < 0 or opened < closed)
 
 
 def core_answer(answer: str) -> str:

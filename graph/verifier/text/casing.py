@@ -28,6 +28,8 @@ _NO_NAMES = frozenset(("yes", "no"))
 # The longest answer read as a name (longer replies are no name, and stay cheap).
 _LONGEST_NAME = 120
 _JOINING = frozenset(("of", "the", "and", "de", "for", "von", "van", "in", "a", "an", "&"))
+# What joins names in a list: "a and b", "a & b", "a, b and c".
+_JOINERS = re.compile(r"(\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)")
 _UNDISAMBIGUATED = re.compile(r"\s*\([^()]*\)\s*$")
 
 
@@ -70,27 +72,41 @@ def written_as_stated(answer: str, stating: Sequence[str], titles: Sequence[str]
     Tromsø): a stored page's title that it is, else the first stating sentence's
     capitals (not a sentence's first letter alone), else, for words the sentences do not
     write together ("earle hagen" where they say "Earle Harry Hagen"), each word's when
-    they capitalise every one (its joining words aside: "of", "the", "and"). A
-    single word is read so only when no sentence writes it in lower case: "gold" is a
-    common noun where a sentence writes "gold", even if another writes "Gold Rush". An
-    answer longer than a name is kept as it is."""
+    they capitalise every one (its joining words aside: "of", "the", "and"); names joined
+    by "and", "&" or commas, each so when every one is. A single word is read so only
+    when no sentence writes it in lower case: "gold" is a common noun where a sentence
+    writes "gold", even if another writes "Gold Rush". An answer longer than a name is
+    kept as it is."""
     core = answer.strip()
     if not core.islower() or core.casefold() in _NO_NAMES or len(core) > _LONGEST_NAME:
         return answer
+    whole = _recased_name(core, stating, titles)
+    if whole is not None:
+        return whole
+    pieces = _JOINERS.split(core)
+    if len(pieces) < 3:
+        return answer
+    names = [_recased_name(name, stating, titles) for name in pieces[::2]]
+    if not all(names):
+        return answer
+    pieces[::2] = names
+    return "".join(pieces)
+
+
+def _recased_name(name: str, stating: Sequence[str], titles: Sequence[str]) -> str | None:
+    """One name as the evidence writes it (see `written_as_stated`), or None."""
     for title in titles:
-        if _UNDISAMBIGUATED.sub("", title).casefold() == core and not title.islower():
+        if _UNDISAMBIGUATED.sub("", title).casefold() == name and not title.islower():
             return _UNDISAMBIGUATED.sub("", title)
-    words = core.split()
-    if len(words) > 1:
-        stated = _as_written(core, stating, single=False)
-        if stated is not None:
-            return stated
-        recased = [_as_written(word, stating, single=True, names=titles) or word for word in words]
-        named = all(
-            new != old for new, old in zip(recased, words, strict=True) if old not in _JOINING
-        )
-        return " ".join(recased) if named else answer
-    return _as_written(core, stating, single=True, names=titles) or answer
+    words = name.split()
+    if len(words) == 1:
+        return _as_written(name, stating, single=True, names=titles)
+    stated = _as_written(name, stating, single=False)
+    if stated is not None:
+        return stated
+    recased = [_as_written(word, stating, single=True, names=titles) or word for word in words]
+    named = all(new != old for new, old in zip(recased, words, strict=True) if old not in _JOINING)
+    return " ".join(recased) if named else None
 
 
 def _as_written(
