@@ -57,6 +57,7 @@ _WRAPPERS = (
     ("‘", "’"),
     ("«", "»"),
 )
+_OPENINGS = frozenset(opening[0] for opening, _ in _WRAPPERS)
 # A full stop after a closing quote or mark ('"Tromsø".').
 _WRAPPED_STOPS = tuple(f"{closing}." for _, closing in _WRAPPERS)
 # "Yes, both are American.": a yes or no with its reason after a stop (not "No. 5").
@@ -65,7 +66,7 @@ _EXPLAINED_YES_NO = re.compile(r"^(yes|no)(?:\s*[,;:!–—]|\s+-|\.(?!\s*\d))\s
 
 def _unwrapped(text: str) -> str:
     """The text without quotes or emphasis around all of it ('"Tromsø"', "**Tromsø**")."""
-    while True:
+    while text[:1] in _OPENINGS:
         for opening, closing in _WRAPPERS:
             inner = text[len(opening) : -len(closing)]
             doubled = opening == closing and text.startswith(opening * 2)  # "**", not "*"
@@ -80,6 +81,7 @@ def _unwrapped(text: str) -> str:
                 break
         else:
             return text
+    return text
 
 
 def _paired(inner: str, opening: str, closing: str) -> bool:

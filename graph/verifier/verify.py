@@ -123,7 +123,8 @@ def verify_answer(
     question = recased(question, ((item.raw, item.title) for item in items if item.trusted))
     answer = yes_or_no_said(question, answer)
     answer = without_disambiguation(answer, (item.title for item in items))
-    answer = written_as_stated(answer, [item.raw for item in items], [i.title for i in items])
+    if answer.islower():  # read as the evidence writes it (the lists only then)
+        answer = written_as_stated(answer, [i.raw for i in items], [i.title for i in items])
     check = Check(question, answer, items, lexicon)
     misformed = form_problem(check)
     if misformed is not None:

@@ -30,9 +30,15 @@ def titled_pair(question: Question, items: Sequence[Item]) -> Question:
 
 def _as_titled(name: Text, titles: set[tuple[str, ...]], items: Sequence[Item]) -> Text:
     tokens = name.tokens
-    if len(tokens) < 2 or tokens in titles or any(contains(item.text, name) for item in items):
+    if len(tokens) < 2 or tokens in titles:
         return name
-    for start in range(1, len(tokens)):
-        if tokens[start:] in titles and tokens[start - 1] not in NAME_CONNECTORS:
-            return Text.of(tokens[start:])
-    return name
+    ends = (
+        tokens[start:]
+        for start in range(1, len(tokens))
+        if tokens[start:] in titles and tokens[start - 1] not in NAME_CONNECTORS
+    )
+    end = next(ends, None)
+    # The sentences are read only when a title could stand for the alternative.
+    if end is None or any(contains(item.text, name) for item in items):
+        return name
+    return Text.of(end)

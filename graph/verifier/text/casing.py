@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from graph.verifier.text.cache_sizes import WORDS
 from graph.verifier.text.normalise import analyse
 
 _NAME_WORD = r"[A-Z][\w'’.\-]*"
@@ -80,33 +81,46 @@ def written_as_stated(answer: str, stating: Sequence[str], titles: Sequence[str]
     core = answer.strip()
     if not core.islower() or core.casefold() in _NO_NAMES or len(core) > _LONGEST_NAME:
         return answer
-    whole = _recased_name(core, stating, titles)
+    lowered = "\n".join(stating).lower()  # what the searches below can find, at a glance
+    titles = [_UNDISAMBIGUATED.sub("", title) for title in dict.fromkeys(titles)]
+    whole = _recased_name(core, stating, titles, lowered)
     if whole is not None:
         return whole
     pieces = _JOINERS.split(core)
     if len(pieces) < 3:
         return answer
-    names = [_recased_name(name, stating, titles) for name in pieces[::2]]
+    names = [_recased_name(name, stating, titles, lowered) for name in pieces[::2]]
     if not all(names):
         return answer
     pieces[::2] = names
     return "".join(pieces)
 
 
-def _recased_name(name: str, stating: Sequence[str], titles: Sequence[str]) -> str | None:
+def _recased_name(
+    name: str, stating: Sequence[str], titles: Sequence[str], lowered: str
+) -> str | None:
     """One name as the evidence writes it (see `written_as_stated`), or None."""
     for title in titles:
-        if _UNDISAMBIGUATED.sub("", title).casefold() == name and not title.islower():
-            return _UNDISAMBIGUATED.sub("", title)
+        if title.casefold() == name and not title.islower():
+            return title
     words = name.split()
     if len(words) == 1:
-        return _as_written(name, stating, single=True, names=titles)
-    stated = _as_written(name, stating, single=False)
+        return _as_written(name, stating if name in lowered else (), single=True, names=titles)
+    stated = _as_written(name, stating, single=False) if name in lowered else None
     if stated is not None:
         return stated
-    recased = [_as_written(word, stating, single=True, names=titles) or word for word in words]
+    recased = [
+        _as_written(word, stating if word in lowered else (), single=True, names=titles) or word
+        for word in words
+    ]
     named = all(new != old for new, old in zip(recased, words, strict=True) if old not in _JOINING)
     return " ".join(recased) if named else None
+
+
+@lru_cache(maxsize=WORDS)
+def _whole_words(text: str) -> re.Pattern[str]:
+    """A search for the text as whole words, in any case (kept per text)."""
+    return re.compile(rf"(?<!\w){re.escape(text)}(?!\w)", re.IGNORECASE)
 
 
 def _as_written(
@@ -117,7 +131,7 @@ def _as_written(
     `single` word, when a sentence writes it in lower case."""
     if not analyse(text).tokens:
         return None
-    pattern = re.compile(rf"(?<!\w){re.escape(text)}(?!\w)", re.IGNORECASE)
+    pattern = _whole_words(text)
     capitalised = None
     for sentence in stating:
         for match in pattern.finditer(sentence):
