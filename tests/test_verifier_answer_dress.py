@@ -1,6 +1,7 @@
 """An answer keeps its verdict however it is dressed: quotes or Markdown emphasis around
-it are no part of it, and a name typed in lower case is read as the evidence writes it
-(so a wrong span or a part of a name cannot pass by losing its capitals)."""
+it, and the evidence it cites after it ("[E3]"), are no part of it, and a name typed in
+lower case is read as the evidence writes it (so a wrong span or a part of a name cannot
+pass by losing its capitals)."""
 
 from __future__ import annotations
 
@@ -28,9 +29,16 @@ from graph.verifier.text.casing import written_as_stated
         ("'Allo 'Allo!", "'Allo 'Allo!"),
         ('""', '""'),
         ("*", "*"),
+        ("Tromsø [E3]", "Tromsø"),
+        ("Tromsø (E3, E5).", "Tromsø"),
+        ("Tromsø (source: E3)", "Tromsø"),
+        ("Tromsø [1][2]", "Tromsø"),
+        ('"Tromsø" [E3]', "Tromsø"),
+        ("Rocky (1976)", "Rocky (1976)"),
+        ("[E3]", "[E3]"),
     ],
 )
-def test_quotes_and_emphasis_around_the_whole_answer_are_dropped(said: str, answer: str) -> None:
+def test_quotes_emphasis_and_cited_evidence_are_dropped(said: str, answer: str) -> None:
     assert core_answer(said) == answer
 
 
@@ -73,7 +81,7 @@ QUESTION = "Which English comedian ran 43 marathons in 51 days?"
 @pytest.mark.parametrize(
     "answer", ["Eddie", "Sport Relief", "Eddie Izzard", "Izzard", 'Eddie "The Runner" Izzard']
 )
-@pytest.mark.parametrize("dress", ['"{}"', "**{}**", "{}."])
+@pytest.mark.parametrize("dress", ['"{}"', "**{}**", "{}.", "{} [E1]", "{} (E1, E2)"])
 def test_a_dressed_answer_has_the_verdict_of_the_plain_one(
     store: Store, answer: str, dress: str
 ) -> None:

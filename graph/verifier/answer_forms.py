@@ -58,6 +58,15 @@ _WRAPPERS = (
     ("«", "»"),
 )
 _OPENINGS = frozenset(opening[0] for opening, _ in _WRAPPERS)
+# Evidence cited after the answer: "Tromsø [E3]", "Tromsø (E3, E5).", "Tromsø [1]",
+# "Tromsø (source: E3)" (a stored sentence's id, or a footnote of at most three digits:
+# "Rocky (1976)" keeps its year).
+_CITED = r"(?:E\d{1,6}|\d{1,3})"
+_CITATION = re.compile(
+    rf"(?:\s*[\[(]\s*(?:(?:sources?|evidence|see)\s*:?\s*)?{_CITED}(?:\s*[,;]\s*{_CITED})*"
+    r"\s*[\])])+\s*\.?\s*$",
+    re.IGNORECASE,
+)
 # A full stop after a closing quote or mark ('"Tromsø".').
 _WRAPPED_STOPS = tuple(f"{closing}." for _, closing in _WRAPPERS)
 # "Yes, both are American.": a yes or no with its reason after a stop (not "No. 5").
@@ -98,9 +107,12 @@ def _paired(inner: str, opening: str, closing: str) -> bool:
 
 def core_answer(answer: str) -> str:
     """The answer without what only words it: quotes or emphasis around it, "The answer
-    is", a sentence's full stop (not an abbreviation's: "D.C.", "Jr."), "in" or "about"
-    before a date or number."""
+    is", the evidence it cites ("[E3]"), a sentence's full stop (not an abbreviation's:
+    "D.C.", "Jr."), "in" or "about" before a date or number."""
     core = _unwrapped(_ANNOUNCED.sub("", _unwrapped(answer.strip())).strip())
+    cited = _CITATION.search(core)
+    if cited is not None and cited.start() > 0:
+        core = _unwrapped(core[: cited.start()].rstrip())
     if _SENTENCE_STOP.search(core) or core.endswith(_WRAPPED_STOPS):
         core = _unwrapped(core[:-1].rstrip())
     return _LEADING_WORDS.sub("", core)
