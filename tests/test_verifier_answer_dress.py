@@ -36,9 +36,20 @@ from graph.verifier.text.casing import written_as_stated
         ('"Tromsø" [E3]', "Tromsø"),
         ("Rocky (1976)", "Rocky (1976)"),
         ("[E3]", "[E3]"),
+        ("It was Tromsø.", "Tromsø"),
+        ("ANSWER: Tromsø", "Tromsø"),
+        ("The answer: Tromsø", "Tromsø"),
+        ("Answer - Tromsø", "Tromsø"),
+        ("I think it was Tromsø.", "Tromsø"),
+        ("Tromsø is the answer.", "Tromsø"),
+        ("It Was a Very Good Year", "It Was a Very Good Year"),
+        ("I Think I Love You", "I Think I Love You"),
+        ("The Answer – Live", "The Answer – Live"),
     ],
 )
-def test_quotes_emphasis_and_cited_evidence_are_dropped(said: str, answer: str) -> None:
+def test_quotes_emphasis_announcements_and_cited_evidence_are_dropped(
+    said: str, answer: str
+) -> None:
     assert core_answer(said) == answer
 
 
@@ -81,7 +92,19 @@ QUESTION = "Which English comedian ran 43 marathons in 51 days?"
 @pytest.mark.parametrize(
     "answer", ["Eddie", "Sport Relief", "Eddie Izzard", "Izzard", 'Eddie "The Runner" Izzard']
 )
-@pytest.mark.parametrize("dress", ['"{}"', "**{}**", "{}.", "{} [E1]", "{} (E1, E2)"])
+@pytest.mark.parametrize(
+    "dress",
+    [
+        '"{}"',
+        "**{}**",
+        "{}.",
+        "{} [E1]",
+        "{} (E1, E2)",
+        "It was {}.",
+        "ANSWER: {}",
+        "{} is the answer.",
+    ],
+)
 def test_a_dressed_answer_has_the_verdict_of_the_plain_one(
     store: Store, answer: str, dress: str
 ) -> None:

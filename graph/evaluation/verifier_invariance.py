@@ -7,10 +7,10 @@ answer turned away: the worst failure). The changes are phenomena a user or a pa
 brings, not rewordings the case builder knows (those are the `reworded` kind):
 
 - the question typed all in lower case;
-- the answer announced ("The answer is X."), citing its evidence ("X [E1]"), a number
-  hedged ("about 80,000"), a yes or no with its reason ("Yes, as the evidence shows.",
-  "yes as the evidence shows"), a name of several words given in lower case, a name
-  given as its stored page's title ("Lolita (1962 film)");
+- the answer announced ("The answer is X.", "It was X."), citing its evidence ("X
+  [E1]"), a number hedged ("about 80,000"), a yes or no with its reason ("Yes, as the
+  evidence shows.", "yes as the evidence shows"), a name of several words given in
+  lower case, a name given as its stored page's title ("Lolita (1962 film)");
 - the alternatives of a "..., X or Y?" question swapped; its one comparative reversed
   ("older" -> "younger"), answered by the other alternative;
 - three of the stored sentences stored again under new ids, the evidence in another
@@ -45,6 +45,10 @@ def _lower_question(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequen
 
 def _announced(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
     return case["question"], f"The answer is {case['answer']}.", case["evidence"]
+
+
+def _in_a_sentence(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
+    return case["question"], f"It was {case['answer']}.", case["evidence"]
 
 
 def _cited(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
@@ -156,6 +160,7 @@ def _beside(kind: str) -> Change:
 CHANGES: dict[str, Change] = {
     "question in lower case": _lower_question,
     "answer announced": _announced,
+    "answer said in a sentence ('It was X.')": _in_a_sentence,
     "answer citing its evidence ('[E1]')": _cited,
     "number hedged ('about')": _hedged,
     "yes/no with its reason": _explained,

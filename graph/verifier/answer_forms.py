@@ -37,11 +37,17 @@ _AUXILIARY = re.compile(
 )
 # A page title's disambiguation: "Lolita (1962 film)", "Bethany College (Kansas)".
 _DISAMBIGUATED = re.compile(r"^(.*\S)\s*\([^()]+\)$")
-# A reply that announces its answer: "The answer is X.", "Answer: X", "Final answer: X";
-# "answer is" in lower case, so that a title ("The Answer Is Love") is kept whole.
+# A reply that announces its answer: "The answer is X.", "Answer: X", "ANSWER - X",
+# "It was X.", "I think X."; "answer is" and the verbs in lower case, so that a title
+# ("The Answer Is Love", "It Was a Very Good Year") is kept whole.
 _ANNOUNCED = re.compile(
-    r"^(?:(?:[Ss]o,? )?[Tt]he (?:final )?answer is\s|(?:[Ff]inal )?[Aa]nswer:\s*)"
+    r"^(?:(?:[Ss]o,? )?[Tt]he (?:final )?answer is\s"
+    r"|(?i:(?:the )?(?:final )?answer)\s*:\s*|(?:[Ff]inal )?(?:[Aa]nswer|ANSWER)\s*[-–—]\s*"
+    r"|(?:[Ii]t|[Tt]hat|[Tt]his) (?:is|was|would be) "
+    r"|I (?:think|believe)(?: (?:it is|it was|that))? )"
 )
+# The same after the answer: "Tromsø is the answer." (in lower case: a title capitalises).
+_ANNOUNCED_AFTER = re.compile(r"\s+(?:is|was) the (?:final |correct )?answer\.?$")
 # What may wrap a whole answer without being part of it: quotes, and Markdown's emphasis
 # and code marks (a model that writes Finish["Tromsø"] or **Tromsø** answers Tromsø).
 _WRAPPERS = (
@@ -109,7 +115,8 @@ def core_answer(answer: str) -> str:
     """The answer without what only words it: quotes or emphasis around it, "The answer
     is", the evidence it cites ("[E3]"), a sentence's full stop (not an abbreviation's:
     "D.C.", "Jr."), "in" or "about" before a date or number."""
-    core = _unwrapped(_ANNOUNCED.sub("", _unwrapped(answer.strip())).strip())
+    core = _ANNOUNCED_AFTER.sub("", _ANNOUNCED.sub("", _unwrapped(answer.strip())).strip())
+    core = _unwrapped(core)
     cited = _CITATION.search(core)
     if cited is not None and cited.start() > 0:
         core = _unwrapped(core[: cited.start()].rstrip())
