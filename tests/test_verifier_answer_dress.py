@@ -5,6 +5,8 @@ pass by losing its capitals)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from verifier_utils import Store, check
 
@@ -120,3 +122,20 @@ def test_a_name_in_lower_case_has_the_verdict_of_the_name(store: Store, answer: 
     plain = check(store, QUESTION, answer)
     lowered = check(store, QUESTION, answer.lower())
     assert lowered["outcome"] == plain["outcome"], (plain["reason"], lowered["reason"])
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "a" + " [1]" * 16_000 + " x",
+        "a" + " " * 64_000 + "is",
+        "“" * 32_000 + "x" + "”" * 32_000,
+        "It is " * 16_000 + "x",
+    ],
+)
+def test_hostile_dress_costs_time_in_proportion_to_its_length(answer: str) -> None:
+    started = time.monotonic()
+    core_answer(answer)
+    # Searching every position for an ending, or unwrapping mark by mark, took over a
+    # minute for the first of these; reading only the end and four marks is linear.
+    assert time.monotonic() - started < 10.0

@@ -64,6 +64,10 @@ _WRAPPERS = (
     ("«", "»"),
 )
 _OPENINGS = frozenset(opening[0] for opening, _ in _WRAPPERS)
+# The most marks unwrapped from one answer ('*"Tromsø"*' has two; more is no answer).
+_MOST_WRAPS = 4
+# How far from its end an answer's ending words and citations are looked for.
+_END_REACH = 200
 # Evidence cited after the answer: "Tromsø [E3]", "Tromsø (E3, E5).", "Tromsø [1]",
 # "Tromsø (source: E3)" (a stored sentence's id, or a footnote of at most three digits:
 # "Rocky (1976)" keeps its year).
@@ -81,7 +85,9 @@ _EXPLAINED_YES_NO = re.compile(r"^(yes|no)(?:\s*[,;:!–—]|\s+-|\.(?!\s*\d))\s
 
 def _unwrapped(text: str) -> str:
     """The text without quotes or emphasis around all of it ('"Tromsø"', "**Tromsø**")."""
-    while text[:1] in _OPENINGS:
+    for _ in range(_MOST_WRAPS):
+        if text[:1] not in _OPENINGS:
+            return text
         for opening, closing in _WRAPPERS:
             inner = text[len(opening) : -len(closing)]
             doubled = opening == closing and text.startswith(opening * 2)  # "**", not "*"
@@ -111,16 +117,22 @@ def _paired(inner: str, opening: str, closing: str) -> bool:
     return inner.count(opening) == inner.count(closing) and (closed < 0 or opened < closed)
 
 
+def _without_end(text: str, ending: re.Pattern[str] = _ANNOUNCED_AFTER) -> str:
+    """The text without what `ending` matches at its end, looked for in its last
+    characters only (a search from every position of a long text would be quadratic);
+    the text unchanged when that is all of it."""
+    start = max(0, len(text) - _END_REACH)
+    found = ending.search(text, start)
+    return text[: found.start()].rstrip() if found is not None and found.start() > 0 else text
+
+
 def core_answer(answer: str) -> str:
     """The answer without what only words it: quotes or emphasis around it, "The answer
     is", the evidence it cites ("[E3]"), a sentence's full stop (not an abbreviation's:
     "D.C.", "Jr."), "in" or "about" before a date or number."""
-    core = _ANNOUNCED_AFTER.sub("", _ANNOUNCED.sub("", _unwrapped(answer.strip())).strip())
-    core = _unwrapped(core)
-    cited = _CITATION.search(core)
-    if cited is not None and cited.start() > 0:
-        core = _unwrapped(core[: cited.start()].rstrip())
-    if _SENTENCE_STOP.search(core) or core.endswith(_WRAPPED_STOPS):
+    core = _unwrapped(_without_end(_ANNOUNCED.sub("", _unwrapped(answer.strip())).strip()))
+    core = _unwrapped(_without_end(core, _CITATION))
+    if _SENTENCE_STOP.search(core[-_END_REACH:]) or core.endswith(_WRAPPED_STOPS):
         core = _unwrapped(core[:-1].rstrip())
     return _LEADING_WORDS.sub("", core)
 
