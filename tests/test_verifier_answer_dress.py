@@ -64,6 +64,7 @@ def test_quotes_emphasis_announcements_and_cited_evidence_are_dropped(
         ("gold", "gold"),  # a sentence writes it in lower case
         ("federal research", "federal research"),  # not every word capitalised
         ("tromsø and earle hagen", "Tromsø and Earle Hagen"),  # names joined, each so
+        ("the connells and raleigh", "The Connells and Raleigh"),  # a title, then a name
         ("tromsø, gold and selmasongs", "tromsø, gold and selmasongs"),  # not every one
         ("yes", "yes"),
     ],
@@ -74,8 +75,10 @@ def test_a_lower_case_answer_is_read_as_the_evidence_writes_it(said: str, writte
         "Selmasongs: Music from the film.",
         "The score is by Earle Harry Hagen, whom Earle Hagen Jr. praised.",
         "Yes is a band; Federal funds paid for research.",
+        "The Connells are a band from Raleigh, in the state.",
     ]
-    assert written_as_stated(said, sentences, ["Selmasongs (album)"]) == written
+    titles = ["Selmasongs (album)", "The Connells"]
+    assert written_as_stated(said, sentences, titles) == written
 
 
 @pytest.fixture

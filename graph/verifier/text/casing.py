@@ -71,35 +71,40 @@ def written_as_stated(answer: str, stating: Sequence[str], titles: Sequence[str]
     """The answer as the evidence writes it when it is given all in lower case ("2012
     summer olympics" is the name "2012 Summer Olympics", not a year; "tromsø" is the town
     Tromsø): a stored page's title that it is, else the first stating sentence's
-    capitals (not a sentence's first letter alone), else, for words the sentences do not
-    write together ("earle hagen" where they say "Earle Harry Hagen"), each word's when
-    they capitalise every one (its joining words aside: "of", "the", "and"); names joined
-    by "and", "&" or commas, each so when every one is. A single word is read so only
-    when no sentence writes it in lower case: "gold" is a common noun where a sentence
-    writes "gold", even if another writes "Gold Rush". An answer longer than a name is
-    kept as it is."""
+    capitals (not a sentence's first letter alone); else, for words the sentences do not
+    write together, names joined by "and", "&" or commas, each so when every one is;
+    else each word's when the sentences capitalise every one ("earle hagen" where they
+    say "Earle Harry Hagen"; joining words aside: "of", "the", "and"). A single word is
+    read so only when no sentence writes it in lower case: "gold" is a common noun where
+    a sentence writes "gold", even if another writes "Gold Rush". An answer longer than
+    a name is kept as it is."""
     core = answer.strip()
     if not core.islower() or core.casefold() in _NO_NAMES or len(core) > _LONGEST_NAME:
         return answer
     lowered = "\n".join(stating).lower()  # what the searches below can find, at a glance
     titles = [_UNDISAMBIGUATED.sub("", title) for title in dict.fromkeys(titles)]
-    whole = _recased_name(core, stating, titles, lowered)
+    whole = _recased_name(core, stating, titles, lowered, word_by_word=False)
     if whole is not None:
         return whole
     pieces = _JOINERS.split(core)
-    if len(pieces) < 3:
-        return answer
-    names = [_recased_name(name, stating, titles, lowered) for name in pieces[::2]]
-    if not all(names):
-        return answer
-    pieces[::2] = names
-    return "".join(pieces)
+    if len(pieces) >= 3:
+        names = [_recased_name(name, stating, titles, lowered) for name in pieces[::2]]
+        if all(names):
+            pieces[::2] = names
+            return "".join(pieces)
+    return _recased_name(core, stating, titles, lowered) or answer
 
 
 def _recased_name(
-    name: str, stating: Sequence[str], titles: Sequence[str], lowered: str
+    name: str,
+    stating: Sequence[str],
+    titles: Sequence[str],
+    lowered: str,
+    *,
+    word_by_word: bool = True,
 ) -> str | None:
-    """One name as the evidence writes it (see `written_as_stated`), or None."""
+    """One name as the evidence writes it (see `written_as_stated`), or None; each of its
+    words only if `word_by_word` (after the names it may join are tried)."""
     for title in titles:
         if title.casefold() == name and not title.islower():
             return title
@@ -107,7 +112,7 @@ def _recased_name(
     if len(words) == 1:
         return _as_written(name, stating if name in lowered else (), single=True, names=titles)
     stated = _as_written(name, stating, single=False) if name in lowered else None
-    if stated is not None:
+    if stated is not None or not word_by_word:
         return stated
     recased = [
         _as_written(word, stating if word in lowered else (), single=True, names=titles) or word
