@@ -47,6 +47,11 @@ from graph.verifier.text.casing import written_as_stated
         ("It Was a Very Good Year", "It Was a Very Good Year"),
         ("I Think I Love You", "I Think I Love You"),
         ("The Answer – Live", "The Answer – Live"),
+        ("Tromsø, according to the evidence.", "Tromsø"),
+        ("Tromsø, as stated in E3", "Tromsø"),
+        ("Tromsø as the evidence shows", "Tromsø"),
+        ("The Gospel According to Matthew", "The Gospel According to Matthew"),
+        ("Rome, according to legend", "Rome, according to legend"),
     ],
 )
 def test_quotes_emphasis_announcements_and_cited_evidence_are_dropped(

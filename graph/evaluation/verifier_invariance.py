@@ -8,9 +8,10 @@ brings, not rewordings the case builder knows (those are the `reworded` kind):
 
 - the question typed all in lower case;
 - the answer announced ("The answer is X.", "It was X."), citing its evidence ("X
-  [E1]"), a number hedged ("about 80,000"), a yes or no with its reason ("Yes, as the
-  evidence shows.", "yes as the evidence shows"), a name of several words given in
-  lower case, a name given as its stored page's title ("Lolita (1962 film)");
+  [E1]", "X, according to the evidence"), a number hedged ("about 80,000"), a yes or
+  no with its reason ("Yes, as the evidence shows.", "yes as the evidence shows"), a
+  name of several words given in lower case, a name given as its stored page's title
+  ("Lolita (1962 film)");
 - the alternatives of a "..., X or Y?" question swapped; its one comparative reversed
   ("older" -> "younger"), answered by the other alternative;
 - three of the stored sentences stored again under new ids, the evidence in another
@@ -49,6 +50,10 @@ def _announced(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Ev
 
 def _in_a_sentence(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
     return case["question"], f"It was {case['answer']}.", case["evidence"]
+
+
+def _sourced(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
+    return case["question"], f"{case['answer']}, according to the evidence", case["evidence"]
 
 
 def _cited(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
@@ -162,6 +167,7 @@ CHANGES: dict[str, Change] = {
     "answer announced": _announced,
     "answer said in a sentence ('It was X.')": _in_a_sentence,
     "answer citing its evidence ('[E1]')": _cited,
+    "answer with its source ('X, according to ...')": _sourced,
     "number hedged ('about')": _hedged,
     "yes/no with its reason": _explained,
     "yes/no with its reason, no stop": _explained_unstopped,

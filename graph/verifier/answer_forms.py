@@ -46,8 +46,15 @@ _ANNOUNCED = re.compile(
     r"|(?:[Ii]t|[Tt]hat|[Tt]his) (?:is|was|would be) "
     r"|I (?:think|believe)(?: (?:it is|it was|that))? )"
 )
-# The same after the answer: "Tromsø is the answer." (in lower case: a title capitalises).
-_ANNOUNCED_AFTER = re.compile(r"\s+(?:is|was) the (?:final |correct )?answer\.?$")
+# The same after the answer, and where it says it comes from: "Tromsø is the answer.",
+# "Tromsø, according to the evidence", "Tromsø, as stated in E3" (in lower case: a title
+# capitalises).
+_SOURCE = r"(?:the )?(?:stored )?(?:evidence|sources?|sentences?(?: E\d+)?|E\d+|article|page)"
+_ANNOUNCED_AFTER = re.compile(
+    r"(?:\s+(?:is|was) the (?:final |correct )?answer"
+    rf"|,?\s+(?:according to|as (?:stated|given|shown|said) (?:in|by)) {_SOURCE}"
+    rf"|,?\s+as {_SOURCE} (?:shows|says|states))\.?$"
+)
 # What may wrap a whole answer without being part of it: quotes, and Markdown's emphasis
 # and code marks (a model that writes Finish["Tromsø"] or **Tromsø** answers Tromsø).
 _WRAPPERS = (
@@ -128,8 +135,9 @@ def _without_end(text: str, ending: re.Pattern[str] = _ANNOUNCED_AFTER) -> str:
 
 def core_answer(answer: str) -> str:
     """The answer without what only words it: quotes or emphasis around it, "The answer
-    is", the evidence it cites ("[E3]"), a sentence's full stop (not an abbreviation's:
-    "D.C.", "Jr."), "in" or "about" before a date or number."""
+    is", the evidence it cites ("[E3]", ", according to the evidence"), a sentence's full
+    stop (not an abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or
+    number."""
     core = _unwrapped(_without_end(_ANNOUNCED.sub("", _unwrapped(answer.strip())).strip()))
     core = _unwrapped(_without_end(core, _CITATION))
     if _SENTENCE_STOP.search(core[-_END_REACH:]) or core.endswith(_WRAPPED_STOPS):
