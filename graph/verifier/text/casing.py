@@ -46,7 +46,7 @@ def recased(question: str, texts: Iterable[tuple[str, str]]) -> str:
 def _recased(question: str, texts: tuple[tuple[str, str], ...]) -> str:
     runs: set[str] = set()
     for sentence, title in texts:
-        runs.add(re.sub(r"\s*\([^()]*\)\s*$", "", title))
+        runs.add(_UNDISAMBIGUATED.sub("", title))
         for match in _RUN.finditer(sentence):
             run = match.group().rstrip(".")
             if match.start() == 0 and " " not in run:
