@@ -113,6 +113,10 @@ QUESTION = "Which English comedian ran 43 marathons in 51 days?"
         "It was {}.",
         "ANSWER: {}",
         "{} is the answer.",
+        "I believe the answer is {}.",
+        "Based on the evidence, the answer is {}",
+        "The comedian is {}.",
+        "The English comedian was {}",
     ],
 )
 def test_a_dressed_answer_has_the_verdict_of_the_plain_one(
@@ -130,6 +134,17 @@ def test_a_name_in_lower_case_has_the_verdict_of_the_name(store: Store, answer: 
     plain = check(store, QUESTION, answer)
     lowered = check(store, QUESTION, answer.lower())
     assert lowered["outcome"] == plain["outcome"], (plain["reason"], lowered["reason"])
+
+
+def test_a_capitalised_common_answer_is_read_as_the_evidence_writes_it() -> None:
+    # "Role-playing" was read as a name, a modifier where a game is asked, and rejected.
+    store = Store()
+    store.add_text("Fallout (series)", "Fallout is a series of role-playing video games.")
+    store.add_text("Fallout (series)", "The series was created by Interplay.", 1)
+    question = "What type of video game is the Fallout series?"
+    plain = check(store, question, "role-playing")
+    capitalised = check(store, question, "Role-playing")
+    assert (capitalised["outcome"], plain["outcome"]) == ("verified", "verified")
 
 
 @pytest.mark.parametrize(

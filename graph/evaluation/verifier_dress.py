@@ -1,5 +1,6 @@
 """Hard negatives dressed as a model may dress any answer: in quotes, in Markdown
-emphasis, typed all in lower case. The verifier must verify a dressed wrong answer no
+emphasis, typed all in lower case, announced ("I believe the answer is X."), with its
+first letter capitalised. The verifier must verify a dressed wrong answer no
 more often than the same answer as written; a quoted or lower-case span once skipped
 the learned combiner and the name rules (it had no capital), so it passed more than
 twice as often. For each dress, the bench counts the hard negatives of the kinds below
@@ -19,6 +20,8 @@ DRESSES: dict[str, Callable[[str], str]] = {
     "quoted": lambda answer: f'"{answer}"',
     "emphasised (Markdown)": lambda answer: f"**{answer}**",
     "lower case": str.lower,
+    "announced twice": lambda answer: f"I believe the answer is {answer}.",
+    "first letter capitalised": lambda answer: answer[:1].upper() + answer[1:],
 }
 DRESSED_KINDS = ("span_swap", "bridge_entity", "bridge_page_span", "partial_name", "extended_name")
 DRESS_LINE = "{name:<34} {cases:>5} cases  verified as written {verified:>4}  dressed {dressed:>4}"

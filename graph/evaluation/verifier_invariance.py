@@ -7,8 +7,10 @@ answer turned away: the worst failure). The changes are phenomena a user or a pa
 brings, not rewordings the case builder knows (those are the `reworded` kind):
 
 - the question typed all in lower case;
-- the answer announced ("The answer is X.", "It was X."), citing its evidence ("X
-  [E1]", "X, according to the evidence"), a number hedged ("about 80,000"), a yes or
+- the answer announced ("The answer is X.", "It was X.", "I believe the answer is
+  X."), as what the question asks for ("The film is X." to "What film ...?"), with its
+  first letter capitalised ("Role-playing"), citing its evidence ("X [E1]", "X,
+  according to the evidence"), a number hedged ("about 80,000"), a yes or
   no with its reason ("Yes, as the evidence shows.", "yes as the evidence shows"), a
   name of several words given in lower case, a name given as its stored page's title
   ("Lolita (1962 film)");
@@ -35,6 +37,12 @@ Verify = Callable[[Case, str, str, Sequence[Evidence]], Verdict]
 
 _PAIR = re.compile(r",\s*([A-Z\"][^,?]*?) or ([A-Z\"][^,?]*?)\s*\?\s*$")
 _NUMBER = re.compile(r"\d[\d,.]*")
+# The noun a "What film ...?" or "which club ...?" question asks for.
+_ASKED_NOUN = re.compile(r"\b(?:[Ww]hat|[Ww]hich) ([a-z]{3,})\b")
+_NOT_NOUNS = frozenset(
+    ["the", "was", "were", "are", "did", "does", "has", "had", "can", "could", "would", "will"]
+)
+_NAME_OR_NUMBER = re.compile(r"[^\W_a-z]")
 INVARIANCE_LINE = (
     "{name:<34} {cases:>5} cases  outcome changed {changed:>4}  newly rejected {rejected:>3}"
 )
@@ -50,6 +58,28 @@ def _announced(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Ev
 
 def _in_a_sentence(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
     return case["question"], f"It was {case['answer']}.", case["evidence"]
+
+
+def _announced_twice(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
+    return case["question"], f"I believe the answer is {case['answer']}.", case["evidence"]
+
+
+def _as_asked(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
+    """A name or number said as what the question asks for: "The film is X."."""
+    asked = _ASKED_NOUN.search(case["question"])
+    answer = case["answer"]
+    if asked is None or asked[1] in _NOT_NOUNS or not _NAME_OR_NUMBER.match(answer):
+        return None
+    return case["question"], f"The {asked[1]} is {answer}.", case["evidence"]
+
+
+def _first_capitalised(
+    case: Case, _: Mapping[str, Case]
+) -> tuple[str, str, Sequence[Evidence]] | None:
+    answer = case["answer"]
+    if not answer[:1].islower() or answer.casefold() in ("yes", "no"):
+        return None
+    return case["question"], answer[0].upper() + answer[1:], case["evidence"]
 
 
 def _sourced(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
@@ -166,6 +196,9 @@ CHANGES: dict[str, Change] = {
     "question in lower case": _lower_question,
     "answer announced": _announced,
     "answer said in a sentence ('It was X.')": _in_a_sentence,
+    "announced twice ('I believe the answer is X.')": _announced_twice,
+    "as what is asked ('The film is X.')": _as_asked,
+    "first letter capitalised ('Role-playing')": _first_capitalised,
     "answer citing its evidence ('[E1]')": _cited,
     "answer with its source ('X, according to ...')": _sourced,
     "number hedged ('about')": _hedged,

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 
 from graph.verifier.kinds.question import analyse_question
+from graph.verifier.text.normalise import analyse, singular
 
 # A full stop after a word of three or more letters, not an abbreviation's ("Inc.").
 _SENTENCE_STOP = re.compile(r"(?<![.\w])(?!(?:Inc|Ltd|Co|Jr|Sr|St|Bros|Corp)\.$)\w{3,}\.$")
@@ -25,7 +26,7 @@ _REASON_OPENING = re.compile(
 # "about 80,000").
 _LEADING_WORDS = re.compile(
     r"^(?:in|on|during|circa|c\.|ca\.|around|about|approximately|approx\.|roughly"
-    r"|(?:an )?estimated|the year)\s+(?=\d|[A-Z][a-z]+\.? \d)",
+    r"|(?:an )?estimated|the year)\s+(?=\d|(?-i:[A-Z][a-z]+)\.? \d)",
     re.IGNORECASE,
 )
 # An auxiliary verb that opens a clause ("Were X and Y ...", "..., are they ...") or asks
@@ -41,10 +42,22 @@ _DISAMBIGUATED = re.compile(r"^(.*\S)\s*\([^()]+\)$")
 # "It was X.", "I think X."; "answer is" and the verbs in lower case, so that a title
 # ("The Answer Is Love", "It Was a Very Good Year") is kept whole.
 _ANNOUNCED = re.compile(
-    r"^(?:(?:[Ss]o,? )?[Tt]he (?:final )?answer is\s"
+    r"^(?:(?:[Ss]o,? )?[Tt]he (?:final |correct )?answer (?:is|would be)\s"
     r"|(?i:(?:the )?(?:final )?answer)\s*:\s*|(?:[Ff]inal )?(?:[Aa]nswer|ANSWER)\s*[-–—]\s*"
     r"|(?:[Ii]t|[Tt]hat|[Tt]his) (?:is|was|would be) "
-    r"|I (?:think|believe)(?: (?:it is|it was|that))? )"
+    r"|I (?:think|believe)(?: (?:it is|it was|that))? "
+    r"|(?:[Bb]ased on|[Aa]ccording to) (?:the )?(?:stored )?evidence, "
+    r"|(?:[Tt]herefore|[Tt]hus|[Hh]ence), )"
+)
+# The most announcements read off one answer ("Based on the evidence, I think the answer
+# is X." has three).
+_MOST_ANNOUNCEMENTS = 4
+# "The film is X.", "The English comedian was X": a subject of up to four words, the last
+# in lower case and naming what the question asks for (see `without_subject`), then a
+# name, number or year (not a clause: "The song was released as a single in Britain").
+_SUBJECT = re.compile(
+    r"^(?:[Tt]he|[Ii]ts|[Hh]is|[Hh]er|[Tt]heir) ((?:[\w'’-]+\s+){0,3}?([a-z][\w'’-]*))"
+    r"\s+(?:is|was|are|were|would be)\s+(?=[\"“'‘*_]*[^\W_a-z])"
 )
 # The same after the answer, and where it says it comes from: "Tromsø is the answer.",
 # "Tromsø, according to the evidence", "Tromsø, as stated in E3" (in lower case: a title
@@ -133,12 +146,37 @@ def _without_end(text: str, ending: re.Pattern[str] = _ANNOUNCED_AFTER) -> str:
     return text[: found.start()].rstrip() if found is not None and found.start() > 0 else text
 
 
+def _unannounced(text: str) -> str:
+    """The text without the announcements that open it, one after another ("Based on the
+    evidence, I think the answer is X")."""
+    for _ in range(_MOST_ANNOUNCEMENTS):
+        opened = _ANNOUNCED.match(text)
+        if opened is None or opened.end() == len(text.rstrip()):
+            break
+        text = text[opened.end() :].lstrip()
+    return text
+
+
+def without_subject(question: str, answer: str) -> str:
+    """The answer without a subject that names what the question asks for ("The film is
+    Crocodile Dundee." to "What film did ...?", "His middle name was Wroughton"): its
+    last word is one of the question's words, in the singular. A title capitalises its
+    verb ("The Sky Is Blue"), so it never matches."""
+    said = _SUBJECT.match(answer)
+    if said is None:
+        return answer
+    head = analyse(said.group(2)).tokens
+    if not head or singular(head[-1]) not in map(singular, analyse(question).tokens):
+        return answer
+    return core_answer(answer[said.end() :])
+
+
 def core_answer(answer: str) -> str:
     """The answer without what only words it: quotes or emphasis around it, "The answer
     is", the evidence it cites ("[E3]", ", according to the evidence"), a sentence's full
     stop (not an abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or
     number."""
-    core = _unwrapped(_without_end(_ANNOUNCED.sub("", _unwrapped(answer.strip())).strip()))
+    core = _unwrapped(_without_end(_unannounced(_unwrapped(answer.strip()))))
     core = _unwrapped(_without_end(core, _CITATION))
     if _SENTENCE_STOP.search(core[-_END_REACH:]) or core.endswith(_WRAPPED_STOPS):
         core = _unwrapped(core[:-1].rstrip())

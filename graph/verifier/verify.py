@@ -13,7 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from graph.verifier.answer_forms import core_answer, without_disambiguation, yes_or_no_said
+from graph.verifier.answer_forms import (
+    core_answer,
+    without_disambiguation,
+    without_subject,
+    yes_or_no_said,
+)
 from graph.verifier.answers import explain_missing, refused, supported
 from graph.verifier.evidence.matching import contains, stored_items
 from graph.verifier.kinds.answer_types import NameLexicon
@@ -46,7 +51,7 @@ from graph.verifier.rules.respectively import respectively_problem
 from graph.verifier.rules.titles import title_problem
 from graph.verifier.rules.unasked import unasked, unnamed_nationality
 from graph.verifier.score.combiner import Decider, load_combiner
-from graph.verifier.text.casing import recased, written_as_stated
+from graph.verifier.text.casing import cased_as_written, recased
 from graph.verifier.text.normalise import MONTH_NAMES, analyse, is_number
 from graph.verifier.text.wordstems import STOPWORDS
 from graph.verifier.verdicts import (
@@ -113,7 +118,7 @@ def verify_answer(
     if not isinstance(question, str) or not isinstance(answer, str):
         kinds = f"{type(question).__name__} and {type(answer).__name__}"
         raise TypeError(f"the question and the answer must be strings, not {kinds}")
-    answer = core_answer(answer)
+    answer = without_subject(question, core_answer(answer))
     if not analyse(answer).tokens:
         return reject(REASON_EMPTY, [])
     if not evidence:
@@ -123,8 +128,7 @@ def verify_answer(
     question = recased(question, ((item.raw, item.title) for item in items if item.trusted))
     answer = yes_or_no_said(question, answer)
     answer = without_disambiguation(answer, (item.title for item in items))
-    if answer.islower():  # read as the evidence writes it (the lists only then)
-        answer = written_as_stated(answer, [i.raw for i in items], [i.title for i in items])
+    answer = cased_as_written(answer, [i.raw for i in items], [i.title for i in items])
     check = Check(question, answer, items, lexicon)
     misformed = form_problem(check)
     if misformed is not None:

@@ -32,6 +32,8 @@ _JOINING = frozenset(("of", "the", "and", "de", "for", "von", "van", "in", "a", 
 # What joins names in a list: "a and b", "a & b", "a, b and c".
 _JOINERS = re.compile(r"(\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)")
 _UNDISAMBIGUATED = re.compile(r"\s*\([^()]*\)\s*$")
+# Words a whole name or phrase does not end with ("Commentaries on" is cut short).
+_FRAGMENT_ENDS = _JOINING | frozenset(("on", "at", "to", "by", "with", "from", "as"))
 
 
 def recased(question: str, texts: Iterable[tuple[str, str]]) -> str:
@@ -153,3 +155,36 @@ def _as_written(
         if in_name is not None and in_name.group()[:1].isupper():
             return in_name.group()
     return capitalised
+
+
+def as_written_in_sentence_case(answer: str, stating: Sequence[str], titles: Sequence[str]) -> str:
+    """An answer whose first letter alone is a capital ("Role-playing", "Christopher
+    nolan": a reply's first letter is often capitalised) read as the evidence writes it,
+    when no stored page is titled so and no sentence writes it so past its first word:
+    with the evidence's capitals (`written_as_stated`), else in lower case when a sentence
+    writes it so ("role-playing"); otherwise, or when it ends as a name cut short does
+    ("Commentaries on"), as given ("Tromsø", "Paris")."""
+    core = answer.strip()
+    if not core[:1].isupper() or not core[1:].islower() or len(core) > _LONGEST_NAME:
+        return answer
+    if core.rsplit(None, 1)[-1].casefold() in _FRAGMENT_ENDS:  # a name cut short
+        return answer
+    pattern = re.compile(rf"(?<![\w'’]){re.escape(core)}(?![\w'’])")
+    if any(_UNDISAMBIGUATED.sub("", title) == core for title in titles) or any(
+        match.start() > 0 for sentence in stating for match in pattern.finditer(sentence)
+    ):
+        return answer
+    lowered = core[0].lower() + core[1:]
+    written = written_as_stated(lowered, stating, titles)
+    if written != lowered:
+        return written
+    lower_pattern = re.compile(rf"(?<![\w'’]){re.escape(lowered)}(?![\w'’])")
+    return lowered if any(lower_pattern.search(sentence) for sentence in stating) else answer
+
+
+def cased_as_written(answer: str, stating: Sequence[str], titles: Sequence[str]) -> str:
+    """An answer in lower case, or with its first letter alone a capital, read as the
+    evidence writes it (`written_as_stated`, `as_written_in_sentence_case`)."""
+    if answer.islower():
+        return written_as_stated(answer, stating, titles)
+    return as_written_in_sentence_case(answer, stating, titles)

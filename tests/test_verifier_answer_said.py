@@ -1,0 +1,85 @@
+"""A right answer keeps its verdict however a model says it: after several announcements
+("I believe the answer is X."), as what the question asks for ("The film is X."), or
+with its first letter capitalised ("Role-playing"). Each of these once turned the right
+answer away as "not stated" (the verifier bench's invariances count them)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from graph.verifier.answer_forms import core_answer, without_subject
+from graph.verifier.text.casing import as_written_in_sentence_case
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("I believe the answer is Tromsø.", "Tromsø"),
+        ("Based on the evidence, I think the answer is Tromsø.", "Tromsø"),
+        ("According to the stored evidence, Tromsø", "Tromsø"),
+        ("So, the answer is Tromsø", "Tromsø"),
+        ("Therefore, Tromsø.", "Tromsø"),
+        ("The correct answer would be Tromsø", "Tromsø"),
+        ("So, I Said", "So, I Said"),  # nothing left after it: a title
+        ("The year is 1956.", "The year is 1956"),  # a subject: `without_subject`
+        ("in May 1956", "May 1956"),
+        ("during his 1990 tour", "during his 1990 tour"),  # no date after "during"
+    ],
+)
+def test_announcements_are_dropped_one_after_another(said: str, answer: str) -> None:
+    assert core_answer(said) == answer
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "answer"),
+    [
+        ("What film did Peter Best score?", "The film is Crocodile Dundee.", "Crocodile Dundee"),
+        ("In what year was Ken Russell born?", "The year is 1927.", "1927"),
+        ("What is the middle name of the actor?", "His middle name was Wroughton", "Wroughton"),
+        ("Which clubs did he play for?", 'The club is "IK Start".', "IK Start"),
+        ("What film did Peter Best score?", "The Film Is Near", "The Film Is Near"),  # a title
+        ("What film did Peter Best score?", "The director is Faiman", "The director is Faiman"),
+        ("Where was the song released?", "The song was released in Britain", None),  # a clause
+    ],
+)
+def test_a_subject_naming_what_is_asked_is_dropped(
+    question: str, said: str, answer: str | None
+) -> None:
+    assert without_subject(question, core_answer(said)) == (answer or said)
+
+
+SENTENCES = [
+    "Fallout is a series of post-apocalyptic role-playing video games.",
+    "Paris is the capital of France.",
+    "It was directed by Christopher Nolan, and Tromsø hosted it.",
+    "He wrote commentaries on Aristotle.",
+]
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("Role-playing", "role-playing"),  # the sentences write it in lower case
+        ("Christopher nolan", "Christopher Nolan"),  # their capitals
+        ("Tromsø", "Tromsø"),  # written so past a sentence's first word
+        ("Paris", "Paris"),  # only a sentence's first word, and never in lower case
+        ("Fallout", "Fallout"),  # a stored page's title
+        ("Commentaries on", "Commentaries on"),  # a name cut short stays a name
+        ("ROLE-PLAYING", "ROLE-PLAYING"),
+    ],
+)
+def test_a_first_capital_is_read_as_the_evidence_writes_the_answer(said: str, read: str) -> None:
+    assert as_written_in_sentence_case(said, SENTENCES, ["Fallout (series)"]) == read
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["So, " * 16_000 + "x", "The film " + "a " * 32_000 + "is X", "A" + "b" * 100_000],
+)
+def test_hostile_sayings_cost_time_in_proportion_to_their_length(answer: str) -> None:
+    started = time.monotonic()
+    without_subject("What film is it?", core_answer(answer))
+    as_written_in_sentence_case(answer, SENTENCES * 100, ["Fallout"])
+    assert time.monotonic() - started < 10.0
