@@ -76,7 +76,7 @@ def test_a_first_capital_is_read_as_the_evidence_writes_the_answer(said: str, re
 
 @pytest.mark.parametrize(
     "answer",
-    ["So, " * 16_000 + "x", "The film " + "a " * 32_000 + "is X", "A" + "b" * 100_000],
+    ["Therefore, " * 16_000 + "x", "The film " + "a " * 32_000 + "is X", "A" + "b" * 100_000],
 )
 def test_hostile_sayings_cost_time_in_proportion_to_their_length(answer: str) -> None:
     started = time.monotonic()
