@@ -117,6 +117,10 @@ QUESTION = "Which English comedian ran 43 marathons in 51 days?"
         "Based on the evidence, the answer is {}",
         "The comedian is {}.",
         "The English comedian was {}",
+        "the comedian {}",
+        "Probably {}",
+        "**Answer:** {}",
+        "{}\n\nExplanation: stated in E1.",
     ],
 )
 def test_a_dressed_answer_has_the_verdict_of_the_plain_one(

@@ -21,6 +21,7 @@ DRESSES: dict[str, Callable[[str], str]] = {
     "emphasised (Markdown)": lambda answer: f"**{answer}**",
     "lower case": str.lower,
     "announced twice": lambda answer: f"I believe the answer is {answer}.",
+    "hedged": lambda answer: f"Probably {answer}",
     "first letter capitalised": lambda answer: answer[:1].upper() + answer[1:],
 }
 DRESSED_KINDS = ("span_swap", "bridge_entity", "bridge_page_span", "partial_name", "extended_name")

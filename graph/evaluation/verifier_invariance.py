@@ -8,7 +8,8 @@ brings, not rewordings the case builder knows (those are the `reworded` kind):
 
 - the question typed all in lower case;
 - the answer announced ("The answer is X.", "It was X.", "I believe the answer is
-  X."), as what the question asks for ("The film is X." to "What film ...?"), with its
+  X.", "**Answer:** X"), hedged ("Probably X"), explained after a blank line, as what
+  the question asks for ("The film is X.", "the film X" to "What film ...?"), with its
   first letter capitalised ("Role-playing"), citing its evidence ("X [E1]", "X,
   according to the evidence"), a number hedged ("about 80,000"), a yes or
   no with its reason ("Yes, as the evidence shows.", "yes as the evidence shows"), a
@@ -52,25 +53,26 @@ def _lower_question(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequen
     return case["question"].lower(), case["answer"], case["evidence"]
 
 
-def _announced(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
-    return case["question"], f"The answer is {case['answer']}.", case["evidence"]
+def _asked(said: str) -> Change:
+    """A name or number said with the noun the question asks for ("The film is X.")."""
+
+    def change(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
+        asked = _ASKED_NOUN.search(case["question"])
+        answer = case["answer"]
+        if asked is None or asked[1] in _NOT_NOUNS or not _NAME_OR_NUMBER.match(answer):
+            return None
+        return case["question"], said.format(noun=asked[1], answer=answer), case["evidence"]
+
+    return change
 
 
-def _in_a_sentence(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
-    return case["question"], f"It was {case['answer']}.", case["evidence"]
+def _said(said: str) -> Change:
+    """The answer said in a frame ("Probably {}")."""
 
+    def change(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
+        return case["question"], said.format(case["answer"]), case["evidence"]
 
-def _announced_twice(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
-    return case["question"], f"I believe the answer is {case['answer']}.", case["evidence"]
-
-
-def _as_asked(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
-    """A name or number said as what the question asks for: "The film is X."."""
-    asked = _ASKED_NOUN.search(case["question"])
-    answer = case["answer"]
-    if asked is None or asked[1] in _NOT_NOUNS or not _NAME_OR_NUMBER.match(answer):
-        return None
-    return case["question"], f"The {asked[1]} is {answer}.", case["evidence"]
+    return change
 
 
 def _first_capitalised(
@@ -80,10 +82,6 @@ def _first_capitalised(
     if not answer[:1].islower() or answer.casefold() in ("yes", "no"):
         return None
     return case["question"], answer[0].upper() + answer[1:], case["evidence"]
-
-
-def _sourced(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
-    return case["question"], f"{case['answer']}, according to the evidence", case["evidence"]
 
 
 def _cited(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
@@ -194,13 +192,17 @@ def _beside(kind: str) -> Change:
 
 CHANGES: dict[str, Change] = {
     "question in lower case": _lower_question,
-    "answer announced": _announced,
-    "answer said in a sentence ('It was X.')": _in_a_sentence,
-    "announced twice ('I believe the answer is X.')": _announced_twice,
-    "as what is asked ('The film is X.')": _as_asked,
+    "answer announced": _said("The answer is {}."),
+    "answer said in a sentence ('It was X.')": _said("It was {}."),
+    "announced twice ('I believe the answer is X.')": _said("I believe the answer is {}."),
+    "labelled in bold ('**Answer:** X')": _said("**Answer:** {}"),
+    "hedged ('Probably X')": _said("Probably {}"),
+    "explained below it ('X', a blank line, a reason)": _said("{}\n\nThe evidence states it."),
+    "as what is asked ('The film is X.')": _asked("The {noun} is {answer}."),
+    "named by what is asked ('the film X')": _asked("the {noun} {answer}"),
     "first letter capitalised ('Role-playing')": _first_capitalised,
     "answer citing its evidence ('[E1]')": _cited,
-    "answer with its source ('X, according to ...')": _sourced,
+    "answer with its source ('X, according to ...')": _said("{}, according to the evidence"),
     "number hedged ('about')": _hedged,
     "yes/no with its reason": _explained,
     "yes/no with its reason, no stop": _explained_unstopped,

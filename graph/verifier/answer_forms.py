@@ -11,7 +11,6 @@ import re
 from collections.abc import Iterable
 
 from graph.verifier.kinds.question import analyse_question
-from graph.verifier.text.normalise import analyse, singular
 
 # A full stop after a word of three or more letters, not an abbreviation's ("Inc.").
 _SENTENCE_STOP = re.compile(r"(?<![.\w])(?!(?:Inc|Ltd|Co|Jr|Sr|St|Bros|Corp)\.$)\w{3,}\.$")
@@ -25,7 +24,7 @@ _REASON_OPENING = re.compile(
 # A date or number answer written with the word that introduces or hedges it ("in 1954",
 # "about 80,000").
 _LEADING_WORDS = re.compile(
-    r"^(?:in|on|during|circa|c\.|ca\.|around|about|approximately|approx\.|roughly"
+    r"^(?:in(?: the year)?|on|during|circa|c\.|ca\.|around|about|approximately|approx\.|roughly"
     r"|(?:an )?estimated|the year)\s+(?=\d|(?-i:[A-Z][a-z]+)\.? \d)",
     re.IGNORECASE,
 )
@@ -38,12 +37,14 @@ _AUXILIARY = re.compile(
 )
 # A page title's disambiguation: "Lolita (1962 film)", "Bethany College (Kansas)".
 _DISAMBIGUATED = re.compile(r"^(.*\S)\s*\([^()]+\)$")
-# A reply that announces its answer: "The answer is X.", "Answer: X", "ANSWER - X",
-# "It was X.", "I think X."; "answer is" and the verbs in lower case, so that a title
-# ("The Answer Is Love", "It Was a Very Good Year") is kept whole.
+# A reply that announces its answer: "The answer is X.", "The answer is: X", "Answer: X",
+# "**Answer:** X", "ANSWER - X", "It was X.", "I think X."; "answer is" and the verbs in
+# lower case, so that a title ("The Answer Is Love", "It Was a Very Good Year") is kept
+# whole.
 _ANNOUNCED = re.compile(
-    r"^(?:(?:[Ss]o,? )?[Tt]he (?:final |correct )?answer (?:is|would be)\s"
+    r"^(?:(?:[Ss]o,? )?[Tt]he (?:final |correct )?answer (?:is|would be):?\s"
     r"|(?i:(?:the )?(?:final )?answer)\s*:\s*|(?:[Ff]inal )?(?:[Aa]nswer|ANSWER)\s*[-–—]\s*"
+    r"|(?:\*\*|__)(?i:(?:the )?(?:final )?answer)\s*(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)\s*"
     r"|(?:[Ii]t|[Tt]hat|[Tt]his) (?:is|was|would be) "
     r"|I (?:think|believe)(?: (?:it is|it was|that))? "
     r"|(?:[Bb]ased on|[Aa]ccording to) (?:the )?(?:stored )?evidence, "
@@ -52,21 +53,15 @@ _ANNOUNCED = re.compile(
 # The most announcements read off one answer ("Based on the evidence, I think the answer
 # is X." has three).
 _MOST_ANNOUNCEMENTS = 4
-# "The film is X.", "The English comedian was X": a subject of up to four words, the last
-# in lower case and naming what the question asks for (see `without_subject`), then a
-# name, number or year (not a clause: "The song was released as a single in Britain").
-_SUBJECT = re.compile(
-    r"^(?:[Tt]he|[Ii]ts|[Hh]is|[Hh]er|[Tt]heir) ((?:[\w'’-]+\s+){0,3}?([a-z][\w'’-]*))"
-    r"\s+(?:is|was|are|were|would be)\s+(?=[\"“'‘*_]*[^\W_a-z])"
-)
 # The same after the answer, and where it says it comes from: "Tromsø is the answer.",
-# "Tromsø, according to the evidence", "Tromsø, as stated in E3" (in lower case: a title
-# capitalises).
+# "Tromsø, according to the evidence", "Tromsø, as stated in E3", "Tromsø, I think" (in
+# lower case: a title capitalises).
 _SOURCE = r"(?:the )?(?:stored )?(?:evidence|sources?|sentences?(?: E\d+)?|E\d+|article|page)"
 _ANNOUNCED_AFTER = re.compile(
     r"(?:\s+(?:is|was) the (?:final |correct )?answer"
     rf"|,?\s+(?:according to|as (?:stated|given|shown|said) (?:in|by)) {_SOURCE}"
-    rf"|,?\s+as {_SOURCE} (?:shows|says|states))\.?$"
+    rf"|,?\s+as {_SOURCE} (?:shows|says|states)"
+    r"|,\s+I (?:think|believe|guess))\.?$"
 )
 # What may wrap a whole answer without being part of it: quotes, and Markdown's emphasis
 # and code marks (a model that writes Finish["Tromsø"] or **Tromsø** answers Tromsø).
@@ -97,6 +92,10 @@ _CITATION = re.compile(
     r"\s*[\])])+\s*\.?\s*$",
     re.IGNORECASE,
 )
+# A gloss after the answer: "Zack Morris (the character)", "Queen (a band)".
+_GLOSS = re.compile(r"\s*\((?:the|a|an) [^()]{1,60}\)$")
+# What a reply adds after its answer: a paragraph, or a line that explains it.
+_EXPLANATION = re.compile(r"\n\s*\n|\n\s*(?i:explanation|reason|because|evidence|sources?)\b")
 # A full stop after a closing quote or mark ('"Tromsø".').
 _WRAPPED_STOPS = tuple(f"{closing}." for _, closing in _WRAPPERS)
 # "Yes, both are American.": a yes or no with its reason after a stop (not "No. 5").
@@ -146,6 +145,15 @@ def _without_end(text: str, ending: re.Pattern[str] = _ANNOUNCED_AFTER) -> str:
     return text[: found.start()].rstrip() if found is not None and found.start() > 0 else text
 
 
+def _first_paragraph(answer: str) -> str:
+    """The answer without the explanation a reply adds after it: a new paragraph, or a
+    line opening "Explanation:", "Because ..." (not when nothing comes before it)."""
+    explained = _EXPLANATION.search(answer)
+    if explained is None or not answer[: explained.start()].strip():
+        return answer.strip()
+    return answer[: explained.start()].strip()
+
+
 def _unannounced(text: str) -> str:
     """The text without the announcements that open it, one after another ("Based on the
     evidence, I think the answer is X")."""
@@ -157,27 +165,13 @@ def _unannounced(text: str) -> str:
     return text
 
 
-def without_subject(question: str, answer: str) -> str:
-    """The answer without a subject that names what the question asks for ("The film is
-    Crocodile Dundee." to "What film did ...?", "His middle name was Wroughton"): its
-    last word is one of the question's words, in the singular. A title capitalises its
-    verb ("The Sky Is Blue"), so it never matches."""
-    said = _SUBJECT.match(answer)
-    if said is None:
-        return answer
-    head = analyse(said.group(2)).tokens
-    if not head or singular(head[-1]) not in map(singular, analyse(question).tokens):
-        return answer
-    return core_answer(answer[said.end() :])
-
-
 def core_answer(answer: str) -> str:
-    """The answer without what only words it: quotes or emphasis around it, "The answer
-    is", the evidence it cites ("[E3]", ", according to the evidence"), a sentence's full
-    stop (not an abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or
-    number."""
-    core = _unwrapped(_without_end(_unannounced(_unwrapped(answer.strip()))))
-    core = _unwrapped(_without_end(core, _CITATION))
+    """The answer without what only words it: an explanation after it, quotes or emphasis
+    around it, "The answer is", the evidence it cites ("[E3]", ", according to the
+    evidence"), a gloss ("(the character)"), a sentence's full stop (not an
+    abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or number."""
+    core = _unwrapped(_without_end(_unannounced(_unwrapped(_first_paragraph(answer)))))
+    core = _unwrapped(_without_end(_without_end(core, _CITATION), _GLOSS))
     if _SENTENCE_STOP.search(core[-_END_REACH:]) or core.endswith(_WRAPPED_STOPS):
         core = _unwrapped(core[:-1].rstrip())
     return _LEADING_WORDS.sub("", core)

@@ -13,12 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from graph.verifier.answer_forms import (
-    core_answer,
-    without_disambiguation,
-    without_subject,
-    yes_or_no_said,
-)
+from graph.verifier.answer_asked import as_said
+from graph.verifier.answer_forms import core_answer, without_disambiguation, yes_or_no_said
 from graph.verifier.answers import explain_missing, refused, supported
 from graph.verifier.evidence.matching import contains, stored_items
 from graph.verifier.kinds.answer_types import NameLexicon
@@ -118,13 +114,14 @@ def verify_answer(
     if not isinstance(question, str) or not isinstance(answer, str):
         kinds = f"{type(question).__name__} and {type(answer).__name__}"
         raise TypeError(f"the question and the answer must be strings, not {kinds}")
-    answer = without_subject(question, core_answer(answer))
+    answer = core_answer(answer)
     if not analyse(answer).tokens:
         return reject(REASON_EMPTY, [])
     if not evidence:
         return reject(REASON_NO_EVIDENCE.format(answer=answer), [answer.strip()])
     lexicon = shared_lexicon() if lexicon is None else lexicon
     items = stored_items(evidence)
+    answer = as_said(question, answer, items)
     question = recased(question, ((item.raw, item.title) for item in items if item.trusted))
     answer = yes_or_no_said(question, answer)
     answer = without_disambiguation(answer, (item.title for item in items))

@@ -1,0 +1,91 @@
+"""What only words an answer, read against the question or the evidence: the noun the
+question asks for said around it ("The film is X.", "the film X", "11 songs" to "How many
+songs ...?"), and a hedge before it ("Probably X") unless a stored sentence states the
+whole reply ("Maybe I'm Amazed"). The words that word any answer alike are in
+`graph.verifier.answer_forms`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from graph.verifier.answer_forms import core_answer
+from graph.verifier.evidence.matching import Item, contains
+from graph.verifier.text.normalise import analyse, singular
+
+# What a name, number or year opens with, after an article, quote or emphasis.
+_NAMED = r"(?=(?:the |an? )?[\"“'‘*_]*[^\W_a-z])"
+# "The film is X.", "The English comedian was X": a subject of up to four words, the last
+# in lower case, and its verb.
+_SUBJECT = re.compile(
+    r"^(?:[Tt]he|[Ii]ts|[Hh]is|[Hh]er|[Tt]heir) ((?:[\w'’-]+\s+){0,3}?([a-z][\w'’-]*))"
+    r"\s+(?:is|was|are|were|would be)\s+(?=\S)"
+)
+# "the film Crocodile Dundee", "the football club IK Start": lower-case words before the name.
+_CATEGORY = re.compile(
+    rf"^(?:[Tt]he|[Aa]n?) ((?:[a-z][\w'’-]*\s+){{0,3}}?([a-z][\w'’-]*))\s+{_NAMED}"
+)
+# "11 songs": a number and what it counts.
+_COUNTED = re.compile(r"^(\d[\d,.]*)\s+([a-z][\w'’-]*)$")
+# Words that hedge a whole answer ("Probably X", "Most likely X").
+_HEDGE = re.compile(r"^(?:[Pp]robably|(?:[Mm]ost )?[Ll]ikely|[Pp]ossibly|[Pp]erhaps|[Mm]aybe),?\s+")
+
+
+# Words that join a name's parts, never the noun a question asks for.
+_JOINING = frozenset(("of", "the", "and", "in", "for", "de", "on", "at", "to", "by", "from"))
+
+
+def _asks(question: str, word: str) -> bool:
+    """The question uses the word (in the singular), a noun rather than a joining word."""
+    tokens = analyse(word).tokens
+    if not tokens or tokens[-1] in _JOINING:
+        return False
+    return singular(tokens[-1]) in map(singular, analyse(question).tokens)
+
+
+def _stated(text: str, items: Iterable[Item]) -> bool:
+    """A trusted stored sentence states the text."""
+    folded = analyse(text)
+    return any(item.trusted and contains(item.text, folded) for item in items)
+
+
+def without_subject(question: str, answer: str, items: Sequence[Item] = ()) -> str:
+    """The answer without words that name what the question asks for around it: a subject
+    ("The film is Crocodile Dundee." to "What film did ...?", "His middle name was
+    Wroughton"), a noun before it ("the film Crocodile Dundee"), a count's noun after it
+    ("11 songs" to "How many songs ...?"). The word must be one of the question's, in the
+    singular. A title capitalises its verb and its nouns ("The Sky Is Blue", "The Band
+    Perry"), so it never matches. After a subject, a name, number or year is the answer;
+    words in lower case only when a stored sentence (of `items`) states them and none the
+    whole reply ("The machine is a microcomputer.", not the clause "The song was released
+    in Britain")."""
+    said = _SUBJECT.match(answer)
+    if said is not None and _asks(question, said.group(2)):
+        rest = core_answer(answer[said.end() :])
+        a_name = re.match(_NAMED, rest) is not None
+        if a_name or (_stated(rest, items) and not _stated(answer, items)):
+            answer = rest
+    category = _CATEGORY.match(answer)
+    if category is not None and _asks(question, category.group(2)):
+        return answer[category.end() :]
+    counted = _COUNTED.match(answer)
+    if counted is not None and _asks(question, counted.group(2)):
+        return counted.group(1)
+    return answer
+
+
+def without_hedge(answer: str, items: Sequence[Item]) -> str:
+    """The answer without a hedge before it ("Probably Lolita", "Most likely X"), unless a
+    trusted stored sentence states the whole reply (the title "Maybe I'm Amazed")."""
+    hedged = _HEDGE.match(answer)
+    if hedged is None or hedged.end() == len(answer):
+        return answer
+    if _stated(answer, items):
+        return answer
+    return core_answer(answer[hedged.end() :])
+
+
+def as_said(question: str, answer: str, items: Sequence[Item]) -> str:
+    """The answer without a hedge, then without the words that name what is asked."""
+    return without_subject(question, without_hedge(answer, items), items)
