@@ -8,8 +8,9 @@ brings, not rewordings the case builder knows (those are the `reworded` kind):
 
 - the question typed all in lower case;
 - the answer announced ("The answer is X.", "It was X.", "I believe the answer is
-  X.", "**Answer:** X"), hedged ("Probably X"), explained after a blank line, as what
-  the question asks for ("The film is X.", "the film X" to "What film ...?"), with its
+  X.", "**Answer:** X"), hedged ("Probably X"), explained after a blank line or
+  "because", as what the question asks for ("The film is X.", "the film X", "X, the
+  film" to "What film ...?"), with its
   first letter capitalised ("Role-playing"), citing its evidence ("X [E1]", "X,
   according to the evidence"), a number hedged ("about 80,000"), a yes or
   no with its reason ("Yes, as the evidence shows.", "yes as the evidence shows"), a
@@ -200,6 +201,8 @@ CHANGES: dict[str, Change] = {
     "explained below it ('X', a blank line, a reason)": _said("{}\n\nThe evidence states it."),
     "as what is asked ('The film is X.')": _asked("The {noun} is {answer}."),
     "named by what is asked ('the film X')": _asked("the {noun} {answer}"),
+    "what is asked after it ('X, the film')": _asked("{answer}, the {noun}"),
+    "its reason after it ('X because ...')": _said("{} because the evidence says so."),
     "first letter capitalised ('Role-playing')": _first_capitalised,
     "answer citing its evidence ('[E1]')": _cited,
     "answer with its source ('X, according to ...')": _said("{}, according to the evidence"),

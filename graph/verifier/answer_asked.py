@@ -26,6 +26,10 @@ _SUBJECT = re.compile(
 _CATEGORY = re.compile(
     rf"^(?:[Tt]he|[Aa]n?) ((?:[a-z][\w'’-]*\s+){{0,3}}?([a-z][\w'’-]*))\s+{_NAMED}"
 )
+# "Zack Morris, the character": the noun after the name.
+_APPOSITION = re.compile(r",\s+(?:the|an?) (?:[a-z][\w'’-]*\s+){0,3}([a-z][\w'’-]*)\.?$")
+# How far from an answer's end an apposition is looked for.
+_APPOSITION_REACH = 80
 # "11 songs": a number and what it counts.
 _COUNTED = re.compile(r"^(\d[\d,.]*)\s+([a-z][\w'’-]*)$")
 # Words that hedge a whole answer ("Probably X", "Most likely X").
@@ -54,7 +58,8 @@ def without_subject(question: str, answer: str, items: Sequence[Item] = ()) -> s
     """The answer without words that name what the question asks for around it: a subject
     ("The film is Crocodile Dundee." to "What film did ...?", "His middle name was
     Wroughton"), a noun before it ("the film Crocodile Dundee"), a count's noun after it
-    ("11 songs" to "How many songs ...?"). The word must be one of the question's, in the
+    ("11 songs" to "How many songs ...?"), or after a comma ("Zack Morris, the character"
+    to "Which character ...?"). The word must be one of the question's, in the
     singular. A title capitalises its verb and its nouns ("The Sky Is Blue", "The Band
     Perry"), so it never matches. After a subject, a name, number or year is the answer;
     words in lower case only when a stored sentence (of `items`) states them and none the
@@ -69,6 +74,9 @@ def without_subject(question: str, answer: str, items: Sequence[Item] = ()) -> s
     category = _CATEGORY.match(answer)
     if category is not None and _asks(question, category.group(2)):
         return answer[category.end() :]
+    apposed = _APPOSITION.search(answer, max(0, len(answer) - _APPOSITION_REACH))
+    if apposed is not None and apposed.start() > 0 and _asks(question, apposed.group(1)):
+        return answer[: apposed.start()]
     counted = _COUNTED.match(answer)
     if counted is not None and _asks(question, counted.group(2)):
         return counted.group(1)

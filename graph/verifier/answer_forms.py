@@ -94,8 +94,13 @@ _CITATION = re.compile(
 )
 # A gloss after the answer: "Zack Morris (the character)", "Queen (a band)".
 _GLOSS = re.compile(r"\s*\((?:the|a|an) [^()]{1,60}\)$")
-# What a reply adds after its answer: a paragraph, or a line that explains it.
-_EXPLANATION = re.compile(r"\n\s*\n|\n\s*(?i:explanation|reason|because|evidence|sources?)\b")
+# What a reply adds after its answer: a paragraph, a line that explains it, or a reason
+# after "because" or a semicolon ("X; the evidence says so.", "X because E3 says so"; a
+# semicolon within a name is kept: "Blood Sweat &amp; Tears").
+_EXPLANATION = re.compile(
+    r"\n\s*\n|\n\s*(?i:explanation|reason|because|evidence|sources?)\b|(?<!\s)\s+because\s"
+    r"|;\s+(?:the|it|this|that|these|both|as|see|according|based|because)\s"
+)
 # A full stop after a closing quote or mark ('"Tromsø".').
 _WRAPPED_STOPS = tuple(f"{closing}." for _, closing in _WRAPPERS)
 # "Yes, both are American.": a yes or no with its reason after a stop (not "No. 5").
@@ -146,8 +151,9 @@ def _without_end(text: str, ending: re.Pattern[str] = _ANNOUNCED_AFTER) -> str:
 
 
 def _first_paragraph(answer: str) -> str:
-    """The answer without the explanation a reply adds after it: a new paragraph, or a
-    line opening "Explanation:", "Because ..." (not when nothing comes before it)."""
+    """The answer without the explanation a reply adds after it: a new paragraph, a line
+    opening "Explanation:", "Because ...", a reason after a semicolon or "because" (not
+    when nothing comes before it)."""
     explained = _EXPLANATION.search(answer)
     if explained is None or not answer[: explained.start()].strip():
         return answer.strip()
