@@ -39,6 +39,7 @@ from graph.verifier.text.casing import as_written_in_sentence_case
         ("Zack Morris (the character)", "Zack Morris"),
         ("Tromsø; the evidence says so.", "Tromsø"),
         ("Tromsø because E3 says so", "Tromsø"),
+        ("Tromsø, because E3 says so.", "Tromsø"),
         ("Blood Sweat &amp; Tears", "Blood Sweat &amp; Tears"),
         ("Because of Winn-Dixie", "Because of Winn-Dixie"),
         ("Rocky (1976)", "Rocky (1976)"),

@@ -157,7 +157,7 @@ def _first_paragraph(answer: str) -> str:
     explained = _EXPLANATION.search(answer)
     if explained is None or not answer[: explained.start()].strip():
         return answer.strip()
-    return answer[: explained.start()].strip()
+    return answer[: explained.start()].rstrip(" \t\n,;:–—")
 
 
 def _unannounced(text: str) -> str:
