@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from verifier_utils import Store
+from verifier_utils import Store, check
 
 from graph.verifier.answer_asked import without_hedge, without_subject
 from graph.verifier.answer_forms import core_answer
@@ -128,3 +128,23 @@ def test_hostile_sayings_cost_time_in_proportion_to_their_length(answer: str) ->
     without_hedge(without_subject("How many songs is it?", core_answer(answer)), [])
     as_written_in_sentence_case(answer, SENTENCES * 100, ["Fallout"])
     assert time.monotonic() - started < 10.0
+
+
+@pytest.mark.parametrize(
+    ("answer", "outcome"),
+    [
+        ("1970", "verified"),
+        ("July 1970", "verified"),  # less precise than the stated date, and in it
+        ("in July 1970", "verified"),
+        ("August 1970", "rejected"),  # a month no sentence gives the year
+        ("July 1971", "rejected"),
+    ],
+)
+def test_a_year_with_its_stated_month_is_placed_in_the_date(answer: str, outcome: str) -> None:
+    store = Store()
+    store.add_text(
+        "Christopher Nolan",
+        "Christopher Edward Nolan (born 30 July 1970) is an English-American film director.",
+    )
+    verdict = check(store, "In what year was the director of Inception born?", answer)
+    assert verdict["outcome"] == outcome, verdict["reason"]

@@ -11,7 +11,8 @@ brings, not rewordings the case builder knows (those are the `reworded` kind):
   X.", "**Answer:** X"), hedged ("Probably X"), explained after a blank line or
   "because", as what the question asks for ("The film is X.", "the film X", "X, the
   film" to "What film ...?"), with its
-  first letter capitalised ("Role-playing"), citing its evidence ("X [E1]", "X,
+  first letter capitalised ("Role-playing"), a year with the month a stored date gives
+  it ("July 1970"), citing its evidence ("X [E1]", "X,
   according to the evidence"), a number hedged ("about 80,000"), a yes or
   no with its reason ("Yes, as the evidence shows.", "yes as the evidence shows"), a
   name of several words given in lower case, a name given as its stored page's title
@@ -45,6 +46,22 @@ _NOT_NOUNS = frozenset(
     ["the", "was", "were", "are", "did", "does", "has", "had", "can", "could", "would", "will"]
 )
 _NAME_OR_NUMBER = re.compile(r"[^\W_a-z]")
+_MONTHS = frozenset(
+    [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ]
+)
 INVARIANCE_LINE = (
     "{name:<34} {cases:>5} cases  outcome changed {changed:>4}  newly rejected {rejected:>3}"
 )
@@ -74,6 +91,20 @@ def _said(said: str) -> Change:
         return case["question"], said.format(case["answer"]), case["evidence"]
 
     return change
+
+
+def _with_month(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
+    """A year given with the month a stored date puts it in: "July 1970" for 1970 where a
+    sentence says "born 30 July 1970"."""
+    year = case["answer"].strip()
+    if not (year.isdecimal() and len(year) == 4):
+        return None
+    dated = re.compile(rf"\b(?:\d{{1,2}} ([A-Z][a-z]+)|([A-Z][a-z]+) \d{{1,2}},) {year}\b")
+    for record in case["evidence"]:
+        found = dated.search(str(record.get("text") or ""))
+        if found is not None and (found[1] or found[2]) in _MONTHS:
+            return case["question"], f"{found[1] or found[2]} {year}", case["evidence"]
+    return None
 
 
 def _first_capitalised(
@@ -204,6 +235,7 @@ CHANGES: dict[str, Change] = {
     "what is asked after it ('X, the film')": _asked("{answer}, the {noun}"),
     "its reason after it ('X because ...')": _said("{} because the evidence says so."),
     "first letter capitalised ('Role-playing')": _first_capitalised,
+    "a year with its stated month ('July 1970')": _with_month,
     "answer citing its evidence ('[E1]')": _cited,
     "answer with its source ('X, according to ...')": _said("{}, according to the evidence"),
     "number hedged ('about')": _hedged,

@@ -81,6 +81,18 @@ def find_all(tokens: tuple[str, ...], needle: tuple[str, ...]) -> list[Span]:
     return find_in(Text.of(tokens), needle)
 
 
+def find_dated(hay: Text, needle: tuple[str, ...]) -> list[Span]:
+    """Every occurrence of a month and year (`needle`: folded "july 1970") inside a whole
+    date the text states ("30 July 1970", folded "july 30 1970"): the date's tokens."""
+    if len(needle) != 2 or needle[0] not in _MONTHS or not needle[1].isdecimal():
+        return []
+    month, year = needle
+    dated = re.compile(rf" {month} (?:[1-9]|[12][0-9]|3[01]) {year}(?= )")
+    padded = hay.padded
+    starts = [padded.count(" ", 0, match.start()) for match in dated.finditer(padded)]
+    return [(start, start + 3) for start in starts]
+
+
 def find_in(hay: Text, needle: tuple[str, ...]) -> list[Span]:
     """Every occurrence of `needle` in a folded text, as token ranges (a string search:
     tokens hold no spaces, so the spaces before a match count the tokens before it)."""

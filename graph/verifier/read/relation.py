@@ -17,7 +17,7 @@ from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
 
-from graph.verifier.evidence.candidates import NUMBER, YEAR, Span, find_in, spans_in
+from graph.verifier.evidence.candidates import NUMBER, YEAR, Span, find_dated, find_in, spans_in
 from graph.verifier.kinds.answer_types import expected_class
 from graph.verifier.kinds.question import analyse_question, named_entities
 from graph.verifier.read.slots import MADE, date_governors, measured
@@ -186,8 +186,10 @@ def placements(raw: str, kind: str) -> tuple[tuple[Span, tuple[str, ...]], ...]:
 
 
 def locate(raw: str, needle: tuple[str, ...]) -> list[Span]:
-    """Where `needle` (folded tokens) occurs in the sentence as read."""
-    return find_in(analyse(reading(raw)), needle)
+    """Where `needle` (folded tokens) occurs in the sentence as read; a month and year
+    where a whole date states them ("July 1970" in "born 30 July 1970")."""
+    hay = analyse(reading(raw))
+    return find_in(hay, needle) or find_dated(hay, needle)
 
 
 @lru_cache(maxsize=TEXTS)
