@@ -10,7 +10,6 @@ threshold) is *verified*.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 from graph.verifier.answer_asked import as_said
@@ -29,17 +28,15 @@ from graph.verifier.read.ties import (
     unit_problem,
     with_article,
 )
-from graph.verifier.rules.aliases import alias_choice
 from graph.verifier.rules.choices import (
     REASON_PARTIAL_CHOICE,
     alternative,
     joined_choice,
-    named_alternatives,
-    names_same,
     partial_choice,
 )
 from graph.verifier.rules.comparison import computed, stated_comparison
 from graph.verifier.rules.events import event_problem
+from graph.verifier.rules.forms import choice_question, form_problem
 from graph.verifier.rules.name_parts import part_of_longer_name
 from graph.verifier.rules.ranges import range_problem
 from graph.verifier.rules.ranks import rank_problem
@@ -48,7 +45,7 @@ from graph.verifier.rules.titles import title_problem
 from graph.verifier.rules.unasked import unasked, unnamed_nationality
 from graph.verifier.score.combiner import Decider, load_combiner
 from graph.verifier.text.casing import cased_as_written, recased
-from graph.verifier.text.normalise import MONTH_NAMES, analyse, is_number
+from graph.verifier.text.normalise import analyse, is_number
 from graph.verifier.text.wordstems import STOPWORDS
 from graph.verifier.verdicts import (
     GROUNDING_COMPUTED,
@@ -62,12 +59,6 @@ from tools.base import Evidence, Verdict
 
 REASON_EMPTY = "The answer is empty, so there is nothing to check."
 REASON_NO_EVIDENCE = "No evidence is stored yet, so no sentence can support {answer!r}."
-REASON_YES_NO_EXPECTED = "The question asks yes or no, but {answer!r} is neither."
-REASON_YES_NO_UNEXPECTED = "{answer!r} does not answer a question that asks what, which or who."
-REASON_PERSON_EXPECTED = "The question asks who, but {answer!r} is a number or a date."
-REASON_NUMBER_EXPECTED = "The question asks for a number, but {answer!r} contains none."
-REASON_YEAR_EXPECTED = "The question asks for a year, but {answer!r} contains none."
-REASON_NOT_ALTERNATIVE = "The question asks to choose {alternatives}; {answer!r} is neither."
 REASON_NAMED_IN_QUESTION = (
     "{answer!r} is stated in stored {cite}, but the question itself names it, so it is"
     " more likely what the question starts from than what it asks for."
@@ -80,7 +71,6 @@ REASON_DESCRIBED = (
 REASON_NOT_GIVEN = "{answer!r} is stated in stored {cite}, but the question asks {asked}."
 REASON_WRONG_CLASS = "{answer!r} is stated in stored {cite}, but {clause}."
 
-_ROMAN = re.compile(r"^[ivxlcdm]+$")
 # Readings of a stated answer that say its sentence gives it another role (ranked
 # otherwise, one end of a range, inside a quoted title, paired with another key): each
 # grounds it, never rejects it.
@@ -155,69 +145,10 @@ def verify_answer(
     return _stated(check, found, decider or load_combiner().full)
 
 
-def form_problem(check: Check) -> Verdict | None:
-    """A rejection when the answer is not of the form the question asks for (a year, a
-    number, yes or no, one of two named alternatives; when no stored page is about one of
-    the alternatives, or the question names the answer itself, the question's pair may be
-    misread, and a stated answer that names neither is grounded)."""
-    q, folded, answer = check.q, check.folded, check.answer
-    yes_no = folded.tokens in (("yes",), ("no",))
-    if q.strict_yes_no and not yes_no and q.pair_kind != "or":
-        return reject(REASON_YES_NO_EXPECTED.format(answer=answer), [])
-    if yes_no and not q.asks_yes_no:
-        return reject(REASON_YES_NO_UNEXPECTED.format(answer=answer), [])
-    if q.asks_year and not any(len(t) in (3, 4) and t.isdigit() for t in folded.tokens):
-        return reject(REASON_YEAR_EXPECTED.format(answer=answer), [])
-    if q.asks_person and all(is_number(t) or t in MONTH_NAMES for t in folded.tokens):
-        return reject(REASON_PERSON_EXPECTED.format(answer=answer), [])
-    if q.asks_number and not any(is_number(t) or _ROMAN.match(t) for t in folded.tokens):
-        return reject(REASON_NUMBER_EXPECTED.format(answer=answer), [])
-    chosen = alternative(folded, q.pair) if q.pair else None
-    if _choice_question(check) and not yes_no and chosen is None:
-        alternatives = named_alternatives(q.pair)
-        aliased = alias_choice(check, alternatives)
-        if aliased is not None:
-            return aliased
-        reason = REASON_NOT_ALTERNATIVE.format(alternatives=alternatives, answer=answer)
-        _, uncovered = check.coverage(mentions=False)
-        misread = bool(uncovered) or _named_beside_pair(check)
-        found = check.locate()[0] if misread else None
-        if found is not None:
-            return ground(found.ids, reason, [], GROUNDING_STATED)
-        return reject(reason, [])
-    return None
-
-
-def _named_beside_pair(check: Check) -> bool:
-    """The question names the answer, a name, outside both alternatives as read: the pair
-    may be misread ("X by A or Y featuring B" read as A or B)."""
-    folded = check.folded
-    return (
-        not check.plain
-        and contains(check.q.text, folded)
-        and not any(contains(name, folded) for name in check.q.pair)
-    )
-
-
-def _choice_question(check: Check) -> bool:
-    """The question asks to choose one of two named alternatives."""
-    q = check.q
-    if q.pair_kind == "or" and q.pair_named:
-        return True
-    chosen = alternative(check.folded, q.pair) if q.pair else None
-    return (
-        q.pair_kind == "and"
-        and q.pair_named
-        and q.asks_which
-        and chosen is not None
-        and names_same(check.folded, q.pair[chosen])
-    )
-
-
 def _choice(check: Check, comparison: bool, yes_no: bool) -> tuple[int | None, bool]:
     """Which alternative the answer names, and whether it is checked as a choice."""
     chosen = None if yes_no or not check.q.pair else alternative(check.folded, check.q.pair)
-    return chosen, chosen is not None and (_choice_question(check) or comparison)
+    return chosen, chosen is not None and (choice_question(check) or comparison)
 
 
 def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
