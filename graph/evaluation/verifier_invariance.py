@@ -6,7 +6,8 @@ bench counts the cases whose outcome changed and those that became `rejected` (a
 answer turned away: the worst failure). The changes are phenomena a user or a page
 brings, not rewordings the case builder knows (those are the `reworded` kind):
 
-- the question typed all in lower case;
+- the question typed all in lower case, all in capitals, after a label ("Question:
+  ..."), or with its spaces doubled;
 - the answer announced ("The answer is X.", "It was X.", "I believe the answer is
   X.", "**Answer:** X"), hedged ("Probably X"), explained after a blank line or
   "because", as what the question asks for ("The film is X.", "the film X", "X, the
@@ -67,11 +68,16 @@ INVARIANCE_LINE = (
 )
 
 
-def _lower_question(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
-    return case["question"].lower(), case["answer"], case["evidence"]
+def _asked(retyped: Callable[[str], str]) -> Change:
+    """The question typed another way ("Question: ...", in capitals)."""
+
+    def change(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
+        return retyped(case["question"]), case["answer"], case["evidence"]
+
+    return change
 
 
-def _asked(said: str) -> Change:
+def _as_asked(said: str) -> Change:
     """A name or number said with the noun the question asks for ("The film is X.")."""
 
     def change(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
@@ -223,16 +229,19 @@ def _beside(kind: str) -> Change:
 
 
 CHANGES: dict[str, Change] = {
-    "question in lower case": _lower_question,
+    "question in lower case": _asked(str.lower),
+    "question in capitals": _asked(str.upper),
+    "question after a label ('Question: ...')": _asked("Question: {}".format),
+    "question with its spaces doubled": _asked(lambda question: question.replace(" ", "  ")),
     "answer announced": _said("The answer is {}."),
     "answer said in a sentence ('It was X.')": _said("It was {}."),
     "announced twice ('I believe the answer is X.')": _said("I believe the answer is {}."),
     "labelled in bold ('**Answer:** X')": _said("**Answer:** {}"),
     "hedged ('Probably X')": _said("Probably {}"),
     "explained below it ('X', a blank line, a reason)": _said("{}\n\nThe evidence states it."),
-    "as what is asked ('The film is X.')": _asked("The {noun} is {answer}."),
-    "named by what is asked ('the film X')": _asked("the {noun} {answer}"),
-    "what is asked after it ('X, the film')": _asked("{answer}, the {noun}"),
+    "as what is asked ('The film is X.')": _as_asked("The {noun} is {answer}."),
+    "named by what is asked ('the film X')": _as_asked("the {noun} {answer}"),
+    "what is asked after it ('X, the film')": _as_asked("{answer}, the {noun}"),
     "its reason after it ('X because ...')": _said("{} because the evidence says so."),
     "first letter capitalised ('Role-playing')": _first_capitalised,
     "a year with its stated month ('July 1970')": _with_month,

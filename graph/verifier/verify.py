@@ -46,6 +46,7 @@ from graph.verifier.rules.unasked import unasked, unnamed_nationality
 from graph.verifier.score.combiner import Decider, load_combiner
 from graph.verifier.text.casing import cased_as_written, recased
 from graph.verifier.text.normalise import analyse, is_number
+from graph.verifier.text.question_text import as_asked
 from graph.verifier.text.wordstems import STOPWORDS
 from graph.verifier.verdicts import (
     GROUNDING_COMPUTED,
@@ -112,7 +113,7 @@ def verify_answer(
     lexicon = shared_lexicon() if lexicon is None else lexicon
     items = stored_items(evidence)
     answer = as_said(question, answer, items)
-    question = recased(question, ((item.raw, item.title) for item in items if item.trusted))
+    question = recased(as_asked(question), ((i.raw, i.title) for i in items if i.trusted))
     answer = yes_or_no_said(question, answer)
     answer = without_disambiguation(answer, (item.title for item in items))
     answer = cased_as_written(answer, [i.raw for i in items], [i.title for i in items])
