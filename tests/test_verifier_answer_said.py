@@ -25,7 +25,8 @@ from graph.verifier.text.casing import as_written_in_sentence_case
         ("So, the answer is Tromsø", "Tromsø"),
         ("Therefore, Tromsø.", "Tromsø"),
         ("The correct answer would be Tromsø", "Tromsø"),
-        ("So, I Said", "So, I Said"),  # nothing left after it: a title
+        ("So, I Said", "So, I Said"),  # "So," alone announces nothing: a title
+        ("Answer:", ""),  # an announcement and nothing else: an empty answer
         ("The year is 1956.", "The year is 1956"),  # a subject: `without_subject`
         ("in May 1956", "May 1956"),
         ("in the year 1551", "1551"),

@@ -34,16 +34,14 @@ _APPOSITION_REACH = 80
 _COUNTED = re.compile(r"^(\d[\d,.]*)\s+([a-z][\w'’-]*)$")
 # Words that hedge a whole answer ("Probably X", "Most likely X").
 _HEDGE = re.compile(r"^(?:[Pp]robably|(?:[Mm]ost )?[Ll]ikely|[Pp]ossibly|[Pp]erhaps|[Mm]aybe),?\s+")
-
-
 # Words that join a name's parts, never the noun a question asks for.
-_JOINING = frozenset(("of", "the", "and", "in", "for", "de", "on", "at", "to", "by", "from"))
+_NEVER_ASKED = frozenset(("of", "the", "and", "in", "for", "de", "on", "at", "to", "by", "from"))
 
 
 def _asks(question: str, word: str) -> bool:
     """The question uses the word (in the singular), a noun rather than a joining word."""
     tokens = analyse(word).tokens
-    if not tokens or tokens[-1] in _JOINING:
+    if not tokens or tokens[-1] in _NEVER_ASKED:
         return False
     return singular(tokens[-1]) in map(singular, analyse(question).tokens)
 

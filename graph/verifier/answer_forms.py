@@ -165,7 +165,7 @@ def _unannounced(text: str) -> str:
     evidence, I think the answer is X")."""
     for _ in range(_MOST_ANNOUNCEMENTS):
         opened = _ANNOUNCED.match(text)
-        if opened is None or opened.end() == len(text.rstrip()):
+        if opened is None:
             break
         text = text[opened.end() :].lstrip()
     return text
