@@ -154,6 +154,8 @@ def _first_paragraph(answer: str) -> str:
     """The answer without the explanation a reply adds after it: a new paragraph, a line
     opening "Explanation:", "Because ...", a reason after a semicolon or "because" (not
     when nothing comes before it)."""
+    if "\n" not in answer and ";" not in answer and "because" not in answer:
+        return answer.strip()  # nothing the search could find (and most answers are short)
     explained = _EXPLANATION.search(answer)
     if explained is None or not answer[: explained.start()].strip():
         return answer.strip()
@@ -177,7 +179,9 @@ def core_answer(answer: str) -> str:
     evidence"), a gloss ("(the character)"), a sentence's full stop (not an
     abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or number."""
     core = _unwrapped(_without_end(_unannounced(_unwrapped(_first_paragraph(answer)))))
-    core = _unwrapped(_without_end(_without_end(core, _CITATION), _GLOSS))
+    core = _unwrapped(_without_end(core, _CITATION))
+    if core.endswith(")"):
+        core = _without_end(core, _GLOSS)
     if _SENTENCE_STOP.search(core[-_END_REACH:]) or core.endswith(_WRAPPED_STOPS):
         core = _unwrapped(core[:-1].rstrip())
     return _LEADING_WORDS.sub("", core)

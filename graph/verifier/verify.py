@@ -44,7 +44,7 @@ from graph.verifier.rules.respectively import respectively_problem
 from graph.verifier.rules.titles import title_problem
 from graph.verifier.rules.unasked import unasked, unnamed_nationality
 from graph.verifier.score.combiner import Decider, load_combiner
-from graph.verifier.text.casing import cased_as_written, recased
+from graph.verifier.text.casing import cased_as_written, may_be_recased, recased
 from graph.verifier.text.normalise import analyse, is_number
 from graph.verifier.text.question_text import as_asked
 from graph.verifier.text.wordstems import STOPWORDS
@@ -116,7 +116,8 @@ def verify_answer(
     question = recased(as_asked(question), ((i.raw, i.title) for i in items if i.trusted))
     answer = yes_or_no_said(question, answer)
     answer = without_disambiguation(answer, (item.title for item in items))
-    answer = cased_as_written(answer, [i.raw for i in items], [i.title for i in items])
+    if may_be_recased(answer):
+        answer = cased_as_written(answer, [i.raw for i in items], [i.title for i in items])
     check = Check(question, answer, items, lexicon)
     misformed = form_problem(check)
     if misformed is not None:

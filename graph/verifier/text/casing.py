@@ -32,6 +32,7 @@ _JOINING = frozenset(("of", "the", "and", "de", "for", "von", "van", "in", "a", 
 # What joins names in a list: "a and b", "a & b", "a, b and c".
 _JOINERS = re.compile(r"(\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)")
 _UNDISAMBIGUATED = re.compile(r"\s*\([^()]*\)\s*$")
+_DIGIT = re.compile(r"\d")
 # Words a whole name or phrase does not end with ("Commentaries on" is cut short).
 _FRAGMENT_ENDS = _JOINING | frozenset(("on", "at", "to", "by", "with", "from", "as"))
 
@@ -165,8 +166,11 @@ def as_written_in_sentence_case(answer: str, stating: Sequence[str], titles: Seq
     writes it so ("role-playing"); otherwise, or when it ends as a name cut short does
     ("Commentaries on"), as given ("Tromsø", "Paris")."""
     core = answer.strip()
-    if not core[:1].isupper() or not core[1:].islower() or len(core) > _LONGEST_NAME:
+    if not _sentence_cased(core):
         return answer
+    lowered = core[0].lower() + core[1:]
+    if " " not in core and lowered not in "\n".join(stating):
+        return answer  # one word no sentence writes in lower case: a name ("Paris")
     if core.rsplit(None, 1)[-1].casefold() in _FRAGMENT_ENDS:  # a name cut short
         return answer
     pattern = re.compile(rf"(?<![\w'’]){re.escape(core)}(?![\w'’])")
@@ -174,12 +178,28 @@ def as_written_in_sentence_case(answer: str, stating: Sequence[str], titles: Seq
         match.start() > 0 for sentence in stating for match in pattern.finditer(sentence)
     ):
         return answer
-    lowered = core[0].lower() + core[1:]
     written = written_as_stated(lowered, stating, titles)
     if written != lowered:
         return written
     lower_pattern = re.compile(rf"(?<![\w'’]){re.escape(lowered)}(?![\w'’])")
     return lowered if any(lower_pattern.search(sentence) for sentence in stating) else answer
+
+
+def _sentence_cased(core: str) -> bool:
+    """The first letter alone is a capital, and the text is words no longer than a name
+    (not a date: "July 5, 1984")."""
+    return (
+        core[:1].isupper()
+        and core[1:].islower()
+        and len(core) <= _LONGEST_NAME
+        and _DIGIT.search(core) is None
+    )
+
+
+def may_be_recased(answer: str) -> bool:
+    """Whether `cased_as_written` may change the answer: it is in lower case, or its first
+    letter alone is a capital (a cheap test before the evidence's sentences are listed)."""
+    return answer.islower() or _sentence_cased(answer.strip())
 
 
 def cased_as_written(answer: str, stating: Sequence[str], titles: Sequence[str]) -> str:

@@ -20,8 +20,9 @@ _SPACES = re.compile(r"[ \t]{2,}")
 def as_asked(question: str) -> str:
     """The question without a label before it, its runs of spaces as one, and in lower
     case when it has no lower-case letter but some capitals ("WHO DIRECTED ...?")."""
-    asked = _LABEL.sub("", question, count=1) if _LABEL.match(question) else question
-    asked = _SPACES.sub(" ", asked).strip() or question
-    if any(char.isupper() for char in asked) and not any(char.islower() for char in asked):
-        return asked.lower()
-    return asked
+    labelled = _LABEL.match(question)
+    asked = question[labelled.end() :] if labelled is not None else question
+    if "  " in asked or "\t" in asked:
+        asked = _SPACES.sub(" ", asked)
+    asked = asked.strip() or question
+    return asked.lower() if asked.isupper() else asked  # capitals, and no lower case
