@@ -25,7 +25,9 @@ DRESSES: dict[str, Callable[[str], str]] = {
     "first letter capitalised": lambda answer: answer[:1].upper() + answer[1:],
 }
 DRESSED_KINDS = ("span_swap", "bridge_entity", "bridge_page_span", "partial_name", "extended_name")
-DRESS_LINE = "{name:<34} {cases:>5} cases  verified as written {verified:>4}  dressed {dressed:>4}"
+DRESS_LINE = (
+    "{name:<{width}} {cases:>5} cases  verified as written {verified:>4}  dressed {dressed:>4}"
+)
 
 
 def dressed_negatives(
@@ -56,4 +58,5 @@ def dressed_negatives(
 
 def format_dressed(figures: Mapping[str, Mapping[str, int]]) -> list[str]:
     """One line per dress."""
-    return [DRESS_LINE.format(name=name, **counts) for name, counts in figures.items()]
+    width = max(map(len, figures), default=0)
+    return [DRESS_LINE.format(name=name, width=width, **counts) for name, counts in figures.items()]

@@ -64,7 +64,7 @@ _MONTHS = frozenset(
     ]
 )
 INVARIANCE_LINE = (
-    "{name:<34} {cases:>5} cases  outcome changed {changed:>4}  newly rejected {rejected:>3}"
+    "{name:<{width}} {cases:>5} cases  outcome changed {changed:>4}  newly rejected {rejected:>3}"
 )
 
 
@@ -287,5 +287,8 @@ def invariance(
 
 
 def format_invariance(figures: Mapping[str, Mapping[str, int]]) -> list[str]:
-    """One line per change."""
-    return [INVARIANCE_LINE.format(name=name, **counts) for name, counts in figures.items()]
+    """One line per change, the names in a column as wide as the longest."""
+    width = max(map(len, figures), default=0)
+    return [
+        INVARIANCE_LINE.format(name=name, width=width, **counts) for name, counts in figures.items()
+    ]
