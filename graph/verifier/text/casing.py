@@ -131,6 +131,12 @@ def _whole_words(text: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){re.escape(text)}(?!\w)", re.IGNORECASE)
 
 
+@lru_cache(maxsize=WORDS)
+def _exact_words(text: str) -> re.Pattern[str]:
+    """A search for the text as whole words, in its own case (kept per text)."""
+    return re.compile(rf"(?<![\w'’]){re.escape(text)}(?![\w'’])")
+
+
 def _as_written(
     text: str, stating: Sequence[str], *, single: bool, names: Sequence[str] = ()
 ) -> str | None:
@@ -173,16 +179,15 @@ def as_written_in_sentence_case(answer: str, stating: Sequence[str], titles: Seq
         return answer  # one word no sentence writes in lower case: a name ("Paris")
     if core.rsplit(None, 1)[-1].casefold() in _FRAGMENT_ENDS:  # a name cut short
         return answer
-    pattern = re.compile(rf"(?<![\w'’]){re.escape(core)}(?![\w'’])")
     if any(_UNDISAMBIGUATED.sub("", title) == core for title in titles) or any(
-        match.start() > 0 for sentence in stating for match in pattern.finditer(sentence)
+        match.start() > 0 for sentence in stating for match in _exact_words(core).finditer(sentence)
     ):
         return answer
     written = written_as_stated(lowered, stating, titles)
     if written != lowered:
         return written
-    lower_pattern = re.compile(rf"(?<![\w'’]){re.escape(lowered)}(?![\w'’])")
-    return lowered if any(lower_pattern.search(sentence) for sentence in stating) else answer
+    written_lower = _exact_words(lowered)
+    return lowered if any(written_lower.search(sentence) for sentence in stating) else answer
 
 
 def _sentence_cased(core: str) -> bool:
