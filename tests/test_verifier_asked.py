@@ -1,13 +1,21 @@
-"""The noun a question's "what"/"which" asks for, and whether the answer's own lead says
-the answer is one: signals of the learned combiner against bridge entities."""
+"""The noun a question's "what"/"which" asks for, whether the answer's own lead says the
+answer is one, and a named thing offered for a kind of thing: signals of the learned
+combiner against bridge entities."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import pytest
+from verifier_utils import Store
 
+from graph.verifier import verify_answer
 from graph.verifier.kinds.asked import asked_in_lead, asked_next_to, asked_noun
+from graph.verifier.kinds.lexicon_store import snapshot_lexicon
+from graph.verifier.read.check import Check, Found
+from graph.verifier.read.reading import Reading
+from graph.verifier.score.combiner import Decision
+from graph.verifier.score.signals import SIGNALS, signals
 from graph.verifier.text.normalise import analyse
 
 
@@ -67,3 +75,34 @@ def test_the_asked_noun_next_to_the_answer() -> None:
     assert asked_next_to(county, words, (start, start + 1))
     assert not asked_next_to(county, words, (0, 1))
     assert not asked_next_to("Who is it?", words, (start, start + 1))
+
+
+class SignalRecorder:
+    """A decider that accepts every answer and keeps the signals it was given."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, float] = {}
+
+    def decide(self, check: Check, found: Found, reading: Reading) -> Decision:
+        self.seen = dict(zip(SIGNALS, signals(check, found, reading), strict=True))
+        return Decision(True)
+
+
+def _named_for_kind(question: str, answer: str, store: Store) -> float:
+    recorder = SignalRecorder()
+    verify_answer(question, answer, store.evidence, lexicon=snapshot_lexicon(), decider=recorder)
+    assert recorder.seen, f"{answer!r} never reached the combiner"
+    return recorder.seen["named_for_kind"]
+
+
+def test_a_named_person_offered_for_a_kind_of_thing_is_a_signal() -> None:
+    """The bridge entity of "What position did the author of ... have?" is a person (its
+    own lead says so), and a position is no person: the signal fires. It stays off when
+    the question asks for a person, or the answer is a title, not a named thing."""
+    store = Store()
+    store.search("Inside the Third Reich")
+    store.search("Albert Speer")
+    position = "What position in Nazi Germany did the author of Inside the Third Reich have?"
+    assert _named_for_kind(position, "Albert Speer", store) == 1.0
+    assert _named_for_kind(position, "Reich Minister of Armaments and War Production", store) == 0.0
+    assert _named_for_kind("Who wrote Inside the Third Reich?", "Albert Speer", store) == 0.0

@@ -135,6 +135,18 @@ CLASS_OF: dict[str, frozenset[str]] = {
 
 # Classes that may stand for one another in an answer ("Where did she study?" ->
 # a university; "Who produced it?" -> a studio).
+# Nouns that ask for a kind of thing rather than a named one: a sport, a language, a
+# genre, a field or a position is answered by a common noun or a title ("BMX", "Latin",
+# "Metalcore", "physics"), never by a person, a place, a body or a work.
+KIND_NOUNS = frozenset(
+    split_words(
+        "sport language genre style field science discipline subject profession occupation"
+        " position medal religion faith ideology philosophy technique quality activity"
+    )
+)
+# The classes of a named thing that no `KIND_NOUNS` question asks for.
+NAMED_CLASSES = frozenset({PERSON, PLACE, ORGANISATION, WORK})
+
 WHERE_CLASSES = frozenset({PLACE, ORGANISATION, EVENT})
 WHO_CLASSES = frozenset({PERSON, ORGANISATION})
 
