@@ -133,8 +133,6 @@ CLASS_OF: dict[str, frozenset[str]] = {
     **{word: frozenset(kinds) for word, kinds in _TWO_CLASSES.items()},
 }
 
-# Classes that may stand for one another in an answer ("Where did she study?" ->
-# a university; "Who produced it?" -> a studio).
 # Nouns that ask for a kind of thing rather than a named one: a sport, a language, a
 # genre, a field or a position is answered by a common noun or a title ("BMX", "Latin",
 # "Metalcore", "physics"), never by a person, a place, a body or a work.
@@ -147,6 +145,8 @@ KIND_NOUNS = frozenset(
 # The classes of a named thing that no `KIND_NOUNS` question asks for.
 NAMED_CLASSES = frozenset({PERSON, PLACE, ORGANISATION, WORK})
 
+# Classes that may stand for one another in an answer ("Where did she study?" ->
+# a university; "Who produced it?" -> a studio).
 WHERE_CLASSES = frozenset({PLACE, ORGANISATION, EVENT})
 WHO_CLASSES = frozenset({PERSON, ORGANISATION})
 
