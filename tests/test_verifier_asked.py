@@ -1,6 +1,6 @@
 """The noun a question's "what"/"which" asks for, whether the answer's own lead says the
-answer is one, and a named thing offered for a kind of thing: signals of the learned
-combiner against bridge entities."""
+answer is one, a named thing offered for a kind of thing, and an answer two named pages
+state: signals of the learned combiner against bridge entities and wrong spans."""
 
 from __future__ import annotations
 
@@ -88,11 +88,11 @@ class SignalRecorder:
         return Decision(True)
 
 
-def _named_for_kind(question: str, answer: str, store: Store) -> float:
+def _signal(name: str, question: str, answer: str, store: Store) -> float:
     recorder = SignalRecorder()
     verify_answer(question, answer, store.evidence, lexicon=snapshot_lexicon(), decider=recorder)
     assert recorder.seen, f"{answer!r} never reached the combiner"
-    return recorder.seen["named_for_kind"]
+    return recorder.seen[name]
 
 
 def test_a_named_person_offered_for_a_kind_of_thing_is_a_signal() -> None:
@@ -103,6 +103,23 @@ def test_a_named_person_offered_for_a_kind_of_thing_is_a_signal() -> None:
     store.search("Inside the Third Reich")
     store.search("Albert Speer")
     position = "What position in Nazi Germany did the author of Inside the Third Reich have?"
-    assert _named_for_kind(position, "Albert Speer", store) == 1.0
-    assert _named_for_kind(position, "Reich Minister of Armaments and War Production", store) == 0.0
-    assert _named_for_kind("Who wrote Inside the Third Reich?", "Albert Speer", store) == 0.0
+    assert _signal("named_for_kind", position, "Albert Speer", store) == 1.0
+    assert (
+        _signal("named_for_kind", position, "Reich Minister of Armaments and War Production", store)
+        == 0.0
+    )
+    assert (
+        _signal("named_for_kind", "Who wrote Inside the Third Reich?", "Albert Speer", store) == 0.0
+    )
+
+
+def test_an_answer_stated_on_two_named_pages_is_a_signal() -> None:
+    """What two named things have in common is stated on the page of each ("Bundestag is a
+    Berlin U-Bahn station", "The Reichstag ... is a historic edifice in Berlin"); a span
+    on one of them only is not."""
+    store = Store()
+    store.search("Bundestag (Berlin U-Bahn)")
+    store.search("Reichstag building")
+    question = "What city does Bundestag and Reichstag building have in common?"
+    assert _signal("named_pages_both", question, "Berlin", store) == 1.0
+    assert _signal("named_pages_both", question, "Bonn", store) == 0.0

@@ -77,6 +77,7 @@ SIGNALS = (
     "single_word",
     "demonym",
     "named_pages_only",
+    "named_pages_both",
     "own_page_stored",
     "asked_in_lead",
     "asked_not_in_lead",
@@ -117,6 +118,16 @@ def _named_pages_only(check: Check) -> bool:
     starts from (a bridge), not the answer's own."""
     stating = check.stating_items()
     return bool(stating) and all(contains(check.q.text, item.title_text) for item in stating)
+
+
+def _named_pages_both(check: Check) -> bool:
+    """Sentences on two or more pages the question names state the answer: what two named
+    things have in common ("What city do the Bundestag station and the Reichstag building
+    have in common?"; a name: two pages' years or numbers are seldom one shared value)."""
+    named = {
+        item.title for item in check.stating_items() if contains(check.q.text, item.title_text)
+    }
+    return len(named) > 1
 
 
 def _own_page_stored(check: Check) -> bool:
@@ -183,6 +194,7 @@ def signals(check: Check, found: Found, reading: Reading) -> list[float]:
         len(reading.answer.tokens) == 1,
         all(token in DEMONYMS for token in reading.answer.tokens),
         _named_pages_only(check),
+        kind == NAME and _named_pages_both(check),
         _own_page_stored(check),
         asked is True,
         asked is False,
