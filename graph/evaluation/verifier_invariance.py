@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from graph.evaluation.verifier_outcomes import GOLD_KIND, outcome_of
+from graph.verifier.text.number_folds import MONTHS
 from tools.base import Evidence, Verdict
 
 Case = Mapping[str, Any]
@@ -47,22 +48,7 @@ _NOT_NOUNS = frozenset(
     ["the", "was", "were", "are", "did", "does", "has", "had", "can", "could", "would", "will"]
 )
 _NAME_OR_NUMBER = re.compile(r"[^\W_a-z]")
-_MONTHS = frozenset(
-    [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ]
-)
+_MONTHS = frozenset(month.capitalize() for month in MONTHS)
 INVARIANCE_LINE = (
     "{name:<{width}} {cases:>5} cases  outcome changed {changed:>4}  newly rejected {rejected:>3}"
 )

@@ -113,21 +113,25 @@ def _class_signals(check: Check, reading: Reading) -> tuple[bool, ...]:
     )
 
 
-def _named_pages_only(check: Check) -> bool:
+def _named_pages(check: Check) -> tuple[int, int]:
+    """How many pages have a sentence stating the answer, and how many of them the
+    question names."""
+    pages = {item.title: item.title_text for item in check.stating_items()}
+    named = sum(1 for title_text in pages.values() if contains(check.q.text, title_text))
+    return len(pages), named
+
+
+def _named_pages_only(stating: int, named: int) -> bool:
     """Every sentence stating the answer is on a page the question names: the page it
     starts from (a bridge), not the answer's own."""
-    stating = check.stating_items()
-    return bool(stating) and all(contains(check.q.text, item.title_text) for item in stating)
+    return stating > 0 and named == stating
 
 
-def _named_pages_both(check: Check) -> bool:
+def _named_pages_both(named: int) -> bool:
     """Sentences on two or more pages the question names state the answer: what two named
     things have in common ("What city do the Bundestag station and the Reichstag building
     have in common?"; a name: two pages' years or numbers are seldom one shared value)."""
-    named = {
-        item.title for item in check.stating_items() if contains(check.q.text, item.title_text)
-    }
-    return len(named) > 1
+    return named > 1
 
 
 def _own_page_stored(check: Check) -> bool:
@@ -156,6 +160,7 @@ def signals(check: Check, found: Found, reading: Reading) -> list[float]:
     counts = kind == NUMBER and bool(reading.cues.measures)
     nearest = min(reading.placements, key=lambda p: p.relation_distance, default=None)
     asked = asked_in_lead(check.question, check.answer, check.lexicon)
+    stating_pages, named_pages = _named_pages(check)
     values = (
         kind == YEAR,
         kind == NUMBER,
@@ -193,8 +198,8 @@ def signals(check: Check, found: Found, reading: Reading) -> list[float]:
         bool(check.lexicon and check.lexicon.describe(" ".join(reading.answer.tokens))),
         len(reading.answer.tokens) == 1,
         all(token in DEMONYMS for token in reading.answer.tokens),
-        _named_pages_only(check),
-        kind == NAME and _named_pages_both(check),
+        _named_pages_only(stating_pages, named_pages),
+        kind == NAME and _named_pages_both(named_pages),
         _own_page_stored(check),
         asked is True,
         asked is False,
