@@ -73,6 +73,39 @@ def test_a_relative_which_after_a_noun_asks_nothing_and_name_the_noun_asks_it(
     assert (expected.noun, set(expected.classes)) == (noun, classes)
 
 
+@pytest.mark.parametrize(
+    ("question", "noun", "classes"),
+    [
+        ("Who was the head coach of the team that won the 2014 final?", "coach", {PERSON}),
+        ("who is the English actress who played the mother?", "actress", {PERSON}),
+        ("Who are the members of the band?", "members", {PERSON}),
+        # no role, a role with no class, or one that is no person's or body's
+        ("Who is the oldest, Sid Haig or Vic Darchinyan?", "who", {PERSON, ORGANISATION}),
+        ("Who was the sponsor of the race?", "who", {PERSON, ORGANISATION}),
+        ("Who was the DJ of the compilation album?", "who", {PERSON, ORGANISATION}),
+        ("Who directed the film?", "who", {PERSON, ORGANISATION}),
+    ],
+)
+def test_who_is_the_role_asks_for_what_the_role_names(
+    question: str, noun: str, classes: set[str]
+) -> None:
+    expected = expected_class(question)
+    assert (expected.noun, set(expected.classes)) == (noun, classes)
+
+
+def test_a_team_offered_for_who_was_its_coach_is_not_verified(store: Store) -> None:
+    store.add_text(
+        "2014 Oregon Ducks football team",
+        "The 2014 Oregon Ducks football team won the 2014 Pac-12 Football Championship Game"
+        " under head coach Mark Helfrich.",
+    )
+    question = "Who was the head coach of the team that won the 2014 Pac-12 Championship Game?"
+    assert check(store, question, "Mark Helfrich")["outcome"] == "verified"
+    team = check(store, question, "2014 Oregon Ducks football team")
+    assert team["outcome"] == "grounded"
+    assert "asks for a coach (a person)" in team["reason"]
+
+
 def test_a_name_after_a_relative_which_is_not_what_the_question_asks(store: Store) -> None:
     store.add_text("Union Jack", "The Union Jack is the national flag of the United Kingdom.")
     store.add_text("Union Jack", "It is a ceremonial flag in Canada by resolution.", 1)
