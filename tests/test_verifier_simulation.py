@@ -15,6 +15,7 @@ from graph.evaluation.simulation import (
     by_first_kind,
     choose,
     figures,
+    plans,
     run_simulation,
 )
 from graph.evaluation.verifier_bench import main
@@ -66,6 +67,28 @@ def test_the_command_prints_json_and_writes_the_plot(
     text = capsys.readouterr().out
     assert "keep 0.5" in text and "exact match" in text and "verified precision" in text
     assert "exact match by first answer" in text
+
+
+def test_a_wrong_span_policy_draws_span_swaps_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    questions = load_questions()[:12]
+    every = plans(questions)
+    spans = plans(questions, ("span_swap",))
+    assert {kind for plan in every.values() for kind in plan.kinds} > {"span_swap"}
+    assert {kind for plan in spans.values() for kind in plan.kinds} == {"span_swap"}
+    for text, plan in spans.items():
+        assert set(plan.negatives) <= set(every[text].negatives)
+    plot = tmp_path / "sim.png"
+    argv = ["verifier", "--simulate", "--n", "3", "--p", "0", "--keep", "1", "--json"]
+    assert main([*argv, "--kinds", "span_swap", "--plot", str(plot)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["settings"]["policy_kinds"] == ["span_swap"]
+    for run in summary["runs"]:
+        assert set(run["by_first_kind"]) <= {"span_swap", "gold"}
+    with pytest.raises(SystemExit):
+        main([*argv, "--kinds", "span_swaps"])
+    assert "expected some of span_swap" in capsys.readouterr().err
 
 
 def test_a_plot_path_that_is_a_directory_is_refused_before_anything_runs(

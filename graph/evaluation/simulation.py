@@ -5,7 +5,8 @@ offline snapshot, the agent's own verifier). A policy searches the gold pages,
 then finishes with the gold answer with probability `p` and otherwise with a
 hard negative drawn from the benchmark's case kinds that need no made-up
 evidence (span swaps, swapped yes/no and either/or, partial and extended names,
-bridge entities and bridge-page spans, absent answers). Whenever the graph
+bridge entities and bridge-page spans, absent answers), or from some of them only
+(`kinds`: a wrong-span policy draws span swaps alone). Whenever the graph
 sends its answer back (a rejection, or a grounded answer pushed back once) it
 keeps the answer with probability `keep`; otherwise it switches to the gold
 answer with probability `p_switch` and to another hard negative (the gold answer
@@ -67,6 +68,7 @@ class SimulationSettings:
     p_switch: float = 0.5
     n: int = 100
     seed: int = 0
+    kinds: tuple[str, ...] = POLICY_KINDS
 
 
 @dataclass(frozen=True)
@@ -87,12 +89,15 @@ class Plan:
         return self.kinds[self.negatives.index(answer)] if answer in self.negatives else "other"
 
 
-def plans(questions: Sequence[dict[str, Any]]) -> dict[str, Plan]:
-    """Each question's plan, keyed by its text as the prompt shows it."""
+def plans(
+    questions: Sequence[dict[str, Any]], kinds: Sequence[str] = POLICY_KINDS
+) -> dict[str, Plan]:
+    """Each question's plan, keyed by its text as the prompt shows it; its hard negatives
+    are of the case `kinds` only."""
     titles = {title for q in questions for title, _ in q["supporting_facts"]}
     negatives: dict[str, dict[str, str]] = {q["_id"]: {} for q in questions}
     for case in build_cases(list(questions), load_pages(titles)):
-        if case["case"] in POLICY_KINDS:
+        if case["case"] in kinds:
             negatives[case["id"]].setdefault(case["answer"], case["case"])
     return {
         one_line(q["question"]): Plan(
@@ -188,7 +193,7 @@ def run_simulation(
 ) -> dict[str, Any]:
     """Run every (p, mode, question) episode; returns the figures per p and mode."""
     chosen = list(questions if questions is not None else load_questions())[: cfg.n or None]
-    by_question = plans(chosen)
+    by_question = plans(chosen, cfg.kinds)
     jobs = [(p, mode, q) for p in cfg.ps for mode in MODES for q in chosen]
     saver = InMemorySaver()
     agents = {
@@ -218,7 +223,7 @@ def run_simulation(
             }
         )
     return {
-        "settings": asdict(cfg) | {"questions": len(chosen), "policy_kinds": list(POLICY_KINDS)},
+        "settings": asdict(cfg) | {"questions": len(chosen), "policy_kinds": list(cfg.kinds)},
         "without_negative": sum(not plan.negatives for plan in by_question.values()),
         "runs": [
             {"p": p, "verifier": mode, **figures(episodes[(p, mode)])}

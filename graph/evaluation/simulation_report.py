@@ -14,7 +14,7 @@ from typing import Any
 
 from graph.evaluation.config import BenchError, check_output_file
 from graph.evaluation.hotpot import load_questions
-from graph.evaluation.simulation import SimulationSettings, run_simulation
+from graph.evaluation.simulation import POLICY_KINDS, SimulationSettings, run_simulation
 from graph.evaluation.verifier_cases import fold_of
 
 DEFAULT_PLOT = Path("verifier_simulation.png")
@@ -42,6 +42,16 @@ def _count(text: str) -> int:
 
 def _shares(text: str) -> tuple[float, ...]:
     return tuple(_share(part) for part in text.split(",") if part.strip())
+
+
+def _kinds(text: str) -> tuple[str, ...]:
+    kinds = tuple(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    unknown = [kind for kind in kinds if kind not in POLICY_KINDS]
+    if unknown or not kinds:
+        raise argparse.ArgumentTypeError(
+            f"expected some of {', '.join(POLICY_KINDS)}, got {text!r}"
+        )
+    return kinds
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -82,6 +92,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="Chance that a switch goes to the gold answer (default: %(default)s).",
     )
     group.add_argument(
+        "--kinds",
+        type=_kinds,
+        default=default.kinds,
+        metavar="KIND[,KIND...]",
+        help="Case kinds of the hard negatives a policy draws (default: all of "
+        + ",".join(POLICY_KINDS)
+        + "; span_swap alone: a wrong-span policy).",
+    )
+    group.add_argument(
         "--n", type=_count, default=default.n, help="Questions (default: %(default)s; 0: all)."
     )
     group.add_argument(
@@ -98,7 +117,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def command(args: argparse.Namespace) -> int:
     """Run the simulation, print its figures (or `--json`), write the plot."""
     cfg = SimulationSettings(
-        ps=args.p, keep=args.keep, p_switch=args.p_switch, n=args.n, seed=args.seed
+        ps=args.p,
+        keep=args.keep,
+        p_switch=args.p_switch,
+        n=args.n,
+        seed=args.seed,
+        kinds=args.kinds,
     )
     check_output_file(args.plot, "--plot", "the plot")
     plot = args.plot if args.plot.suffix else args.plot.with_suffix(".png")  # what is written
