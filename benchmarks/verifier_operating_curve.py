@@ -2,7 +2,8 @@
 verified, as the share of training gold each threshold keeps moves.
 
 Run with `python benchmarks/verifier_operating_curve.py [--targets 0.85,...] [--plot P]`
-(needs the `[train]` extra: scikit-learn). For each target share it trains the per-fold
+(needs the `[train]` extra: scikit-learn). For each target share of the names' threshold
+(the years' and numbers' stays at `--value-target`, as shipped) it trains the per-fold
 combiners as `train_verifier_combiner.py` does (nothing is written), verifies every case
 of `react-agent bench verifier` with the combiner that never saw its fold, and prints
 the `verified` share of the gold answers on an episode's evidence and of each hard
@@ -45,8 +46,8 @@ GOLD_FLOOR = 0.85
 CLI_GOLD_FLOOR = 0.90
 
 
-def curve(targets: list[float]) -> list[dict[str, Any]]:
-    """The verified share of the gold and hard-negative kinds at each target."""
+def curve(targets: list[float], value_target: float) -> list[dict[str, Any]]:
+    """The verified share of the gold and hard-negative kinds at each names' target."""
     rows = training.examples()
     questions = load_questions()
     cases = [
@@ -59,7 +60,7 @@ def curve(targets: list[float]) -> list[dict[str, Any]]:
     for target in targets:
         folds = [
             Combiner.from_json(
-                training.fit_groups([r for r in rows if r["fold"] != fold], target, target)
+                training.fit_groups([r for r in rows if r["fold"] != fold], target, value_target)
             )
             for fold in range(training.FOLDS)
         ]
@@ -126,13 +127,19 @@ def main(argv: list[str] | None = None) -> int:
         default=list(DEFAULT_TARGETS),
         help="Comma-separated target shares of training gold (default: 0.85 to 0.99).",
     )
+    parser.add_argument(
+        "--value-target",
+        type=float,
+        default=training.VALUE_TARGET_RECALL,
+        help="Target share of the years' and numbers' threshold (default: %(default)s, shipped).",
+    )
     parser.add_argument("--plot", type=Path, default=Path("verifier_operating_curve.png"))
     args = parser.parse_args(argv)
     try:
         check_output_file(args.plot, "--plot", "the plot")
     except BenchError as error:
         parser.error(str(error))
-    plot(curve(args.targets), args.plot)
+    plot(curve(args.targets, args.value_target), args.plot)
     return 0
 
 
