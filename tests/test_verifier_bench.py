@@ -201,7 +201,7 @@ def test_folds_select_questions_by_a_stable_hash(data_file: Path) -> None:
 
 @pytest.mark.parametrize(
     ("reply", "overturned", "confirmed"),
-    [("VERDICT: SUPPORTED", 0, 8), ("VERDICT: NOT SUPPORTED", 4, 0), ("No idea.", 0, 0)],
+    [("VERDICT: SUPPORTED", 0, 9), ("VERDICT: NOT SUPPORTED", 4, 0), ("No idea.", 0, 0)],
 )
 def test_a_judge_sees_every_answer_verified_by_statement_or_grounded(
     data_file: Path, tmp_path: Path, reply: str, overturned: int, confirmed: int
@@ -211,7 +211,9 @@ def test_a_judge_sees_every_answer_verified_by_statement_or_grounded(
     summary = run_verifier_bench(data_file, judge_model=f"scripted:{script}")
     rules = run_verifier_bench(data_file)
     judged = summary["judge"]
-    assert judged["calls"] == 12  # 4 verified by statement, 8 grounded
+    # 4 verified by statement, 9 grounded (a band offered for "which English singer" among
+    # them: a body where a person is asked is weighed, never rejected)
+    assert judged["calls"] == 13
     assert (judged["overturned"], judged["confirmed"]) == (overturned, confirmed)
     assert judged["input_tokens"] > 0
     assert summary["rules_only"]["recall"] == rules["recall"]

@@ -45,6 +45,7 @@ from graph.verifier.rules.titles import title_problem
 from graph.verifier.rules.unasked import unasked, unnamed_nationality
 from graph.verifier.score.combiner import Decider, load_combiner
 from graph.verifier.text.casing import cased_as_written, may_be_recased, recased
+from graph.verifier.text.categories import ORGANISATION, PERSON
 from graph.verifier.text.normalise import analyse, is_number
 from graph.verifier.text.question_text import as_asked
 from graph.verifier.text.wordstems import STOPWORDS
@@ -212,9 +213,14 @@ def _not_given(check: Check, found: Found, asked: str) -> Verdict:
 
 def _wrong_class(check: Check, found: Found, reading: Reading) -> Verdict | None:
     """A rejection when a strong source (the answer's own page or lead, the lexicon, its
-    form) says the name is of another class than the question asks for."""
+    form) says the name is of another class than the question asks for. A body does what
+    a person does (a band is the artist who recorded a song, a team the winner, a company
+    the owner): a body given where a person is asked is weighed by the decider, never
+    rejected (a person is no label, team or company, so the reverse is)."""
     problem = class_problem(check, reading)
     if problem is None or not reading.classified.strong_mismatch(check.expected):
+        return None
+    if PERSON in check.expected.classes and ORGANISATION in reading.classified.known:
         return None
     reason = REASON_WRONG_CLASS.format(
         answer=check.answer, cite=citation(found.ids), clause=problem.clause

@@ -85,8 +85,6 @@ _WHERE_SITED = re.compile(
     r"|\bwhere\s+(?:is|are|was|were)\s+(?:the\s+|its\s+|their\s+)?headquarters\b",
     re.IGNORECASE,
 )
-# "Who was the head coach of ...": the noun after "who" and a copula names the role.
-_COPULAS = frozenset(split_words("is was are were"))
 _SHORTEST_COMPOUND = 6
 _SHORTEST_PART = 4
 
@@ -170,25 +168,6 @@ def _head_after(words: list[str], raw: list[str], start: int) -> tuple[str, froz
     return named_head, named_kinds, bool(named_head)
 
 
-def _role_after_who(words: list[str], raw: list[str], index: int) -> Expected:
-    """What "who is the ..." asks for: the classes of the role its first noun phrase names
-    when they are a person's or a body's ("Who was the head coach of the team?" asks for a
-    person, not the team), else anyone "who" accepts."""
-    after = words[index + 1 : index + 3]
-    if len(after) < 2 or after[0] not in _COPULAS or after[1] not in DETERMINERS:
-        return Expected(WHO_CLASSES, "who")
-    head, kinds = "", frozenset[str]()
-    for position in range(index + 3, min(len(words), index + 3 + _PHRASE_WORDS)):
-        word = words[position]
-        if word in _QUESTION_STOPS or not word[0].isalpha():
-            break
-        if not _capitalised(raw[position]):
-            head, kinds = word, class_of(word)
-    if kinds and kinds <= WHO_CLASSES:
-        return Expected(kinds, head)
-    return Expected(WHO_CLASSES, "who")
-
-
 def _asking(words: list[str], index: int) -> bool:
     """Whether the wh-word at `index` asks: "which"/"what" unless after a comma or after an
     article and its noun ("the country which adopted ..."); "who",
@@ -237,7 +216,7 @@ def expected_class(question: str) -> Expected:
         if word == "whose":
             return Expected(WHO_CLASSES | {PLACE}, "who")
         if word in ("who", "whom"):
-            return _role_after_who(words, raw, index)
+            return Expected(WHO_CLASSES, "who")
         if word == "where":
             if _WHERE_SITED.search(question):
                 return Expected(frozenset({PLACE}), "where")
