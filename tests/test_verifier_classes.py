@@ -121,6 +121,16 @@ def test_where_something_is_sited_asks_for_a_place_not_an_organisation(store: St
         assert expected_class(other).classes != {PLACE}, other
 
 
+def test_a_country_for_its_team_is_never_rejected(store: Store) -> None:
+    store.add_text(
+        "2018 FIFA World Cup Final",
+        "The 2018 FIFA World Cup Final was won by France, who beat Croatia 4-2 in Moscow.",
+    )
+    verdict = check(store, "Which team won the 2018 FIFA World Cup Final?", "France")
+    assert verdict["outcome"] != "rejected", verdict["reason"]
+    assert check(store, "Which country won the 2018 FIFA World Cup Final?", "France")["supported"]
+
+
 def test_a_body_for_a_person_is_never_rejected(store: Store) -> None:
     store.add_text(
         "Yellow (Coldplay song)",

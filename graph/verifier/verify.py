@@ -45,7 +45,7 @@ from graph.verifier.rules.titles import title_problem
 from graph.verifier.rules.unasked import unasked, unnamed_nationality
 from graph.verifier.score.combiner import Decider, load_combiner
 from graph.verifier.text.casing import cased_as_written, may_be_recased, recased
-from graph.verifier.text.categories import ORGANISATION, PERSON
+from graph.verifier.text.categories import ORGANISATION, PERSON, PLACE
 from graph.verifier.text.normalise import analyse, is_number
 from graph.verifier.text.question_text import as_asked
 from graph.verifier.text.wordstems import STOPWORDS
@@ -72,6 +72,12 @@ REASON_DESCRIBED = (
 )
 REASON_NOT_GIVEN = "{answer!r} is stated in stored {cite}, but the question asks {asked}."
 REASON_WRONG_CLASS = "{answer!r} is stated in stored {cite}, but {clause}."
+# The kinds that often act for a kind asked: a body does what a person does (a band is
+# the artist who recorded a song, a team the winner, a company the owner), and a country
+# stands for its team, side or government ("Which team won the 2018 World Cup?" ->
+# France). A person is no label, team or company, and a body is not where a thing is
+# sited: those stay wrong kinds.
+ACTS_FOR = {PERSON: frozenset({ORGANISATION}), ORGANISATION: frozenset({PLACE})}
 
 # Readings of a stated answer that say its sentence gives it another role (ranked
 # otherwise, one end of a range, inside a quoted title, paired with another key): each
@@ -213,14 +219,13 @@ def _not_given(check: Check, found: Found, asked: str) -> Verdict:
 
 def _wrong_class(check: Check, found: Found, reading: Reading) -> Verdict | None:
     """A rejection when a strong source (the answer's own page or lead, the lexicon, its
-    form) says the name is of another class than the question asks for. A body does what
-    a person does (a band is the artist who recorded a song, a team the winner, a company
-    the owner): a body given where a person is asked is weighed by the decider, never
-    rejected (a person is no label, team or company, so the reverse is)."""
+    form) says the name is of another class than the question asks for. Some kinds act
+    for others (`ACTS_FOR`), and are weighed by the decider there, never rejected."""
     problem = class_problem(check, reading)
     if problem is None or not reading.classified.strong_mismatch(check.expected):
         return None
-    if PERSON in check.expected.classes and ORGANISATION in reading.classified.known:
+    asked, given = check.expected.classes, reading.classified.known
+    if any(kind in asked and not given.isdisjoint(acting) for kind, acting in ACTS_FOR.items()):
         return None
     reason = REASON_WRONG_CLASS.format(
         answer=check.answer, cite=citation(found.ids), clause=problem.clause
