@@ -3,12 +3,11 @@ the most useful reason why no trusted related sentence states it."""
 
 from __future__ import annotations
 
-import re
-
 from graph.verifier.evidence.matching import contains, probe_of
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
 from graph.verifier.read.ties import SUBJECT_CUES, Problem, loose, wanted
+from graph.verifier.rules.rounding import PADDED_NUMBER, rounded_from
 from graph.verifier.text.normalise import is_number, may_hold_number
 from graph.verifier.trust.denials import negated
 from graph.verifier.verdicts import (
@@ -48,8 +47,11 @@ REASON_NAMESAKE = (
 )
 REASON_CONTRADICTED = "{answer!r} is denied by stored {cite}."
 REASON_OTHER_VALUE = "No stored sentence states {answer!r}; related stored sentences give {values}."
+REASON_ROUNDED = (
+    "{answer!r} is a round number: stored {cite} gives {value}, which rounds to it; how it"
+    " answers the question is not read from a rounded value."
+)
 
-_PADDED_NUMBER = re.compile(r"(?<= )\d[\d.]*(?= )")
 # How many of the other values a reason names.
 SHOWN_VALUES = 5
 
@@ -116,7 +118,7 @@ def _other_values(check: Check, digits: set[int]) -> list[str]:
     for item in check.items:
         if not may_hold_number(item.raw):
             continue
-        found = [v for v in _PADDED_NUMBER.findall(item.text.padded) if len(v) in digits]
+        found = [v for v in PADDED_NUMBER.findall(item.text.padded) if len(v) in digits]
         if found and item.trusted and check.directly_related(item.page):
             values.update(dict.fromkeys(found))
             if len(values) >= SHOWN_VALUES:
@@ -143,6 +145,11 @@ def explain_missing(check: Check, missing: list[str]) -> Verdict:
     if stating:
         ids = [item.id for item in stating]
         reason = REASON_UNRELATED.format(answer=answer, cite=citation(ids))
+        return ground(ids, reason, missing, GROUNDING_STATED)
+    rounded = rounded_from(check)
+    if rounded is not None:
+        ids, value = rounded
+        reason = REASON_ROUNDED.format(answer=answer, cite=citation(ids), value=value)
         return ground(ids, reason, missing, GROUNDING_STATED)
     values = _other_values(check, {len(token) for token in folded.tokens if is_number(token)})
     if values:
