@@ -15,6 +15,7 @@ from functools import lru_cache
 from graph.verifier.evidence.candidates import NUMBER, YEAR, Span, answer_kind
 from graph.verifier.evidence.matching import Item, title_text
 from graph.verifier.kinds.classes import Classified
+from graph.verifier.read.conversions import converts
 from graph.verifier.read.reading import (
     DESCRIBED_WORDS,
     UNIT_REACH,
@@ -217,6 +218,7 @@ class Reader:
             and self._is_rival(tokens, answer)
             and _measures(raw, span, kind, cues)
             and not _denied(raw, tokens)
+            and not (kind == NUMBER and converts(raw, span, answer.tokens))
             for tokens, span, gap in table
         )
 
@@ -240,6 +242,7 @@ class Reader:
                     self._is_rival(tokens, answer)
                     and _measures(raw, span, kind, cues)
                     and not _denied(raw, tokens)
+                    and not (kind == NUMBER and converts(raw, span, answer.tokens))
                 ):
                     most, nearest = max(most, count), min(nearest, gap)
                     break

@@ -22,7 +22,7 @@ from graph.verifier.kinds.answer_types import expected_class
 from graph.verifier.kinds.question import analyse_question, named_entities
 from graph.verifier.read.slots import MADE, date_governors, measured
 from graph.verifier.text.cache_sizes import TEXTS
-from graph.verifier.text.normalise import Text, analyse, split_words, unglue_dates
+from graph.verifier.text.normalise import UNITS, Text, analyse, split_words, unglue_dates
 from graph.verifier.text.wordstems import cue_stem
 
 FAR = 99
@@ -197,8 +197,11 @@ def listed(raw: str, kind: str) -> tuple[int, ...]:
     """The tokens of a sentence, as read, that belong to spans of `kind` or join them
     ("and", "or"), in order: a list's members are as near to its head as its first member."""
     tokens = analyse(reading(raw)).tokens
-    inside = {i for (start, end), _ in placements(raw, kind) for i in range(start, end)}
+    spans = placements(raw, kind)
+    inside = {i for (start, end), _ in spans for i in range(start, end)}
     joins = {i for i, token in enumerate(tokens) if token in ("and", "or", "&")}
+    if kind == NUMBER:  # a number's unit is part of its measure ("6650 km 4130 mi long")
+        inside |= {end for (_, end), _ in spans if end < len(tokens) and tokens[end] in UNITS}
     return tuple(sorted(inside | joins))
 
 
