@@ -35,6 +35,15 @@ _COUNTED = re.compile(r"^(\d[\d,.]*)\s+([a-z][\w'’-]*)$")
 # Words that hedge a whole answer ("Probably X", "Most likely X").
 _HEDGE = re.compile(r"^(?:[Pp]robably|(?:[Mm]ost )?[Ll]ikely|[Pp]ossibly|[Pp]erhaps|[Mm]aybe),?\s+")
 # Words that join a name's parts, never the noun a question asks for.
+# Honorifics a reply may put before a name that the evidence writes without ("Sir Paul
+# McCartney" for "Paul McCartney"): never part of the name asked for.
+_HONORIFIC = re.compile(
+    r"^(?:Sir|Dame|Dr\.?|Prof\.?|Professor|Mr\.?|Mrs\.?|Ms\.?|Rev\.?|Reverend)\s+(?=[A-Z])"
+)
+# A word of a place or a saint's name and its abbreviation ("St. Louis", "Saint Louis";
+# "Mt. Everest", "Mount Everest"): either may be written for the other.
+_ABBREVIATED = (("Saint", "St."), ("Mount", "Mt."), ("Fort", "Ft."))
+_ABBREVIATION_WORD = re.compile(r"\b(?:Saint|Mount|Fort|St|Mt|Ft)\b")
 _NEVER_ASKED = frozenset(("of", "the", "and", "in", "for", "de", "on", "at", "to", "by", "from"))
 
 
@@ -92,6 +101,30 @@ def without_hedge(answer: str, items: Sequence[Item]) -> str:
     return core_answer(answer[hedged.end() :])
 
 
+def as_written(answer: str, items: Sequence[Item]) -> str:
+    """The answer as the evidence writes it when it writes it otherwise: without an
+    honorific before a name ("Sir Paul McCartney"), or with "St." for "Saint", "Mt." for
+    "Mount", "Ft." for "Fort", or the reverse ("Saint Louis" where a sentence gives "St.
+    Louis"); unchanged when a trusted stored sentence states it as it is."""
+    honorific = _HONORIFIC.match(answer)
+    if honorific is None and _ABBREVIATION_WORD.search(answer) is None:
+        return answer
+    if not items or _stated(answer, items):
+        return answer
+    if honorific is not None and _stated(answer[honorific.end() :], items):
+        return answer[honorific.end() :]
+    for long, short in _ABBREVIATED:
+        for said, written in ((long, short), (short, long), (short.rstrip("."), long)):
+            pattern = rf"\b{re.escape(said)}(?!\w)"
+            if re.search(pattern, answer) is None:
+                continue
+            other = re.sub(pattern, written, answer)
+            if _stated(other, items):
+                return other
+    return answer
+
+
 def as_said(question: str, answer: str, items: Sequence[Item]) -> str:
-    """The answer without a hedge, then without the words that name what is asked."""
-    return without_subject(question, without_hedge(answer, items), items)
+    """The answer without a hedge, then without the words that name what is asked, as
+    the evidence writes it."""
+    return as_written(without_subject(question, without_hedge(answer, items), items), items)

@@ -72,6 +72,12 @@ REASON_DESCRIBED = (
 )
 REASON_NOT_GIVEN = "{answer!r} is stated in stored {cite}, but the question asks {asked}."
 REASON_WRONG_CLASS = "{answer!r} is stated in stored {cite}, but {clause}."
+# The most words of a qualifier after a comma ("Besançon, France", "Bath, Somerset").
+_QUALIFIER_WORDS = 4
+REASON_QUALIFIED = (
+    "{head!r} is stated in stored {cite}, but no stored sentence states {missing}, which"
+    " {answer!r} adds to it: give the name as the evidence states it, or look up the rest."
+)
 # The kinds that often act for a kind asked: a body does what a person does (a band is
 # the artist who recorded a song, a team the winner, a company the owner), and a country
 # stands for its team, side or government ("Which team won the 2018 World Cup?" ->
@@ -150,8 +156,40 @@ def verify_answer(
         return stated_comparison(check)
     found, missing = check.locate()
     if found is None:
-        return explain_missing(check, missing)
+        return _qualified(check, missing) or explain_missing(check, missing)
     return _stated(check, found, decider or load_combiner().full)
+
+
+def _is_name(text: str) -> bool:
+    """Capitalised words without a digit or a list's joiner ("New South Wales")."""
+    words = text.split()
+    return (
+        bool(words)
+        and text[0].isupper()
+        and not any(char.isdigit() for char in text)
+        and not {"and", "or", "&"} & set(words)
+    )
+
+
+def _qualified(check: Check, missing: list[str]) -> Verdict | None:
+    """Grounded: a name the evidence states, qualified after one comma by a name it does
+    not state ("Besançon, France" where a sentence gives Besançon): the name is stated, the
+    qualifier is neither stated nor denied. Numbers, dates and lists are no such name."""
+    head, comma, rest = (part.strip() for part in check.answer.partition(","))
+    if not comma or missing != [rest] or not (_is_name(head) and _is_name(rest)):
+        return None
+    if len(rest.split()) > _QUALIFIER_WORDS:
+        return None
+    found = check.find(analyse(head))
+    if found is None:
+        return None
+    reason = REASON_QUALIFIED.format(
+        answer=check.answer,
+        head=head.strip(),
+        cite=citation(found.ids),
+        missing=" or ".join(repr(part) for part in missing),
+    )
+    return ground(found.ids, reason, missing, GROUNDING_STATED)
 
 
 def _choice(check: Check, comparison: bool, yes_no: bool) -> tuple[int | None, bool]:

@@ -1,0 +1,60 @@
+"""A right answer written otherwise than the evidence writes it: an honorific before a
+name, "St." for "Saint", a qualifier after a comma that no sentence states. The first
+two are read as the evidence writes them; the third is grounded, never rejected."""
+
+from __future__ import annotations
+
+import pytest
+from verifier_utils import Store, check, rejected
+
+
+@pytest.fixture
+def store() -> Store:
+    store = Store()
+    store.add_text("Yesterday (Beatles song)", "Yesterday is a song written by Paul McCartney.")
+    store.add_text("Chuck Berry", "Chuck Berry was born in St. Louis, Missouri.")
+    store.add_text("Mount Everest", "Mount Everest was first climbed by Edmund Hillary.")
+    store.add_text("Victor Hugo", "Victor Hugo was born in Besançon on 26 February 1802.")
+    store.add_text("The Chronic", "The Chronic is the debut album by Dr. Dre.")
+    return store
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "as_stated"),
+    [
+        ("Who wrote the song Yesterday?", "Sir Paul McCartney", "'Paul McCartney'"),
+        ("Who wrote the song Yesterday?", "Dr. Paul McCartney", "'Paul McCartney'"),
+        ("In which city was Chuck Berry born?", "Saint Louis", "'St. Louis'"),
+        ("In which city was Chuck Berry born?", "St Louis", "'St Louis'"),
+        ("Which mountain did Edmund Hillary climb first?", "Mt. Everest", "'Mount Everest'"),
+        ("Whose debut album is The Chronic?", "Dr. Dre", "'Dr. Dre'"),
+    ],
+)
+def test_an_answer_is_read_as_the_evidence_writes_it(
+    store: Store, question: str, answer: str, as_stated: str
+) -> None:
+    verdict = check(store, question, answer)
+    assert verdict["outcome"] == "verified", verdict["reason"]
+    assert verdict["reason"].startswith(as_stated)
+
+
+def test_a_qualifier_no_sentence_states_grounds_the_name(store: Store) -> None:
+    verdict = check(store, "In which city was Victor Hugo born?", "Besançon, France")
+    assert verdict["outcome"] == "grounded"
+    assert "'Besançon' is stated" in verdict["reason"] and "'France'" in verdict["reason"]
+    assert verdict["missing"] == ["France"] and verdict["evidence_ids"] == ["e4"]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("When was Victor Hugo born?", "26 February, 1803"),  # a date
+        ("Who was born in Besançon?", "Victor Hugo, Jean Valjean and Cosette"),  # a list
+        ("In which city was Chuck Berry born?", "Paris, France"),  # the name itself absent
+        ("Who wrote the song Yesterday?", "Sir Elton John"),  # no honorific saves a wrong name
+    ],
+)
+def test_what_the_evidence_does_not_state_is_still_rejected(
+    store: Store, question: str, answer: str
+) -> None:
+    rejected(check(store, question, answer))
