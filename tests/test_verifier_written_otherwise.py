@@ -16,6 +16,7 @@ def store() -> Store:
     store.add_text("Mount Everest", "Mount Everest was first climbed by Edmund Hillary.")
     store.add_text("Victor Hugo", "Victor Hugo was born in Besançon on 26 February 1802.")
     store.add_text("The Chronic", "The Chronic is the debut album by Dr. Dre.")
+    store.add_text("Barack Obama", "Barack Obama was born in Honolulu, in the United States.")
     return store
 
 
@@ -28,6 +29,8 @@ def store() -> Store:
         ("In which city was Chuck Berry born?", "St Louis", "'St Louis'"),
         ("Which mountain did Edmund Hillary climb first?", "Mt. Everest", "'Mount Everest'"),
         ("Whose debut album is The Chronic?", "Dr. Dre", "'Dr. Dre'"),
+        ("In which country was Barack Obama born?", "U.S.", "'United States'"),
+        ("In which country was Barack Obama born?", "US", "'United States'"),
     ],
 )
 def test_an_answer_is_read_as_the_evidence_writes_it(
@@ -52,9 +55,17 @@ def test_a_qualifier_no_sentence_states_grounds_the_name(store: Store) -> None:
         ("Who was born in Besançon?", "Victor Hugo, Jean Valjean and Cosette"),  # a list
         ("In which city was Chuck Berry born?", "Paris, France"),  # the name itself absent
         ("Who wrote the song Yesterday?", "Sir Elton John"),  # no honorific saves a wrong name
+        ("In which country was Barack Obama born?", "USA"),  # "United States of America" unsaid
     ],
 )
 def test_what_the_evidence_does_not_state_is_still_rejected(
     store: Store, question: str, answer: str
 ) -> None:
     rejected(check(store, question, answer))
+
+
+def test_an_acronym_of_two_stated_names_is_spelled_out_as_neither() -> None:
+    store = Store()
+    store.add_text("Barack Obama", "Barack Obama was born in Honolulu, in the United States.")
+    store.add_text("Barack Obama", "He studied at Union Seminary, then at Harvard.", 1)
+    rejected(check(store, "In which country was Barack Obama born?", "U.S."))

@@ -41,7 +41,7 @@ _NAME_END = re.compile(r"[,;]|\s(?:or|and|is|was|are|were)\s", re.IGNORECASE)
 _LONGEST_ACRONYM = 8
 
 
-def _is_acronym(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
+def is_acronym(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
     """The one short word is the initials of the long name's words, with or without its
     small words ("mit" for "massachusetts institute of technology")."""
     if len(short) != 1 or not 2 <= len(short[0]) <= _LONGEST_ACRONYM or len(long) < 2:
@@ -85,7 +85,7 @@ def alias_choice(check: Check, alternatives: str) -> Verdict | None:
     or a name the evidence gives for it; None otherwise."""
     answer = check.folded.tokens
     for name in check.q.pair:
-        if _is_acronym(answer, name.tokens) or _is_acronym(name.tokens, answer):
+        if is_acronym(answer, name.tokens) or is_acronym(name.tokens, answer):
             found = check.locate()[0]
             ids = list(found.ids) if found is not None else []
         else:
