@@ -54,9 +54,11 @@ def test_another_name_the_evidence_gives_or_an_acronym_it_writes_is_grounded(
     store: Store,
 ) -> None:
     grounded(check(store, QUESTION, "BKC"), "another name of 'brook college'")
-    rejected(check(store, QUESTION, "BC"), "is neither")  # written nowhere
+    # Written nowhere, the initials still name one alternative: grounded on its sentences.
+    grounded(check(store, QUESTION, "BC"), "another name of 'brook college'")
     store.add_text("Brook College", "BC's campus lies on a hill above the lake.", 1)
     grounded(check(store, QUESTION, "BC"), "another name of 'brook college'")
+    rejected(check(store, QUESTION, "BU"), "is neither")  # the initials of neither
 
 
 def test_a_name_in_a_parenthesis_that_is_no_alias_still_chooses_neither() -> None:

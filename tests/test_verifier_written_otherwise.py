@@ -29,8 +29,6 @@ def store() -> Store:
         ("In which city was Chuck Berry born?", "St Louis", "'St Louis'"),
         ("Which mountain did Edmund Hillary climb first?", "Mt. Everest", "'Mount Everest'"),
         ("Whose debut album is The Chronic?", "Dr. Dre", "'Dr. Dre'"),
-        ("In which country was Barack Obama born?", "U.S.", "'United States'"),
-        ("In which country was Barack Obama born?", "US", "'United States'"),
     ],
 )
 def test_an_answer_is_read_as_the_evidence_writes_it(
@@ -39,6 +37,13 @@ def test_an_answer_is_read_as_the_evidence_writes_it(
     verdict = check(store, question, answer)
     assert verdict["outcome"] == "verified", verdict["reason"]
     assert verdict["reason"].startswith(as_stated)
+
+
+@pytest.mark.parametrize("acronym", ["U.S.", "US"])
+def test_an_acronym_of_one_stated_name_is_grounded_on_it(store: Store, acronym: str) -> None:
+    verdict = check(store, "In which country was Barack Obama born?", acronym)
+    assert verdict["outcome"] == "grounded", verdict["reason"]
+    assert "initials of 'United States'" in verdict["reason"] and verdict["evidence_ids"]
 
 
 def test_a_qualifier_no_sentence_states_grounds_the_name(store: Store) -> None:
@@ -64,7 +69,7 @@ def test_what_the_evidence_does_not_state_is_still_rejected(
     rejected(check(store, question, answer))
 
 
-def test_an_acronym_of_two_stated_names_is_spelled_out_as_neither() -> None:
+def test_an_acronym_of_two_stated_names_is_read_as_neither() -> None:
     store = Store()
     store.add_text("Barack Obama", "Barack Obama was born in Honolulu, in the United States.")
     store.add_text("Barack Obama", "He studied at Union Seminary, then at Harvard.", 1)

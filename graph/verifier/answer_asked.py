@@ -12,7 +12,6 @@ from collections.abc import Iterable, Sequence
 
 from graph.verifier.answer_forms import core_answer
 from graph.verifier.evidence.matching import Item, contains
-from graph.verifier.rules.aliases import is_acronym
 from graph.verifier.text.normalise import analyse, singular
 
 # What a name, number or year opens with, after an article, quote or emphasis.
@@ -45,9 +44,6 @@ _HONORIFIC = re.compile(
 # "Mt. Everest", "Mount Everest"): either may be written for the other.
 _ABBREVIATED = (("Saint", "St."), ("Mount", "Mt."), ("Fort", "Ft."))
 _ABBREVIATION_WORD = re.compile(r"\b(?:Saint|Mount|Fort|St|Mt|Ft)\b")
-# An acronym a reply may give for a name the evidence writes in full ("U.S.", "UK").
-_ACRONYM = re.compile(r"^(?:[A-Z]\.?){2,6}$")
-_NAME_RUN = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:(?:of|the|and|for)\s+)?[A-Z][\w'’-]*)+")
 _NEVER_ASKED = frozenset(("of", "the", "and", "in", "for", "de", "on", "at", "to", "by", "from"))
 
 
@@ -109,16 +105,12 @@ def as_written(answer: str, items: Sequence[Item]) -> str:
     """The answer as the evidence writes it when it writes it otherwise: without an
     honorific before a name ("Sir Paul McCartney"), with "St." for "Saint", "Mt." for
     "Mount", "Ft." for "Fort", or the reverse ("Saint Louis" where a sentence gives "St.
-    Louis"), or an acronym spelled out as the one name it stands for ("U.S."); unchanged
-    when a trusted stored sentence states it as it is."""
+    Louis"); unchanged when a trusted stored sentence states it as it is."""
     honorific = _HONORIFIC.match(answer)
-    acronym = _ACRONYM.match(answer) is not None
-    if honorific is None and not acronym and _ABBREVIATION_WORD.search(answer) is None:
+    if honorific is None and _ABBREVIATION_WORD.search(answer) is None:
         return answer
     if not items or _stated(answer, items):
         return answer
-    if acronym:
-        return _spelled_out(answer, items) or answer
     if honorific is not None and _stated(answer[honorific.end() :], items):
         return answer[honorific.end() :]
     for long, short in _ABBREVIATED:
@@ -130,20 +122,6 @@ def as_written(answer: str, items: Sequence[Item]) -> str:
             if _stated(other, items):
                 return other
     return answer
-
-
-def _spelled_out(acronym: str, items: Sequence[Item]) -> str | None:
-    """The one name of two or more words that trusted stored sentences write whose
-    initials the acronym is ("United States" for "U.S."), or None."""
-    letters = (acronym.replace(".", "").casefold(),)
-    names = {
-        run
-        for item in items
-        if item.trusted
-        for run in _NAME_RUN.findall(item.raw)
-        if is_acronym(letters, analyse(run).tokens)
-    }
-    return names.pop() if len(names) == 1 else None
 
 
 def as_said(question: str, answer: str, items: Sequence[Item]) -> str:

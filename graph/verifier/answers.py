@@ -7,6 +7,7 @@ from graph.verifier.evidence.matching import contains, probe_of
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
 from graph.verifier.read.ties import SUBJECT_CUES, Problem, loose, wanted
+from graph.verifier.rules.aliases import spelled_out
 from graph.verifier.rules.rounding import PADDED_NUMBER, rounded_from
 from graph.verifier.text.normalise import is_number, may_hold_number
 from graph.verifier.trust.denials import negated
@@ -47,6 +48,10 @@ REASON_NAMESAKE = (
 )
 REASON_CONTRADICTED = "{answer!r} is denied by stored {cite}."
 REASON_OTHER_VALUE = "No stored sentence states {answer!r}; related stored sentences give {values}."
+REASON_ACRONYM = (
+    "{answer!r} is written nowhere, but it is the initials of {name!r}, which stored"
+    " {cite} states; how it answers the question is not read from initials."
+)
 REASON_ROUNDED = (
     "{answer!r} is a round number: stored {cite} gives {value}, which rounds to it; how it"
     " answers the question is not read from a rounded value."
@@ -145,6 +150,11 @@ def explain_missing(check: Check, missing: list[str]) -> Verdict:
     if stating:
         ids = [item.id for item in stating]
         reason = REASON_UNRELATED.format(answer=answer, cite=citation(ids))
+        return ground(ids, reason, missing, GROUNDING_STATED)
+    spelled = spelled_out(check)
+    if spelled is not None:
+        name, ids = spelled
+        reason = REASON_ACRONYM.format(answer=answer, name=name, cite=citation(ids))
         return ground(ids, reason, missing, GROUNDING_STATED)
     rounded = rounded_from(check)
     if rounded is not None:

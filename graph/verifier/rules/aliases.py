@@ -38,6 +38,11 @@ _ALIAS_LEAD = re.compile(
 )
 # Where the first name of an aside ends.
 _NAME_END = re.compile(r"[,;]|\s(?:or|and|is|was|are|were)\s", re.IGNORECASE)
+# An acronym as a reply writes it ("U.S.", "UK", "BC"), and a name of two or more
+# capitalised words with the small words between them ("Massachusetts Institute of
+# Technology").
+_ACRONYM = re.compile(r"^\s*(?:[A-Z]\.?){2,8}\s*$")
+_NAME_RUN = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:(?:of|the|and|for)\s+)?[A-Z][\w'’-]*)+")
 _LONGEST_ACRONYM = 8
 
 
@@ -80,13 +85,33 @@ def _stated_as_alias(check: Check, name: Text) -> list[str]:
     return ids
 
 
+def spelled_out(check: Check) -> tuple[str, list[str]] | None:
+    """The one name that trusted, related stored sentences write whose initials the
+    answer, an acronym, is ("United States" for "U.S."), with the sentences; None when the
+    answer is no acronym or no name, or two names, have its initials."""
+    if _ACRONYM.match(check.answer) is None:
+        return None
+    letters = check.folded.tokens
+    found: dict[tuple[str, ...], tuple[str, list[str]]] = {}
+    for item in check.items:
+        names = [run for run in _NAME_RUN.findall(item.raw) if _initials(letters, run)]
+        if names and item.trusted and check.related(item):
+            for name in names:
+                found.setdefault(analyse(name).tokens, (name, []))[1].append(item.id)
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _initials(letters: tuple[str, ...], name: str) -> bool:
+    return is_acronym(letters, analyse(name).tokens)
+
+
 def alias_choice(check: Check, alternatives: str) -> Verdict | None:
     """Grounded when the answer, naming neither alternative as written, is one's acronym
     or a name the evidence gives for it; None otherwise."""
     answer = check.folded.tokens
     for name in check.q.pair:
         if is_acronym(answer, name.tokens) or is_acronym(name.tokens, answer):
-            found = check.locate()[0]
+            found = check.locate()[0] or check.find(name)
             ids = list(found.ids) if found is not None else []
         else:
             ids = _stated_as_alias(check, name)
