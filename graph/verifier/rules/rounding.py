@@ -25,6 +25,8 @@ PADDED_NUMBER = re.compile(r"(?<= )\d[\d.]*(?= )")
 MOST_DIGITS = 3
 _FIRST_YEAR, _LAST_YEAR = 1000, 2100
 _SMALLEST = 1000
+# The most digits a rounded answer has (a thousand trillion): longer is no measure.
+_LONGEST = 16
 # Words that may stand beside a rounded number: hedges, and one unit ("km", "people").
 HEDGES = frozenset(
     split_words("about around approximately approx roughly nearly almost some circa estimated")
@@ -37,7 +39,7 @@ BOUNDS = frozenset(split_words("over under above below more less fewer than leas
 def _tolerance(token: str) -> tuple[int, float] | None:
     """The number a folded number token is, and half a unit of its last significant
     digit, when it is a round whole number of a thousand or more and no year; else None."""
-    if not token.isdigit() or int(token) < _SMALLEST:
+    if not token.isdigit() or len(token) > _LONGEST or int(token) < _SMALLEST:
         return None
     if len(token) == 4 and _FIRST_YEAR <= int(token) <= _LAST_YEAR:
         return None
