@@ -34,7 +34,6 @@ _APPOSITION_REACH = 80
 _COUNTED = re.compile(r"^(\d[\d,.]*)\s+([a-z][\w'’-]*)$")
 # Words that hedge a whole answer ("Probably X", "Most likely X").
 _HEDGE = re.compile(r"^(?:[Pp]robably|(?:[Mm]ost )?[Ll]ikely|[Pp]ossibly|[Pp]erhaps|[Mm]aybe),?\s+")
-# Words that join a name's parts, never the noun a question asks for.
 # Honorifics a reply may put before a name that the evidence writes without ("Sir Paul
 # McCartney" for "Paul McCartney"): never part of the name asked for.
 _HONORIFIC = re.compile(
@@ -44,6 +43,7 @@ _HONORIFIC = re.compile(
 # "Mt. Everest", "Mount Everest"): either may be written for the other.
 _ABBREVIATED = (("Saint", "St."), ("Mount", "Mt."), ("Fort", "Ft."))
 _ABBREVIATION_WORD = re.compile(r"\b(?:Saint|Mount|Fort|St|Mt|Ft)\b")
+# Words that join a name's parts, never the noun a question asks for.
 _NEVER_ASKED = frozenset(("of", "the", "and", "in", "for", "de", "on", "at", "to", "by", "from"))
 
 

@@ -185,7 +185,7 @@ def _qualified(check: Check, missing: list[str]) -> Verdict | None:
         return None
     reason = REASON_QUALIFIED.format(
         answer=check.answer,
-        head=head.strip(),
+        head=head,
         cite=citation(found.ids),
         missing=" or ".join(repr(part) for part in missing),
     )
