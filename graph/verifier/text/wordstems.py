@@ -69,6 +69,36 @@ _IRREGULAR = {
     **dict.fromkeys(split_words("located location locations"), "locat"),
     **dict.fromkeys(split_words("lived lives living"), "live"),
     **dict.fromkeys(split_words("married marries marrying marriage"), "marry"),
+    # Past forms that share no crude stem with the present a question asks in ("When did
+    # the Berlin Wall fall?" for "The Berlin Wall fell ..."); forms that are also common
+    # nouns or adjectives ("saw", "rose", "left", "felt", "shot", "lay") are left out.
+    **dict.fromkeys(split_words("fell fallen falls falling"), "fall"),
+    **dict.fromkeys(split_words("ran runs running"), "run"),
+    **dict.fromkeys(split_words("came comes coming"), "come"),
+    **dict.fromkeys(split_words("went gone goes going"), "go"),
+    **dict.fromkeys(split_words("drew drawn draws drawing"), "draw"),
+    **dict.fromkeys(split_words("flew flown flies flying"), "fly"),
+    **dict.fromkeys(split_words("chose chosen chooses choosing"), "choose"),
+    **dict.fromkeys(split_words("threw thrown throws throwing"), "throw"),
+    **dict.fromkeys(split_words("wore worn wears wearing"), "wear"),
+    **dict.fromkeys(split_words("sank sunk sinks sinking"), "sink"),
+    **dict.fromkeys(split_words("brought brings bringing"), "bring"),
+    **dict.fromkeys(split_words("caught catches catching"), "catch"),
+    **dict.fromkeys(split_words("kept keeps keeping"), "keep"),
+    **dict.fromkeys(split_words("sent sends sending"), "send"),
+    **dict.fromkeys(split_words("spent spends spending"), "spend"),
+    **dict.fromkeys(split_words("fled flees fleeing"), "flee"),
+    **dict.fromkeys(split_words("rode ridden rides riding"), "ride"),
+    **dict.fromkeys(split_words("drove driven drives driving"), "drive"),
+    **dict.fromkeys(split_words("broke broken breaks breaking"), "break"),
+    **dict.fromkeys(split_words("told tells telling"), "tell"),
+    **dict.fromkeys(split_words("paid pays paying"), "pay"),
+    **dict.fromkeys(split_words("hid hidden hides hiding"), "hide"),
+    **dict.fromkeys(split_words("struck strikes striking"), "strike"),
+    **dict.fromkeys(split_words("swam swum swims swimming"), "swim"),
+    **dict.fromkeys(split_words("stole stolen steals stealing"), "steal"),
+    **dict.fromkeys(split_words("froze frozen freezes freezing"), "freeze"),
+    **dict.fromkeys(split_words("stood stands standing"), "stand"),
 }
 # The roots the irregular forms map to (a set: a scan of the dict's values cost more).
 _IRREGULAR_ROOTS = frozenset(_IRREGULAR.values())
