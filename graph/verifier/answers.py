@@ -8,8 +8,8 @@ from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
 from graph.verifier.read.ties import SUBJECT_CUES, Problem, loose, wanted
 from graph.verifier.rules.aliases import spelled_out
-from graph.verifier.rules.rounding import PADDED_NUMBER, rounded_from
-from graph.verifier.text.normalise import is_number, may_hold_number
+from graph.verifier.rules.rounding import related_numbers, rounded_from
+from graph.verifier.text.normalise import is_number
 from graph.verifier.trust.denials import negated
 from graph.verifier.verdicts import (
     GROUNDING_STATED,
@@ -120,14 +120,10 @@ def _other_values(check: Check, digits: set[int]) -> list[str]:
     if not digits:
         return []
     values: dict[str, None] = {}
-    for item in check.items:
-        if not may_hold_number(item.raw):
-            continue
-        found = [v for v in PADDED_NUMBER.findall(item.text.padded) if len(v) in digits]
-        if found and item.trusted and check.directly_related(item.page):
-            values.update(dict.fromkeys(found))
-            if len(values) >= SHOWN_VALUES:
-                break
+    for _, found in related_numbers(check, lambda value: len(value) in digits):
+        values.update(dict.fromkeys(found))
+        if len(values) >= SHOWN_VALUES:
+            break
     return list(values)[:SHOWN_VALUES]
 
 

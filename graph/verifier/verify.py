@@ -45,7 +45,7 @@ from graph.verifier.rules.titles import title_problem
 from graph.verifier.rules.unasked import unasked, unnamed_nationality
 from graph.verifier.score.combiner import Decider, load_combiner
 from graph.verifier.text.casing import cased_as_written, may_be_recased, recased
-from graph.verifier.text.categories import ORGANISATION, PERSON, PLACE
+from graph.verifier.text.categories import ACTS_FOR
 from graph.verifier.text.normalise import analyse, is_number
 from graph.verifier.text.question_text import as_asked
 from graph.verifier.text.wordstems import STOPWORDS
@@ -78,12 +78,6 @@ REASON_QUALIFIED = (
     "{head!r} is stated in stored {cite}, but no stored sentence states {missing}, which"
     " {answer!r} adds to it: give the name as the evidence states it, or look up the rest."
 )
-# The kinds that often act for a kind asked: a body does what a person does (a band is
-# the artist who recorded a song, a team the winner, a company the owner), and a country
-# stands for its team, side or government ("Which team won the 2018 World Cup?" ->
-# France). A person is no label, team or company, and a body is not where a thing is
-# sited: those stay wrong kinds.
-ACTS_FOR = {PERSON: frozenset({ORGANISATION}), ORGANISATION: frozenset({PLACE})}
 
 # Readings of a stated answer that say its sentence gives it another role (ranked
 # otherwise, one end of a range, inside a quoted title, paired with another key): each

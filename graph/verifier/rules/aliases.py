@@ -12,6 +12,7 @@ import re
 
 from graph.verifier.evidence.matching import contains
 from graph.verifier.read.check import Check
+from graph.verifier.text.casing import NAME_RUN
 from graph.verifier.text.normalise import Text, analyse
 from graph.verifier.text.wordstems import STOPWORDS
 from graph.verifier.trust.denials import negated
@@ -38,11 +39,8 @@ _ALIAS_LEAD = re.compile(
 )
 # Where the first name of an aside ends.
 _NAME_END = re.compile(r"[,;]|\s(?:or|and|is|was|are|were)\s", re.IGNORECASE)
-# An acronym as a reply writes it ("U.S.", "UK", "BC"), and a name of two or more
-# capitalised words with the small words between them ("Massachusetts Institute of
-# Technology").
+# An acronym as a reply writes it ("U.S.", "UK", "BC").
 _ACRONYM = re.compile(r"^\s*(?:[A-Z]\.?){2,8}\s*$")
-_NAME_RUN = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:(?:of|the|and|for)\s+)?[A-Z][\w'’-]*)+")
 _LONGEST_ACRONYM = 8
 
 
@@ -94,7 +92,8 @@ def spelled_out(check: Check) -> tuple[str, list[str]] | None:
     letters = check.folded.tokens
     found: dict[tuple[str, ...], tuple[str, list[str]]] = {}
     for item in check.items:
-        names = [run for run in _NAME_RUN.findall(item.raw) if _initials(letters, run)]
+        runs = (run.rstrip(".") for run in NAME_RUN.findall(item.raw))
+        names = [run for run in runs if _initials(letters, run)]
         if names and item.trusted and check.related(item):
             for name in names:
                 found.setdefault(analyse(name).tokens, (name, []))[1].append(item.id)

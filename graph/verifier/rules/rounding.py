@@ -15,11 +15,13 @@ to the question is not read), never rejected as absent. Smaller numbers are coun
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 
+from graph.verifier.evidence.matching import Item
 from graph.verifier.read.check import Check
 from graph.verifier.text.normalise import is_number, may_hold_number, split_words
 
-PADDED_NUMBER = re.compile(r"(?<= )\d[\d.]*(?= )")
+_PADDED_NUMBER = re.compile(r"(?<= )\d[\d.]*(?= )")
 # The most significant digits a rounded answer has ("13.9 million" is rounded; "13,960,000"
 # is a value as stated).
 MOST_DIGITS = 3
@@ -63,14 +65,21 @@ def rounded_from(check: Check) -> tuple[list[str], str] | None:
     if found is None:
         return None
     value, half = found
+
+    def near(stated: str) -> bool:
+        return stated.count(".") < 2 and abs(float(stated) - value) <= half
+
+    for item, stated in related_numbers(check, near):
+        return [item.id], stated[0]
+    return None
+
+
+def related_numbers(check: Check, keep: Callable[[str], bool]) -> Iterator[tuple[Item, list[str]]]:
+    """Each trusted sentence of a directly related page, in order, with the numbers it
+    states (folded) that `keep` accepts; a sentence with none is not checked for trust."""
     for item in check.items:
         if not may_hold_number(item.raw):
             continue
-        near = [
-            stated
-            for stated in PADDED_NUMBER.findall(item.text.padded)
-            if stated.count(".") < 2 and abs(float(stated) - value) <= half
-        ]
-        if near and item.trusted and check.directly_related(item.page):
-            return [item.id], near[0]
-    return None
+        found = [stated for stated in _PADDED_NUMBER.findall(item.text.padded) if keep(stated)]
+        if found and item.trusted and check.directly_related(item.page):
+            yield item, found

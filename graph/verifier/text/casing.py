@@ -19,7 +19,8 @@ from graph.verifier.text.cache_sizes import WORDS
 from graph.verifier.text.normalise import analyse
 
 _NAME_WORD = r"[A-Z][\w'’.\-]*"
-_RUN = re.compile(rf"{_NAME_WORD}(?:\s+(?:(?:of|the|and|de|for|von|van|in)\s+)?{_NAME_WORD})*")
+# A run of capitalised words and the small words between them ("Bank of America").
+NAME_RUN = re.compile(rf"{_NAME_WORD}(?:\s+(?:(?:of|the|and|de|for|von|van|in)\s+)?{_NAME_WORD})*")
 _SHORTEST = 3
 # The most words a name taken from the evidence has: a longer run of capitals gives its
 # parts only (and a hostile page of thousands of capitalised words stays cheap).
@@ -50,7 +51,7 @@ def _recased(question: str, texts: tuple[tuple[str, str], ...]) -> str:
     runs: set[str] = set()
     for sentence, title in texts:
         runs.add(_UNDISAMBIGUATED.sub("", title))
-        for match in _RUN.finditer(sentence):
+        for match in NAME_RUN.finditer(sentence):
             run = match.group().rstrip(".")
             if match.start() == 0 and " " not in run:
                 continue

@@ -149,6 +149,12 @@ NAMED_CLASSES = frozenset({PERSON, PLACE, ORGANISATION, WORK})
 # a university; "Who produced it?" -> a studio).
 WHERE_CLASSES = frozenset({PLACE, ORGANISATION, EVENT})
 WHO_CLASSES = frozenset({PERSON, ORGANISATION})
+# The kinds that often act for a kind asked: a body does what a person does (a band is
+# the artist who recorded a song, a team the winner, a company the owner), and a country
+# stands for its team, side or government ("Which team won the 2018 World Cup?" ->
+# France). A person is no label, team or company, and a body is not where a thing is
+# sited: those stay wrong kinds.
+ACTS_FOR = {PERSON: frozenset({ORGANISATION}), ORGANISATION: frozenset({PLACE})}
 
 DEMONYMS = frozenset(
     split_words(
