@@ -8,6 +8,7 @@ import pytest
 
 from graph.evaluation.spans import NAME, NUMBER, OTHER, YEAR, YES_NO, answer_kind, spans
 from graph.evaluation.verifier_cases import build_cases, choice_swap, load_pages, span_swaps
+from tools.wikipedia.snapshot import shared_snapshot
 
 NOLAN = (
     "Christopher Edward Nolan ( ; born 30 July 1970) is an English-American film director,"
@@ -76,6 +77,15 @@ def test_cases_use_an_episode_evidence_for_hard_negatives() -> None:
     episode = cases["episode_positive"]["evidence"]
     assert len(episode) > 2 and episode is cases["yes_no_swap"]["evidence"]
     assert [e["source"]["sentence_index"] for e in episode[:2]] == [0, 1]
+
+
+def test_a_case_titles_its_evidence_as_search_does() -> None:
+    """The data escapes HTML in titles ("Simon &amp; Simon"); Search shows the title
+    unescaped, and so must the bench's evidence, or no question names its page."""
+    pages = load_pages(["Simon &amp; Simon", "Simon & Simon"])
+    assert [title for title, _ in pages.values()] == ["Simon & Simon"]
+    page = shared_snapshot().page("Simon & Simon")
+    assert page is not None and page.title == "Simon & Simon"
 
 
 def test_a_choice_swap_is_the_other_gold_page() -> None:

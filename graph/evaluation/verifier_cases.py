@@ -31,6 +31,7 @@ of it, False for a wrong answer.
 from __future__ import annotations
 
 import hashlib
+import html
 import random
 import re
 from collections.abc import Iterable, Iterator
@@ -72,7 +73,8 @@ def load_pages(titles: Iterable[str], snapshot: Path = SNAPSHOT_FILE) -> Pages:
     for title, sentences in iter_snapshot(snapshot):
         key = normalize_title(title)
         if key in wanted and key not in pages:
-            pages[key] = (title, [sentence.strip() for sentence in sentences])
+            # The title as Search shows it: the data escapes HTML ("Simon &amp; Simon").
+            pages[key] = (html.unescape(title), [sentence.strip() for sentence in sentences])
     return pages
 
 
