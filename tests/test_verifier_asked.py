@@ -95,22 +95,20 @@ def _signal(name: str, question: str, answer: str, store: Store) -> float:
     return recorder.seen[name]
 
 
-def test_a_named_person_offered_for_a_kind_of_thing_is_a_signal() -> None:
+def test_a_named_person_offered_for_a_kind_of_thing_is_grounded() -> None:
     """The bridge entity of "What position did the author of ... have?" is a person (its
-    own lead says so), and a position is no person: the signal fires. It stays off when
-    the question asks for a person, or the answer is a title, not a named thing."""
+    own lead says so), and a position is no person: it is grounded before any score. The
+    position itself, a title, is scored, and so is the person where a person is asked."""
     store = Store()
     store.search("Inside the Third Reich")
     store.search("Albert Speer")
     position = "What position in Nazi Germany did the author of Inside the Third Reich have?"
-    assert _signal("named_for_kind", position, "Albert Speer", store) == 1.0
-    assert (
-        _signal("named_for_kind", position, "Reich Minister of Armaments and War Production", store)
-        == 0.0
-    )
-    assert (
-        _signal("named_for_kind", "Who wrote Inside the Third Reich?", "Albert Speer", store) == 0.0
-    )
+    verdict = verify_answer(position, "Albert Speer", store.evidence, lexicon=snapshot_lexicon())
+    assert verdict["outcome"] == "grounded"
+    assert "names a person, and the question asks for a position" in verdict["reason"]
+    title = "Reich Minister of Armaments and War Production"
+    assert _signal("class_fits", position, title, store) == 0.0
+    assert _signal("class_fits", "Who wrote Inside the Third Reich?", "Albert Speer", store) == 1.0
 
 
 def test_an_answer_stated_on_two_named_pages_is_a_signal() -> None:

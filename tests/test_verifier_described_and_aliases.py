@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
 
 import pytest
+from verifier_utils import Leads
 
 from graph.verifier.kinds.described import described_nouns, is_described_bridge
 from graph.verifier.kinds.question import (
@@ -20,23 +20,6 @@ from graph.verifier.kinds.question import (
     _is_named,
     analyse_question,
 )
-
-
-class Leads:
-    """A lexicon that knows one lead sentence per name."""
-
-    def __init__(self, leads: dict[str, str]) -> None:
-        self.leads = leads
-
-    def describe(self, name: str) -> Sequence[str]:
-        return (self.leads[name],) if name in self.leads else ()
-
-    def guess(self, name: str) -> str | None:
-        return None
-
-    def __hash__(self) -> int:
-        return id(self)
-
 
 QUESTION = "who took over from the head of the rowing federation that was founded in 1892?"
 

@@ -18,7 +18,9 @@ from graph.verifier.answers import explain_missing, refused, supported
 from graph.verifier.evidence.matching import contains, stored_items
 from graph.verifier.kinds.answer_types import NameLexicon
 from graph.verifier.kinds.described import is_described_bridge
+from graph.verifier.kinds.kind_asked import REASON_NAMED_FOR_KIND, kind_asked, named_for_kind
 from graph.verifier.kinds.lexicon_store import shared_lexicon
+from graph.verifier.kinds.place_kinds import REASON_OTHER_PLACE, other_place_kind
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
 from graph.verifier.read.ties import (
@@ -222,6 +224,15 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
             noun=bridge,
         )
         return ground(found.ids, reason, [], GROUNDING_STATED)
+    place = other_place_kind(check.answer, check.expected.noun, check.lexicon)
+    if place is not None:
+        reason = REASON_OTHER_PLACE.format(
+            answer=check.answer,
+            cite=citation(found.ids),
+            kind=with_article(place),
+            noun=with_article(check.expected.noun),
+        )
+        return ground(found.ids, reason, [], GROUNDING_STATED)
     missing_form = unasked(check)
     if missing_form is not None:
         return _not_given(check, found, missing_form)
@@ -230,6 +241,15 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
     missing_form = unnamed_nationality(check, reading.classified.known)
     if missing_form is not None:
         return _not_given(check, found, missing_form)
+    named = named_for_kind(check.question, check.expected, reading.classified)
+    if named is not None:
+        reason = REASON_NAMED_FOR_KIND.format(
+            answer=check.answer,
+            cite=citation(found.ids),
+            named=with_article(named),
+            kind=kind_asked(check.question),
+        )
+        return ground(found.ids, reason, [], GROUNDING_STATED)
     unmeasured = unit_problem(check, found, reading)
     if unmeasured is not None:
         return demote(unmeasured, found.ids)

@@ -53,6 +53,14 @@ def described_nouns(question: str, asked: str) -> frozenset[str]:
     return frozenset(head for head in heads if head not in skipped and len(head) > 2)
 
 
+def head_words(lead: str) -> list[str]:
+    """The words, folded, of the head of what a lead sentence says its subject is ("is a
+    prefecture-level city in ..." -> prefecture, level, city)."""
+    match = _IS_A.search(lead)
+    head = _HEAD_END.split(match["what"].casefold(), maxsplit=1)[0] if match else ""
+    return re.findall(r"[a-z]+", head)
+
+
 def is_described_bridge(
     answer: str, question: str, asked: str, lexicon: NameLexicon | None
 ) -> str | None:
@@ -63,9 +71,7 @@ def is_described_bridge(
     if not nouns:
         return None
     for lead in lexicon.describe(answer)[:1]:
-        match = _IS_A.search(lead)
-        head = _HEAD_END.split(match["what"].casefold(), maxsplit=1)[0] if match else ""
-        words = {singular(word) for word in re.findall(r"[a-z]+", head)}
+        words = set(map(singular, head_words(lead)))
         for noun in sorted(nouns):  # a fixed order: the reason names the same noun every run
             if noun in words:
                 return noun

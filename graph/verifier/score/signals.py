@@ -3,9 +3,9 @@ about [0, 1]: what the rules measure, taken as evidence for a learned decision r
 than as vetoes (see `graph.verifier.score.combiner`).
 
 Class: whether what the answer is (lexicon, own page, its words, its neighbours) fits
-what the question asks for, and how strong the source that says so is; a named person,
-place, body or work offered for a kind of thing ("what sport", "what position":
-`KIND_NOUNS`, which name no class); a year or a number offered for a name. Ties: how
+what the question asks for, and how strong the source that says so is (a named thing
+offered for a kind of thing is grounded before: `graph.verifier.kinds.kind_asked`); a
+year or a number offered for a name. Ties: how
 near the question's relation word sits (for a date, its event; for a number, what it
 counts or measures), whether the answer is the span of its kind nearest it, the
 question's words in its sentence and around it, its own page, the category noun next to
@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from graph.verifier.evidence.candidates import NAME, NUMBER, YEAR
 from graph.verifier.evidence.matching import contains
-from graph.verifier.kinds.asked import asked_in_lead, asked_next_to, asked_noun, lead_of
+from graph.verifier.kinds.asked import asked_in_lead, asked_next_to, lead_of
 from graph.verifier.kinds.classes import STRONG_SOURCES
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
 from graph.verifier.read.relation import FAR, token_stems
 from graph.verifier.read.relation import reading as reading_of
 from graph.verifier.read.ties import RIVAL_DISTANCE, SLOT_DISTANCE, year_asked
-from graph.verifier.text.categories import DEMONYMS, KIND_NOUNS, NAMED_CLASSES
+from graph.verifier.text.categories import DEMONYMS
 from graph.verifier.text.normalise import analyse
 from graph.verifier.verdicts import MATCH_PARAPHRASE
 
@@ -40,7 +40,6 @@ SIGNALS = (
     "class_mismatch_strong",
     "class_mismatch_weak",
     "class_unknown",
-    "named_for_kind",
     "year_for_name",
     "number_for_name",
     "numbered",
@@ -103,10 +102,6 @@ def _class_signals(check: Check, reading: Reading) -> tuple[bool, ...]:
         fits is False and bool(strong),
         fits is False and not strong,
         asks and kind == NAME and fits is None,
-        not asks
-        and kind == NAME
-        and not strong.isdisjoint(NAMED_CLASSES)
-        and asked_noun(check.question) in KIND_NOUNS,
         asks and kind == YEAR and not year_asked(check, reading),
         asks and kind == NUMBER and not reading.numbered,
         kind == NUMBER and reading.numbered,
