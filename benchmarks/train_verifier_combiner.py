@@ -41,7 +41,7 @@ from graph.verifier.score.signals import SIGNALS, signals  # noqa: E402
 FOLDS = 5
 TUNED_FOLDS = 3  # the hand rules were written looking at folds 0-2 only
 SEED = 13
-TARGET_RECALL = 0.93
+TARGET_RECALL = 0.96
 # Years' and numbers' wrong spans are seldom tied to the question, so their threshold can
 # keep more of their gold answers: it spends span-swap margin, never the bridge entities'
 # (names), the bound nearest its limit.
