@@ -17,6 +17,7 @@ LEADS = Leads(
         "Hertford": "Hertford is the county town of Hertfordshire, England.",
         "Monaco": "Monaco is a sovereign city-state on the French Riviera.",
         "Li River": "The Li River is a river in Guangxi, China.",
+        "Ireland": "Ireland is an island in the North Atlantic.",
     }
 )
 
@@ -26,6 +27,7 @@ LEADS = Leads(
     [
         ("Guilin", "river", "city"),
         ("Pont de Grenelle", "river", "bridge"),
+        ("Ireland", "river", "island"),
         ("Vilnius Cathedral", "country", "cathedral"),  # no lead: its name's ending
         ("Oberoi Hotels", "city", "hotel"),
     ],
@@ -43,6 +45,8 @@ def test_a_place_of_another_kind_is_named_by_its_kind(answer: str, noun: str, ki
         ("Monaco", "city"),  # a city-state is a city and a country
         ("Monaco", "country"),
         ("Guilin", "town"),  # a city is a town's kind
+        ("Ireland", "country"),  # an island is often a country
+        ("Ireland", "island"),
         ("Auburn Hills", "venue"),  # a name ending in a hill, a creek, a lake ...
         ("Herons Creek", "town"),
         ("Guilin", "team"),  # not a place asked: the class check's matter

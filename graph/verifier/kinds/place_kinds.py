@@ -5,11 +5,12 @@ the class check passes them; they are usually the place a two-hop question goes 
 (its bridge), not the one it asks for. Such an answer is at most grounded.
 
 Kinds of place come in groups that may name one another (a county town is a town, a
-city-state a country): the answer's kinds are every place noun of the head of what its
-lead says it is, and it differs only when none of them shares a group with the asked
-noun. Without a lead, a name ending in a kind of building or way ("Vilnius Cathedral",
-"Montana Highway") says its kind; a name ending in a kind of land or water does not
-("Auburn Hills" and "Herons Creek" are towns).
+city-state a country, an island often a country or a state: "Ireland is an island"):
+the answer's kinds are every place noun of the head of what its lead says it is, and it
+differs only when none of them shares a group with the asked noun. Without a lead, a
+name ending in a kind of building or way ("Vilnius Cathedral", "Montana Highway") says
+its kind; a name ending in a kind of land or water does not ("Auburn Hills" and "Herons
+Creek" are towns).
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ _GROUPS = {
         district capital municipality commune parish community settlement locality
         metropolis conurbation""",
     "region": """county country state province region territory nation kingdom republic
-        empire prefecture oblast canton department continent district""",
+        empire prefecture oblast canton department continent district island archipelago
+        peninsula""",
     "water": "river lake sea ocean bay gulf strait canal creek stream waterfall glacier",
     "land": """island archipelago peninsula mountain peak hill volcano range valley desert
         forest coast beach cape headland""",
