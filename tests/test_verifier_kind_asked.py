@@ -22,6 +22,8 @@ from graph.verifier.text.categories import PERSON, PRODUCT
         ("Which kinds of dog are bred there?", "kind of dog"),
         ("Who received the 2007 Golden Shoe?", ""),
         ("Which company did Johannes Torpe work for?", ""),
+        ("What type of " + "-" * 5000, ""),  # the word named in a reason is a word
+        ("What type of " + "x" * 5000, "type of " + "x" * 40),
     ],
 )
 def test_a_question_asks_for_a_kind_by_its_noun_or_by_type_of(question: str, kind: str) -> None:

@@ -25,7 +25,7 @@ REASON_NAMED_FOR_KIND = (
 )
 _TYPE_OF = re.compile(
     r"\b(?:what|which)\s+(?:\w+\s+)?(?P<kind>type|kind|sort|form|style|genre)s?\s+of"
-    r"\s+(?P<what>[\w-]+)",
+    r"\s+(?P<what>\w[\w-]{0,39})",  # a word, not a run of hyphens: it is shown in a reason
     re.IGNORECASE,
 )
 
