@@ -147,11 +147,12 @@ EXPECTED: dict[str, Figures] = {
         "finish_rate": (1.0, 0.0),
         "invalid_action_rate": (0.0, 0.0),
         # Q3's "yes" with one magazine's page stored: undecided, so grounded, not rejected;
-        # Q4's "Lolita" on Ray Stark's page alone: a screenplay asked, its lead says a film,
-        # so the tie is not confirmed (grounded)
+        # Q4's "Lolita" on Ray Stark's page alone is verified (its sentence shares the
+        # question's words, and a film is a work as a screenplay is), and so is Q1's
+        # wrong "Crocodile Dundee II" (the sequel's sentence shares five of its words)
         "unsupported_finish_rate": (0.0, 0.0),
-        "verified_rate": (0.5, 0.0),
-        "verified_precision": (0.5, 0.0),
+        "verified_rate": (0.75, 0.0),
+        "verified_precision": (2 / 3, 0.0),
         "fallback_rate": (None, None),
         "steps": (2.0, 0.0),
         "model_calls": (2.0, 0.0),
