@@ -40,10 +40,12 @@ _GROUPS = {
         hotel casino resort theatre theater mall castle palace fort fortress lighthouse dam
         mine prison campus estate street road avenue highway square park cathedral church""",
 }
-_KINDS: dict[str, frozenset[str]] = {}
-for _group, _words in _GROUPS.items():
-    for _word in split_words(_words):
-        _KINDS[_word] = _KINDS.get(_word, frozenset()) | {_group}
+_GROUP_WORDS = {group: frozenset(split_words(words)) for group, words in _GROUPS.items()}
+# Each kind of place with the groups it is in ("district": a settlement's or a region's).
+_KINDS = {
+    word: frozenset(group for group, words in _GROUP_WORDS.items() if word in words)
+    for word in frozenset().union(*_GROUP_WORDS.values())
+}
 # A name's last word says its kind only for these groups.
 _NAMED_BY_ENDING = frozenset({"building"})
 _WORD = re.compile(r"[A-Za-z]+")
@@ -71,8 +73,10 @@ def _answer_kinds(answer: str, lexicon: NameLexicon) -> tuple[frozenset[str], st
 def other_place_kind(answer: str, noun: str, lexicon: NameLexicon | None) -> str | None:
     """The kind of place the answer is (by its article, or its name's last word) when the
     question asks for a place of another kind (`noun`), else None."""
-    asked = _KINDS.get(singular(noun.casefold())) if noun and lexicon is not None else None
-    if not asked or lexicon is None:
+    if lexicon is None or not noun:
+        return None
+    asked = _KINDS.get(singular(noun.casefold()))
+    if asked is None:
         return None
     kinds, word = _answer_kinds(answer, lexicon)
     return word if kinds and asked.isdisjoint(kinds) else None
