@@ -210,46 +210,29 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
         if wrong_kind is not None:
             return wrong_kind
     if _named_in_question(check):
-        cite = citation(found.ids)
-        reason = REASON_NAMED_IN_QUESTION.format(answer=check.answer, cite=cite)
-        return ground(found.ids, reason, [], GROUNDING_STATED)
+        return _grounded(check, found, REASON_NAMED_IN_QUESTION)
     bridge = is_described_bridge(
         check.answer, check.question.casefold(), check.expected.noun, check.lexicon
     )
     if bridge is not None:
-        reason = REASON_DESCRIBED.format(
-            answer=check.answer,
-            cite=citation(found.ids),
-            described=with_article(bridge),
-            noun=bridge,
-        )
-        return ground(found.ids, reason, [], GROUNDING_STATED)
+        described = with_article(bridge)
+        return _grounded(check, found, REASON_DESCRIBED, described=described, noun=bridge)
     place = other_place_kind(check.answer, check.expected.noun, check.lexicon)
     if place is not None:
-        reason = REASON_OTHER_PLACE.format(
-            answer=check.answer,
-            cite=citation(found.ids),
-            kind=with_article(place),
-            noun=with_article(check.expected.noun),
-        )
-        return ground(found.ids, reason, [], GROUNDING_STATED)
+        noun = with_article(check.expected.noun)
+        return _grounded(check, found, REASON_OTHER_PLACE, kind=with_article(place), noun=noun)
     missing_form = unasked(check)
     if missing_form is not None:
-        return _not_given(check, found, missing_form)
+        return _grounded(check, found, REASON_NOT_GIVEN, asked=missing_form)
     if reading.kind is None:
         return supported(check, found, reading)
     missing_form = unnamed_nationality(check, reading.classified.known)
     if missing_form is not None:
-        return _not_given(check, found, missing_form)
+        return _grounded(check, found, REASON_NOT_GIVEN, asked=missing_form)
     named = named_for_kind(check.question, check.expected, reading.classified)
     if named is not None:
-        reason = REASON_NAMED_FOR_KIND.format(
-            answer=check.answer,
-            cite=citation(found.ids),
-            named=with_article(named),
-            kind=kind_asked(check.question),
-        )
-        return ground(found.ids, reason, [], GROUNDING_STATED)
+        kind = kind_asked(check.question)
+        return _grounded(check, found, REASON_NAMED_FOR_KIND, named=with_article(named), kind=kind)
     unmeasured = unit_problem(check, found, reading)
     if unmeasured is not None:
         return demote(unmeasured, found.ids)
@@ -263,10 +246,11 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
     return supported(check, found, reading, objection, decision.said)
 
 
-def _not_given(check: Check, found: Found, asked: str) -> Verdict:
-    """Grounded: the question asks for something by its form that the answer lacks."""
-    reason = REASON_NOT_GIVEN.format(answer=check.answer, cite=citation(found.ids), asked=asked)
-    return ground(found.ids, reason, [], GROUNDING_STATED)
+def _grounded(check: Check, found: Found, reason: str, **said: str) -> Verdict:
+    """Grounded on the sentences stating the answer, for the `reason` (a template of the
+    answer, its citation and `said`) its tie to the question is not confirmed."""
+    cited = reason.format(answer=check.answer, cite=citation(found.ids), **said)
+    return ground(found.ids, cited, [], GROUNDING_STATED)
 
 
 def _wrong_class(check: Check, found: Found, reading: Reading) -> Verdict | None:

@@ -206,6 +206,18 @@ class Reader:
             self._fits[tokens] = fits
         return fits
 
+    def _competes(
+        self, raw: str, tokens: tuple[str, ...], span: Span, kind: str, answer: Text, cues: Cues
+    ) -> bool:
+        """A span of a sentence is a rival of the answer there: another thing of its kind,
+        measuring what is asked, not denied, and no conversion of the answer's measure."""
+        return (
+            self._is_rival(tokens, answer)
+            and _measures(raw, span, kind, cues)
+            and not _denied(raw, tokens)
+            and not (kind == NUMBER and converts(raw, span, answer.tokens))
+        )
+
     def slot(self, placed: list[Placement], kind: str, answer: Text, cues: Cues) -> bool:
         """The answer is the span of its kind nearest to a relation word in its sentence."""
         nearest = min(placed, key=lambda p: p.relation_distance, default=None)
@@ -213,12 +225,9 @@ class Reader:
             return False
         raw = nearest.item.raw
         table = spans_by_distance(raw, kind, cues.relation_for(kind))
+        distance = nearest.relation_distance
         return not any(
-            gap < nearest.relation_distance
-            and self._is_rival(tokens, answer)
-            and _measures(raw, span, kind, cues)
-            and not _denied(raw, tokens)
-            and not (kind == NUMBER and converts(raw, span, answer.tokens))
+            gap < distance and self._competes(raw, tokens, span, kind, answer, cues)
             for tokens, span, gap in table
         )
 
@@ -238,12 +247,7 @@ class Reader:
             for tokens, span, gap in table:
                 if count <= most and gap >= nearest:
                     break
-                if (
-                    self._is_rival(tokens, answer)
-                    and _measures(raw, span, kind, cues)
-                    and not _denied(raw, tokens)
-                    and not (kind == NUMBER and converts(raw, span, answer.tokens))
-                ):
+                if self._competes(raw, tokens, span, kind, answer, cues):
                     most, nearest = max(most, count), min(nearest, gap)
                     break
         return most, nearest
