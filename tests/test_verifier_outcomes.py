@@ -156,6 +156,16 @@ def test_an_answer_the_question_names_is_grounded(store: Store) -> None:
     grounded(check(store, question, "Lin Fa Temple"), "the question itself names it")
 
 
+def test_an_answer_the_question_names_in_the_plural_is_grounded(store: Store) -> None:
+    store.add_text(
+        "Prandtl number",
+        "The Prandtl number is a dimensionless number, named after the physicist Ludwig Prandtl.",
+    )
+    store.add_text("Ludwig Prandtl", "He was a pioneer in the applied science of aeronautics.", 1)
+    question = "Prandtl numbers are named after a pioneer in what applied science?"
+    grounded(check(store, question, "Prandtl number"), "the question itself names it")
+
+
 def test_the_asked_noun_in_an_answer_is_not_the_question_naming_it(store: Store) -> None:
     store.add_text("Battle of Imphal", "The Battle of Imphal took place around Imphal in 1944.")
     question = "What battle where Japanese armies attacked Imphal ended in 1944?"

@@ -48,7 +48,7 @@ from graph.verifier.rules.unasked import unasked, unnamed_nationality
 from graph.verifier.score.combiner import Decider, load_combiner
 from graph.verifier.text.casing import cased_as_written, may_be_recased, recased
 from graph.verifier.text.categories import ACTS_FOR
-from graph.verifier.text.normalise import analyse, is_number
+from graph.verifier.text.normalise import analyse, is_number, singular
 from graph.verifier.text.question_text import as_asked
 from graph.verifier.text.wordstems import STOPWORDS
 from graph.verifier.verdicts import (
@@ -280,4 +280,4 @@ def _named_in_question(check: Check) -> bool:
         return True
     asked = set(check.expected.noun.split())
     words = [t for t in folded.tokens if len(t) > 1 and t not in STOPWORDS and t not in asked]
-    return len(words) > 1 and set(words) <= set(check.q.text.tokens)
+    return len(words) > 1 and set(map(singular, words)) <= set(map(singular, check.q.text.tokens))
