@@ -1,6 +1,8 @@
 """A right answer written otherwise than the evidence writes it: an honorific before a
-name, "St." for "Saint", a qualifier after a comma that no sentence states. The first
-two are read as the evidence writes them; the third is grounded, never rejected."""
+name, another writing of the same name ("St." for "Saint", "Corp." for "Corporation",
+"WWII" for "World War II", "USA" for "United States", a date in figures), a qualifier
+after a comma that no sentence states. The first two are read as the evidence writes
+them; the third is grounded, never rejected."""
 
 from __future__ import annotations
 
@@ -19,6 +21,10 @@ def store() -> Store:
     store.add_text("Victor Hugo", "Victor Hugo was born in Besançon on 26 February 1802.")
     store.add_text("The Chronic", "The Chronic is the debut album by Dr. Dre.")
     store.add_text("Barack Obama", "Barack Obama was born in Honolulu, in the United States.")
+    store.add_text("Paul Tibbets", "Paul Tibbets was a pilot in World War II.")
+    store.add_text("Windows", "Windows is developed by the Microsoft Corporation.")
+    store.add_text("Dolly Parton", "Dolly Parton (born 19 January 1946) is a singer.")
+    store.add_text("Gordon Brown", "Gordon Brown studied at the University of Edinburgh.")
     return store
 
 
@@ -31,6 +37,15 @@ def store() -> Store:
         ("In which city was Chuck Berry born?", "St Louis", "'St Louis'"),
         ("Which mountain did Edmund Hillary climb first?", "Mt. Everest", "'Mount Everest'"),
         ("Whose debut album is The Chronic?", "Dr. Dre", "'Dr. Dre'"),
+        ("Who wrote the song Yesterday?", "Doctor Paul McCartney", "'Paul McCartney'"),
+        ("In which war was Paul Tibbets a pilot?", "WWII", "'World War II'"),
+        ("In which war was Paul Tibbets a pilot?", "the Second World War", "'World War II'"),
+        ("In which war was Paul Tibbets a pilot?", "World War 2", "'World War II'"),
+        ("In which country was Barack Obama born?", "USA", "'United States'"),
+        ("In which country was Barack Obama born?", "U.S.", "'United States'"),
+        ("Which company develops Windows?", "Microsoft Corp.", "'Microsoft Corporation'"),
+        ("When was Dolly Parton born?", "19/01/1946", "'19 January 1946'"),
+        ("When was Dolly Parton born?", "01/19/1946", "'19 January 1946'"),
     ],
 )
 def test_an_answer_is_read_as_the_evidence_writes_it(
@@ -41,11 +56,37 @@ def test_an_answer_is_read_as_the_evidence_writes_it(
     assert verdict["reason"].startswith(as_stated)
 
 
-@pytest.mark.parametrize("acronym", ["U.S.", "US"])
-def test_an_acronym_of_one_stated_name_is_grounded_on_it(store: Store, acronym: str) -> None:
-    verdict = check(store, "In which country was Barack Obama born?", acronym)
+def test_initials_of_a_stated_name_no_table_lists_are_grounded_on_it() -> None:
+    store = Store()
+    store.add_text("Yale", "Yale University is in New Haven, Connecticut.")
+    verdict = check(store, "In which city is Yale University?", "NH")
     assert verdict["outcome"] == "grounded", verdict["reason"]
-    assert "initials of 'United States'" in verdict["reason"] and verdict["evidence_ids"]
+    assert "initials of 'New Haven'" in verdict["reason"] and verdict["evidence_ids"]
+
+
+@pytest.mark.parametrize("answer", ["US", "United States"])
+def test_the_longest_writing_a_sentence_states_is_read(answer: str) -> None:
+    store = Store()
+    store.add_text(
+        "Great Lakes", "The lakes are shared by Canada and the United States of America."
+    )
+    verdict = check(store, "Which country shares the Great Lakes with Canada?", answer)
+    assert verdict["outcome"] == "verified", verdict["reason"]
+    assert verdict["reason"].startswith("'United States of America'")
+
+
+def test_a_writing_that_may_name_something_else_is_not_read_as_the_stated_name() -> None:
+    store = Store()
+    store.add_text("Queen Anne", "Anne became the first monarch of the United Kingdom.")
+    question = "Of which kingdom was Anne the first monarch?"
+    assert check(store, question, "UK")["outcome"] == "verified"
+    rejected(check(store, question, "Great Britain"))  # a kingdom before the United Kingdom
+    rejected(check(store, question, "America"))
+
+
+def test_another_war_is_never_verified_as_a_writing_of_the_stated_one(store: Store) -> None:
+    verdict = check(store, "In which war was Paul Tibbets a pilot?", "WWI")
+    assert verdict["outcome"] != "verified", verdict["reason"]
 
 
 def test_a_qualifier_no_sentence_states_grounds_the_name(store: Store) -> None:
@@ -62,7 +103,9 @@ def test_a_qualifier_no_sentence_states_grounds_the_name(store: Store) -> None:
         ("Who was born in Besançon?", "Victor Hugo, Jean Valjean and Cosette"),  # a list
         ("In which city was Chuck Berry born?", "Paris, France"),  # the name itself absent
         ("Who wrote the song Yesterday?", "Sir Elton John"),  # no honorific saves a wrong name
-        ("In which country was Barack Obama born?", "USA"),  # "United States of America" unsaid
+        ("In which war was Paul Tibbets a pilot?", "Korean War"),
+        ("In which city was Chuck Berry born?", "Saint Paul"),  # another saint
+        ("When was Dolly Parton born?", "19/02/1946"),  # neither reading is the stated date
     ],
 )
 def test_what_the_evidence_does_not_state_is_still_rejected(
@@ -73,9 +116,9 @@ def test_what_the_evidence_does_not_state_is_still_rejected(
 
 def test_an_acronym_of_two_stated_names_is_read_as_neither() -> None:
     store = Store()
-    store.add_text("Barack Obama", "Barack Obama was born in Honolulu, in the United States.")
-    store.add_text("Barack Obama", "He studied at Union Seminary, then at Harvard.", 1)
-    rejected(check(store, "In which country was Barack Obama born?", "U.S."))
+    store.add_text("Noam Chomsky", "Noam Chomsky was born in Philadelphia, in East Oak Lane.")
+    store.add_text("Noam Chomsky", "He taught at East Oxford Lyceum.", 1)
+    rejected(check(store, "Where was Noam Chomsky born?", "E.O.L."))
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from graph.verifier.answer_forms import core_answer
 from graph.verifier.evidence.matching import Item, contains
 from graph.verifier.text.normalise import analyse, singular
+from graph.verifier.text.variants import variants
 
 # What a name, number or year opens with, after an article, quote or emphasis.
 _NAMED = r"(?=(?:the |an? )?[\"“'‘*_]*[^\W_a-z])"
@@ -37,12 +38,8 @@ _HEDGE = re.compile(r"^(?:[Pp]robably|(?:[Mm]ost )?[Ll]ikely|[Pp]ossibly|[Pp]erh
 # Honorifics a reply may put before a name that the evidence writes without ("Sir Paul
 # McCartney" for "Paul McCartney"): never part of the name asked for.
 _HONORIFIC = re.compile(
-    r"^(?:Sir|Dame|Dr\.?|Prof\.?|Professor|Mr\.?|Mrs\.?|Ms\.?|Rev\.?|Reverend)\s+(?=[A-Z])"
+    r"^(?:Sir|Dame|Dr\.?|Doctor|Prof\.?|Professor|Mr\.?|Mrs\.?|Ms\.?|Rev\.?|Reverend)\s+(?=[A-Z])"
 )
-# A word of a place or a saint's name and its abbreviation ("St. Louis", "Saint Louis";
-# "Mt. Everest", "Mount Everest"): either may be written for the other.
-_ABBREVIATED = (("Saint", "St."), ("Mount", "Mt."), ("Fort", "Ft."))
-_ABBREVIATION_WORD = re.compile(r"\b(?:Saint|Mount|Fort|St|Mt|Ft)\b")
 # Words that join a name's parts, never the noun a question asks for.
 _NEVER_ASKED = frozenset(("of", "the", "and", "in", "for", "de", "on", "at", "to", "by", "from"))
 
@@ -103,25 +100,21 @@ def without_hedge(answer: str, items: Sequence[Item]) -> str:
 
 def as_written(answer: str, items: Sequence[Item]) -> str:
     """The answer as the evidence writes it when it writes it otherwise: without an
-    honorific before a name ("Sir Paul McCartney"), with "St." for "Saint", "Mt." for
-    "Mount", "Ft." for "Fort", or the reverse ("Saint Louis" where a sentence gives "St.
-    Louis"); unchanged when a trusted stored sentence states it as it is."""
+    honorific before a name ("Sir Paul McCartney"), or in another writing of the same
+    name (`graph.verifier.text.variants`: "Saint Louis" where a sentence gives "St.
+    Louis", "WWII" for "World War II"); unchanged when a trusted stored sentence states
+    it as it is (or a longer writing of it: "United States of America" for "United
+    States", which would otherwise be part of a longer name), or no other writing."""
     honorific = _HONORIFIC.match(answer)
-    if honorific is None and _ABBREVIATION_WORD.search(answer) is None:
+    others = list(variants(answer))
+    if not items or (honorific is None and not others):
         return answer
-    if not items or _stated(answer, items):
-        return answer
+    if _stated(answer, items):
+        longer = (other for other in others if answer in other)
+        return next((other for other in longer if _stated(other, items)), answer)
     if honorific is not None and _stated(answer[honorific.end() :], items):
         return answer[honorific.end() :]
-    for long, short in _ABBREVIATED:
-        for said, written in ((long, short), (short, long), (short.rstrip("."), long)):
-            pattern = rf"\b{re.escape(said)}(?!\w)"
-            if re.search(pattern, answer) is None:
-                continue
-            other = re.sub(pattern, written, answer)
-            if _stated(other, items):
-                return other
-    return answer
+    return next((other for other in others if _stated(other, items)), answer)
 
 
 def as_said(question: str, answer: str, items: Sequence[Item]) -> str:

@@ -1,0 +1,112 @@
+"""Other writings of the same name: a word and its abbreviation ("Corporation" and
+"Corp.", "Saint" and "St."), names that are one another's ("World War II", "WWII",
+"Second World War"), and a date written in figures ("12/05/1954").
+
+A reply may write a right answer otherwise than the evidence does. These writings name
+one and the same thing, so the answer is checked as the evidence writes it
+(`graph.verifier.answer_asked.as_written`); a writing that may name something else is
+not listed: "America" (a continent), "New York" (a state), "LA" (Louisiana), "Britain" and
+"Great Britain" (an island, and a kingdom before the United Kingdom).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from graph.verifier.text.number_folds import MONTHS
+
+# A word of a name and its abbreviation: either may be written for the other.
+ABBREVIATED_WORDS = (
+    ("Saint", "St."),
+    ("Mount", "Mt."),
+    ("Fort", "Ft."),
+    ("Corporation", "Corp."),
+    ("Incorporated", "Inc."),
+    ("Company", "Co."),
+    ("Limited", "Ltd."),
+    ("University", "Univ."),
+    ("Brothers", "Bros."),
+    ("Association", "Assn."),
+    ("Department", "Dept."),
+    ("International", "Intl."),
+    ("Junior", "Jr."),
+    ("Senior", "Sr."),
+)
+# Names of one thing. The longer are tried first, so that a name is checked as the
+# longest writing a sentence states ("United States of America", not "United States").
+SAME_NAMES = (
+    ("World War II", "WWII", "WW II", "WW2", "World War 2", "Second World War"),
+    ("World War I", "WWI", "WW I", "WW1", "World War 1", "First World War", "Great War"),
+    ("United States", "United States of America", "US", "U.S.", "USA", "U.S.A."),
+    ("United Kingdom", "UK", "U.K."),
+    ("Soviet Union", "USSR", "U.S.S.R.", "Union of Soviet Socialist Republics"),
+    ("European Union", "EU"),
+    ("United Nations", "UN"),
+    ("United Arab Emirates", "UAE"),
+    ("Democratic Republic of the Congo", "DR Congo", "DRC"),
+    ("New York City", "NYC"),
+    ("Washington, D.C.", "Washington D.C.", "Washington, DC", "Washington DC"),
+)
+
+
+def _pattern(writing: str, article: str = "") -> str:
+    """A writing as a whole name: not inside a word, a number or an amount ("US$"); with
+    `article`, the article before it too (dropped: "the Second World War" is "World War
+    II")."""
+    end = "" if writing.endswith(".") else r"(?![\w$])"
+    return rf"(?<![\w$.]){article}{re.escape(writing)}{end}"
+
+
+def _words(pairs: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+    """(writing, other writing) for each word, both ways; an abbreviation also without
+    its full stop."""
+    ways: list[tuple[str, str]] = []
+    for long, short in pairs:
+        ways += [(long, short), (short, long), (short.rstrip("."), long)]
+    return ways
+
+
+_WORD = re.compile(r"\w+")
+# (the first word of a writing, its pattern, the other writing): a name is looked for
+# only where its first word is one of the answer's words.
+_REWRITES = [
+    *(
+        (_WORD.findall(said)[0], re.compile(_pattern(said)), written)
+        for said, written in _words(ABBREVIATED_WORDS)
+    ),
+    *(
+        (_WORD.findall(said)[0], re.compile(_pattern(said, r"(?:[Tt]he )?")), written)
+        for names in SAME_NAMES
+        for said in sorted(names, key=len, reverse=True)
+        for written in sorted(names, key=len, reverse=True)
+        if written != said
+    ),
+]
+_FIRST_WORDS = frozenset(first for first, _, _ in _REWRITES)
+_FIGURES = re.compile(r"^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$")
+
+
+def _dates(answer: str) -> Iterator[str]:
+    """A date in figures read day first, then month first ("12/05/1954": 12 May 1954,
+    then December 5, 1954); each reading once, and only a real month."""
+    match = _FIGURES.match(answer)
+    if match is None:
+        return
+    first, second, year = int(match[1]), int(match[2]), match[3]
+    readings = dict.fromkeys(((first, second), (second, first)))
+    for day, month in readings:
+        if 1 <= month <= 12 and 1 <= day <= 31:
+            yield f"{day} {MONTHS[month - 1].capitalize()} {year}"
+
+
+def variants(answer: str) -> Iterator[str]:
+    """Other writings of the answer, one change each, in the order of the tables: a
+    date in figures in words, a name of the same thing, a word abbreviated or not."""
+    yield from _dates(answer.strip())
+    words = _FIRST_WORDS.intersection(_WORD.findall(answer))
+    if not words:
+        return
+    for first, pattern, written in _REWRITES:
+        if first in words and pattern.search(answer) is not None:
+            yield pattern.sub(written, answer)
