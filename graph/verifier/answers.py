@@ -8,6 +8,7 @@ from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
 from graph.verifier.read.ties import SUBJECT_CUES, Problem, loose, wanted
 from graph.verifier.rules.aliases import spelled_out
+from graph.verifier.rules.converted import converted_from
 from graph.verifier.rules.rounding import related_numbers, rounded_from
 from graph.verifier.text.normalise import is_number
 from graph.verifier.trust.denials import negated
@@ -51,6 +52,10 @@ REASON_OTHER_VALUE = "No stored sentence states {answer!r}; related stored sente
 REASON_ACRONYM = (
     "{answer!r} is written nowhere, but it is the initials of {name!r}, which stored"
     " {cite} states; how it answers the question is not read from initials."
+)
+REASON_CONVERTED = (
+    "{answer!r} is a measure in another unit: stored {cite} gives {value}, which converts to"
+    " it; how it answers the question is not read from a converted value."
 )
 REASON_ROUNDED = (
     "{answer!r} is a round number: stored {cite} gives {value}, which rounds to it; how it"
@@ -156,6 +161,11 @@ def explain_missing(check: Check, missing: list[str]) -> Verdict:
     if rounded is not None:
         ids, value = rounded
         reason = REASON_ROUNDED.format(answer=answer, cite=citation(ids), value=value)
+        return ground(ids, reason, missing, GROUNDING_STATED)
+    converted = converted_from(check)
+    if converted is not None:
+        ids, value = converted
+        reason = REASON_CONVERTED.format(answer=answer, cite=citation(ids), value=value)
         return ground(ids, reason, missing, GROUNDING_STATED)
     values = _other_values(check, {len(token) for token in folded.tokens if is_number(token)})
     if values:
