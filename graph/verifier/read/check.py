@@ -33,7 +33,8 @@ from graph.verifier.text.wordstems import stems
 from graph.verifier.trust.denials import denial_cues, negated
 from graph.verifier.verdicts import MATCH_PARAPHRASE, MATCH_VERBATIM, unique
 
-_ANSWER_PARTS = re.compile(r"\s*(?:[,;/&()]|\band\b)\s*", re.IGNORECASE)
+# What joins the parts of an answer; never a thousands separator ("13,000 kg").
+_ANSWER_PARTS = re.compile(r"\s*(?:(?<!\d),|,(?!\d{3}(?!\d))|[;/&()]|\band\b)\s*", re.IGNORECASE)
 
 
 @lru_cache(maxsize=256)
