@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from verifier_utils import Store, check, rejected
 
+from graph.verifier.text.normalise import analyse
 from graph.verifier.text.wordstems import cue_stem
 
 
@@ -156,3 +157,42 @@ def test_a_past_form_no_crude_stem_joins_still_ties_the_date(
 def test_past_forms_that_are_also_nouns_are_not_read_as_verbs() -> None:
     assert cue_stem("fell") == cue_stem("fall") and cue_stem("sank") == cue_stem("sink")
     assert cue_stem("saw") != cue_stem("see") and cue_stem("rose") != cue_stem("rise")
+
+
+@pytest.fixture
+def figures() -> Store:
+    store = Store()
+    store.add_text("Brexit", "In the Brexit referendum, 51.9 per cent of voters backed leaving.")
+    store.add_text("Roman Empire", "The Western Roman Empire fell in 476 AD.")
+    store.add_text("Trinity College", "Trinity College was founded by Henry VIII in 1546.")
+    store.add_text("Mira Nair", "Mira Nair studied in Delhi for three and a half years.")
+    return store
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What percent of voters in the Brexit referendum backed leaving?", "51.9%"),
+        ("When did the Western Roman Empire fall?", "476 CE"),
+        ("When did the Western Roman Empire fall?", "AD 476"),
+        ("Which king founded Trinity College?", "King Henry VIII"),
+    ],
+)
+def test_a_value_or_name_said_otherwise_is_verified(
+    figures: Store, question: str, answer: str
+) -> None:
+    verdict = check(figures, question, answer)
+    assert verdict["outcome"] == "verified", verdict["reason"]
+
+
+def test_a_half_in_words_is_the_same_number_as_in_figures(figures: Store) -> None:
+    question = "For how many years did Mira Nair study in Delhi?"
+    for answer in ("three and a half years", "3.5 years", "3.5"):
+        verdict = check(figures, question, answer)
+        assert verdict["outcome"] != "rejected" and verdict["evidence_ids"], verdict["reason"]
+    assert analyse("Two and a Half Men").tokens == analyse("2.5 men").tokens
+
+
+def test_an_era_that_changes_the_year_is_kept() -> None:
+    assert analyse("44 BC").tokens == ("44", "bc") and analyse("476 AD").tokens == ("476",)
+    assert analyse("The CE marking").tokens == ("ce", "marking")

@@ -38,7 +38,8 @@ _HEDGE = re.compile(r"^(?:[Pp]robably|(?:[Mm]ost )?[Ll]ikely|[Pp]ossibly|[Pp]erh
 # Honorifics a reply may put before a name that the evidence writes without ("Sir Paul
 # McCartney" for "Paul McCartney"): never part of the name asked for.
 _HONORIFIC = re.compile(
-    r"^(?:Sir|Dame|Dr\.?|Doctor|Prof\.?|Professor|Mr\.?|Mrs\.?|Ms\.?|Rev\.?|Reverend)\s+(?=[A-Z])"
+    r"^(?:Sir|Dame|Dr\.?|Doctor|Prof\.?|Professor|Mr\.?|Mrs\.?|Ms\.?|Rev\.?|Reverend|King"
+    r"|Queen|Emperor|Empress|Pope|President)\s+(?=[A-Z])"
 )
 # Words that join a name's parts, never the noun a question asks for.
 _NEVER_ASKED = frozenset(("of", "the", "and", "in", "for", "de", "on", "at", "to", "by", "from"))

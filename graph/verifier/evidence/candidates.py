@@ -36,6 +36,8 @@ _FUNCTION_WORDS = frozenset(
 
 
 _MONTHS = frozenset(MONTH_NAMES.values())
+# Eras written after or before a year: capitals that make no name of it ("476 AD").
+_ERAS = frozenset(("AD", "A.D", "CE", "C.E", "BC", "B.C", "BCE", "B.C.E"))
 
 
 def is_year(token: str) -> bool:
@@ -54,7 +56,9 @@ def separated(raw: str) -> frozenset[str]:
 def answer_kind(answer: Text, raw: str) -> str | None:
     """The kind of span an answer is: a year (or a date), a number, a name, or None."""
     tokens = answer.tokens
-    capitalised = [word for word in raw.split() if word[:1].isupper()]
+    capitalised = [
+        word for word in raw.split() if word[:1].isupper() and word.strip(".,") not in _ERAS
+    ]
     written = separated(raw)
     measure = bool(tokens) and is_number(tokens[0]) and not UNITS.isdisjoint(tokens)
     if (

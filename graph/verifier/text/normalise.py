@@ -70,6 +70,10 @@ def alternation(words: list[str]) -> str:
 
 
 _ARTICLES = frozenset(split_words("a an the"))
+# The eras a year may be written with that do not change it.
+_ERAS = frozenset(split_words("ad ce"))
+# Words that `_as_figures` reads: a half, a per cent, an era.
+_SPOKEN = frozenset(("half", "cent", *_ERAS))
 _NUMBER_WORDS = {
     **{
         word: str(value)
@@ -193,7 +197,35 @@ def _text(words: list[str]) -> Text:
     kept = tuple(filterfalse(_ARTICLES.__contains__, words))
     if not _WORD_FOLDS.keys().isdisjoint(kept):
         kept = tuple(map(_WORD_FOLDS.get, kept, kept))
+    if not _SPOKEN.isdisjoint(kept):
+        kept = _as_figures(kept)
     return Text.of(kept)
+
+
+def _as_figures(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """Folded tokens with what figures write otherwise said as figures write it: "3 and
+    half" (an article already dropped) as 3.5, "per cent" as "percent", and the era of a
+    year dropped ("476 AD", "AD 476", "476 CE" are 476; "BC" is kept: it changes the
+    year)."""
+    out: list[str] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        after = tokens[index + 1 : index + 3]
+        if is_number(token) and after == ("and", "half") and token.replace(".", "", 1).isdigit():
+            out.append(f"{float(token) + 0.5:g}")
+            index += 3
+            continue
+        if token == "per" and after[:1] == ("cent",):
+            out.append("percent")
+            index += 2
+            continue
+        if token in _ERAS and ((out and is_number(out[-1])) or (after[:1] and is_number(after[0]))):
+            index += 1
+            continue
+        out.append(token)
+        index += 1
+    return tuple(out)
 
 
 @lru_cache(maxsize=TEXTS)

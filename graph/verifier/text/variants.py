@@ -101,8 +101,9 @@ def _dates(answer: str) -> Iterator[str]:
 
 
 def variants(answer: str) -> Iterator[str]:
-    """Other writings of the answer, one change each, in the order of the tables: a
-    date in figures in words, a name of the same thing, a word abbreviated or not."""
+    """Other writings of the answer, in this order: a date in figures in words, then one
+    change each in the order of the tables (a word abbreviated or not, a name of the same
+    thing)."""
     yield from _dates(answer.strip())
     words = _FIRST_WORDS.intersection(_WORD.findall(answer))
     if not words:
