@@ -207,3 +207,16 @@ def test_a_country_or_a_state_is_a_place_but_not_one_within_it(store: Store) -> 
     assert city.fits(expected_class("In which city is the stadium?")) is True
     for name in ("Victoria", "Washington"):  # a state, and as often a city or a person
         assert not classify(analyse(name), name, [], [], lexicon).region
+
+
+@pytest.mark.parametrize(
+    ("name", "kinds"),
+    [
+        ("World War I", {EVENT}),  # a closing numeral: the word before says what it is
+        ("World War II", {EVENT}),
+        ("The Closer I Get", {WORK}),  # "I" inside a name: a title's word
+        ("Rocky II", set()),
+    ],
+)
+def test_a_closing_roman_numeral_is_no_title_word(name: str, kinds: set[str]) -> None:
+    assert set(classify(analyse(name), name, [], [], None).known) == kinds

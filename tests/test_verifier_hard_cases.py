@@ -15,9 +15,10 @@ from graph.evaluation.hard_cases import (
     occurs,
 )
 from graph.evaluation.hotpot import load_questions
-from graph.evaluation.rewordings import rewordings
+from graph.evaluation.rewordings import converted, rewordings
 from graph.evaluation.spans import NAME, NUMBER, YEAR, answer_kind, fold
 from graph.evaluation.verifier_cases import CASE_LABELS, build_cases, pages_of
+from graph.verifier.text.variants import variants
 
 QUESTIONS = 80
 
@@ -131,6 +132,8 @@ def test_reworded_answers_differ_yet_mean_the_gold_answer(built: Any) -> None:
         gold, answer = by_id[case["id"]]["answer"], case["answer"]
         assert answer != gold
         kind = answer_kind(gold)
+        if answer in variants(gold) or answer in converted(gold):
+            continue
         if kind in (YEAR, NUMBER):
             assert re.findall(r"\d", answer) == re.findall(r"\d", gold)
         elif fold(answer) != fold(gold):
@@ -149,7 +152,16 @@ def test_reworded_answers_differ_yet_mean_the_gold_answer(built: Any) -> None:
             "How many people?",
             ["108249", "108,249 people"],
         ),
-        ("World War II", "World War II (WWII) was a global war.", "", ["WWII"]),
+        (
+            "World War II",
+            "World War II (WWII) was a global war.",
+            "",
+            ["Second World War", "World War 2", "WWII"],
+        ),
+        ("Target Corporation", "Target Corporation is a retailer.", "", ["Target Corp."]),
+        ("134 miles", "The route is 134 miles long.", "", ["216 km"]),
+        ("8,849 m", "It is 8,849 m high.", "", ["29,030 ft"]),
+        ("52%", "It won 52% of the vote.", "", ["52 per cent"]),
         ("Boston College", "Boston College (BC) is a university.", "", ["BC"]),
         ("The Beatles", "The Beatles were a band.", "", ["Beatles"]),
         ("Arrival of a Train", "Arrival of a Train (US) is a film.", "", []),

@@ -3,9 +3,13 @@
 Only certain rewordings: "in 1954" for a year, the other order of a full date,
 a number with or without its thousands separators, or followed by the words
 the evidence gives after it when the question asks about them ("how many
-stores" -> "88 stores"), an acronym or "also known as" alias the evidence gives
-in parentheses right after the answer, the answer's acronym when the evidence
-states it, and the answer with or without a leading "the".
+stores" -> "88 stores"), a measure in another unit ("300 metres" -> "984 ft") and
+a share with "per cent" for "%", an acronym or "also known as" alias the evidence
+gives in parentheses right after the answer, the answer's acronym when the evidence
+states it, another writing of a well-known name or word ("World War II" -> "WWII",
+"Corporation" -> "Corp.": the verifier's own table, so these measure that it reads
+them through, not how much the table covers), and the answer with or without a
+leading "the".
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from itertools import takewhile
 
 from graph.evaluation.spans import NAME, NUMBER, YEAR, answer_kind, fold
 from graph.verifier.text.normalise import split_words
+from graph.verifier.text.variants import variants
 
 _CONNECTORS = frozenset(split_words("of the and for de la von van der y & a an in on"))
 MONTHS = split_words(
@@ -25,6 +30,29 @@ _DAY_MONTH_YEAR = re.compile(rf"^(\d{{1,2}}) ({'|'.join(MONTHS)}),? (\d{{4}})$")
 _MONTH_DAY_YEAR = re.compile(rf"^({'|'.join(MONTHS)}) (\d{{1,2}}),? (\d{{4}})$")
 _ALIAS = re.compile(r"[A-Z][\w'’.\-]*(?: [\w'’.\-]+){0,4}")
 _ACRONYM = re.compile(r"(?:[A-Z]\.?){2,8}[0-9]*")
+# A unit and the other of its pair, with the factor from the first to the second.
+_UNIT_PAIRS = {
+    "metres": ("ft", 3.280839895),
+    "meters": ("ft", 3.280839895),
+    "m": ("ft", 3.280839895),
+    "feet": ("m", 0.3048),
+    "ft": ("m", 0.3048),
+    "kilometres": ("mi", 0.621371192),
+    "kilometers": ("mi", 0.621371192),
+    "km": ("mi", 0.621371192),
+    "miles": ("km", 1.609344),
+    "mi": ("km", 1.609344),
+    "kg": ("lb", 2.20462262),
+    "kilograms": ("lb", 2.20462262),
+    "acres": ("ha", 0.40468564224),
+    "acre": ("ha", 0.40468564224),
+    "hectares": ("acres", 2.4710538147),
+    "ha": ("acres", 2.4710538147),
+}
+_MEASURE = re.compile(r"(\d[\d,]*(?:\.\d+)?) ([A-Za-z]+)")
+_SHARE = re.compile(r"(\d+(?:\.\d+)?)\s?%")
+# The most other writings of one name kept ("United States" has five).
+_MOST_WRITINGS = 2
 _NOT_UNITS = frozenset(
     split_words(
         "the and was were are is in of at on to for by with from as or that which who whom than"
@@ -47,6 +75,8 @@ def rewordings(gold: str, texts: Sequence[str], question: str = "") -> list[str]
         found.append(f"{match[2]} {match[1]} {match[3]}")
     if kind == NUMBER:
         found.extend(_number_rewordings(gold, texts, question))
+    found.extend(converted(gold))
+    found.extend(list(variants(gold))[:_MOST_WRITINGS])
     if kind == NAME:
         found.extend(_aliases(gold, texts))
         if gold.startswith("The ") and len(gold.split()) > 1:
@@ -54,6 +84,22 @@ def rewordings(gold: str, texts: Sequence[str], question: str = "") -> list[str]
         elif any(re.search(rf"\bthe {re.escape(gold)}\b", text) for text in texts):
             found.append(f"the {gold}")
     return [text for text in dict.fromkeys(found) if text != gold]
+
+
+def converted(gold: str) -> list[str]:
+    """A measure in the other unit of its pair, to as many significant digits; a share
+    with "per cent" for "%"."""
+    share = _SHARE.fullmatch(gold)
+    if share:
+        return [f"{share[1]} per cent"]
+    measure = _MEASURE.fullmatch(gold)
+    if measure is None or measure[2].lower() not in _UNIT_PAIRS:
+        return []
+    number = measure[1].replace(",", "")
+    unit, factor = _UNIT_PAIRS[measure[2].lower()]
+    digits = len(number.replace(".", "").lstrip("0")) or 1
+    converted = float(f"{float(number) * factor:.{digits}g}")
+    return [f"{converted:,.{max(0, digits - len(str(int(converted))))}f} {unit}"]
 
 
 def _number_rewordings(gold: str, texts: Sequence[str], question: str) -> list[str]:

@@ -72,6 +72,8 @@ _COMPOUND_MODIFIER = re.compile(
 )
 _PREPOSITIONS = frozenset(split_words("in on during since until by from"))
 # Capitalised small words that only a title capitalises ("The Closer I Get").
+# A Roman numeral closing a name: its class is the word's before ("World War II").
+_NUMERAL = re.compile(r"[IVX]+")
 _TITLE_WORDS = frozenset(
     split_words(
         "I Me My You Your We Us Our It Is Are Was Were Be Been Do Does Don't Get Got Go Goes"
@@ -211,8 +213,14 @@ def _guessed(key: str, lexicon: NameLexicon) -> dict[str, tuple[str, str]]:
 
 
 def _title_words(words: list[str]) -> list[str]:
-    """The words after the first that only a title capitalises ("The Closer I Get")."""
-    return [word for word in words[1:] if word.strip("\"'“”,.!?") in _TITLE_WORDS]
+    """The words after the first that only a title capitalises ("The Closer I Get"); a
+    last "I" is a numeral ("World War I", "Elizabeth I")."""
+    last = len(words) - 1
+    return [
+        word
+        for at, word in enumerate(words[1:], start=1)
+        if word.strip("\"'“”,.!?") in _TITLE_WORDS and not (at == last and word == "I")
+    ]
 
 
 def classify(
@@ -248,8 +256,11 @@ def classify(
         found.update(_guessed(key, lexicon))
     written = raw.split()
     if len(tokens) > 1 and "-" not in written[-1]:
-        for kind in class_of(tokens[-1]):
-            found.setdefault(kind, (FROM_ENDING, tokens[-1]))
+        ending = tokens[-1]
+        if len(tokens) > 2 and _NUMERAL.fullmatch(written[-1]):  # "World War II": "war"
+            ending = tokens[-2]
+        for kind in class_of(ending):
+            found.setdefault(kind, (FROM_ENDING, ending))
     if not MONTH_NAMES.keys().isdisjoint(tokens) and (
         any(map(is_number, tokens)) or tokens[0] in _PREPOSITIONS
     ):

@@ -50,20 +50,20 @@ SAME_NAMES = (
 )
 
 
-def _pattern(writing: str, article: str = "") -> str:
-    """A writing as a whole name: not inside a word, a number or an amount ("US$"); with
-    `article`, the article before it too (dropped: "the Second World War" is "World War
-    II")."""
-    end = "" if writing.endswith(".") else r"(?![\w$])"
+def _pattern(writing: str, article: str = "", stop: str = "") -> str:
+    """A writing as a whole name: not inside a word, a number or an amount ("US$"), nor
+    followed by a character of `stop`; with `article`, the article before it too
+    (dropped: "the Second World War" is "World War II")."""
+    end = "" if writing.endswith(".") else rf"(?![\w${stop}])"
     return rf"(?<![\w$.]){article}{re.escape(writing)}{end}"
 
 
-def _words(pairs: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
-    """(writing, other writing) for each word, both ways; an abbreviation also without
-    its full stop."""
-    ways: list[tuple[str, str]] = []
+def _words(pairs: tuple[tuple[str, str], ...]) -> list[tuple[str, str, str]]:
+    """(writing, other writing, what may not follow it) for each word, both ways; an
+    abbreviation also without its full stop (then not before one: "Co." is read so)."""
+    ways: list[tuple[str, str, str]] = []
     for long, short in pairs:
-        ways += [(long, short), (short, long), (short.rstrip("."), long)]
+        ways += [(long, short, ""), (short, long, ""), (short.rstrip("."), long, ".")]
     return ways
 
 
@@ -72,8 +72,8 @@ _WORD = re.compile(r"\w+")
 # only where its first word is one of the answer's words.
 _REWRITES = [
     *(
-        (_WORD.findall(said)[0], re.compile(_pattern(said)), written)
-        for said, written in _words(ABBREVIATED_WORDS)
+        (_WORD.findall(said)[0], re.compile(_pattern(said, stop=stop)), written)
+        for said, written, stop in _words(ABBREVIATED_WORDS)
     ),
     *(
         (_WORD.findall(said)[0], re.compile(_pattern(said, r"(?:[Tt]he )?")), written)
@@ -108,6 +108,10 @@ def variants(answer: str) -> Iterator[str]:
     words = _FIRST_WORDS.intersection(_WORD.findall(answer))
     if not words:
         return
+    seen = {answer.rstrip(".")}
     for first, pattern, written in _REWRITES:
         if first in words and pattern.search(answer) is not None:
-            yield pattern.sub(written, answer)
+            other = pattern.sub(written, answer)
+            if other.rstrip(".") not in seen:  # "Inc." read as "Inc" and as "Inc."
+                seen.add(other.rstrip("."))
+                yield other
