@@ -220,3 +220,8 @@ def test_a_country_or_a_state_is_a_place_but_not_one_within_it(store: Store) -> 
 )
 def test_a_closing_roman_numeral_is_no_title_word(name: str, kinds: set[str]) -> None:
     assert set(classify(analyse(name), name, [], [], None).known) == kinds
+
+
+def test_a_closing_numeral_before_a_full_stop_is_still_a_numeral() -> None:
+    name = "During World War II."
+    assert set(classify(analyse(name), name, [], [], None).known) == {EVENT}

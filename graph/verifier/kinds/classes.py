@@ -257,7 +257,7 @@ def classify(
     written = raw.split()
     if len(tokens) > 1 and "-" not in written[-1]:
         ending = tokens[-1]
-        if len(tokens) > 2 and _NUMERAL.fullmatch(written[-1]):  # "World War II": "war"
+        if len(tokens) > 2 and _NUMERAL.fullmatch(written[-1].rstrip(".,")):  # "World War II"
             ending = tokens[-2]
         for kind in class_of(ending):
             found.setdefault(kind, (FROM_ENDING, ending))
