@@ -42,6 +42,8 @@ Verify = Callable[[Case, str, str, Sequence[Evidence]], Verdict]
 
 _PAIR = re.compile(r",\s*([A-Z\"][^,?]*?) or ([A-Z\"][^,?]*?)\s*\?\s*$")
 _NUMBER = re.compile(r"\d[\d,.]*")
+# Words a name's initials leave out ("Bureau of Investigation": BI).
+_SMALL_WORDS = frozenset(("of", "the", "and", "for", "in", "on", "at", "de", "&"))
 # The noun a "What film ...?" or "which club ...?" question asks for.
 _ASKED_NOUN = re.compile(r"\b(?:[Ww]hat|[Ww]hich) ([a-z]{3,})\b")
 _NOT_NOUNS = frozenset(
@@ -146,6 +148,16 @@ def _lower_name(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[E
     return case["question"], answer.lower(), case["evidence"]
 
 
+def _with_initials(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
+    """A name of two capitalised words or more with its initials after it: "Federal Bureau
+    of Investigation (FBI)"."""
+    answer = case["answer"]
+    words = [word for word in answer.split() if word.casefold() not in _SMALL_WORDS]
+    if len(words) < 2 or not all(word[:1].isupper() and word.isalpha() for word in words):
+        return None
+    return case["question"], f"{answer} ({''.join(word[0] for word in words)})", case["evidence"]
+
+
 def _as_titled(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
     """The answer as a stored page's title writes it, disambiguation and all."""
     answer = case["answer"]
@@ -238,6 +250,7 @@ CHANGES: dict[str, Change] = {
     "yes/no with its reason, no stop": _explained_unstopped,
     "name in lower case": _lower_name,
     "name as its page's title": _as_titled,
+    "name with its initials ('X (XY)')": _with_initials,
     "alternatives swapped": _swapped,
     "comparison reversed, other answer": _reversed,
     "sentences stored twice": _stored_again,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from graph.verifier.answer_aside import without_aside
 from graph.verifier.answer_asked import as_said
 from graph.verifier.answer_forms import core_answer, without_disambiguation, yes_or_no_said
 from graph.verifier.answers import explain_missing, refused, supported
@@ -21,6 +22,7 @@ from graph.verifier.kinds.described import is_described_bridge
 from graph.verifier.kinds.kind_asked import REASON_NAMED_FOR_KIND, kind_asked, named_for_kind
 from graph.verifier.kinds.lexicon_store import shared_lexicon
 from graph.verifier.kinds.place_kinds import REASON_OTHER_PLACE, other_place_kind
+from graph.verifier.kinds.question import analyse_question
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
 from graph.verifier.read.ties import (
@@ -121,6 +123,8 @@ def verify_answer(
         return reject(REASON_NO_EVIDENCE.format(answer=answer), [answer.strip()])
     lexicon = shared_lexicon() if lexicon is None else lexicon
     items = stored_items(evidence)
+    asked = analyse_question(question)
+    answer = without_aside(answer, asked.asks_year or asked.asks_date or asked.asks_number)
     answer = as_said(question, answer, items)
     question = recased(as_asked(question), ((i.raw, i.title) for i in items if i.trusted))
     answer = yes_or_no_said(question, answer)

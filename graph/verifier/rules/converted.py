@@ -17,7 +17,7 @@ from itertools import pairwise
 
 from graph.verifier.read.check import Check
 from graph.verifier.rules.rounding import HEDGES, related_numbers
-from graph.verifier.text.normalise import is_number
+from graph.verifier.text.normalise import Text, is_number
 
 # Each unit as `analyse` folds it: its kind, and its size in the kind's base unit.
 _SIZES = {
@@ -33,14 +33,24 @@ UNITS = {unit: (kind, size) for kind, sizes in _SIZES.items() for unit, size in 
 _RELATIVE = 0.005
 
 
-def _measure(check: Check) -> tuple[float, str, float] | None:
-    """The answer's number, unit and tolerance, when it is one number and one unit."""
-    tokens = [token for token in check.folded.tokens if token not in HEDGES]
-    if len(tokens) != 2 or not is_number(tokens[0]) or tokens[1] not in UNITS:
+def _value(token: str) -> float | None:
+    """The number a folded token is ("2.5"), or None ("4x4", "1.2.3")."""
+    if not is_number(token):
         return None
     try:
-        value = float(tokens[0])
+        return float(token)
     except ValueError:
+        return None
+
+
+def measure(text: Text) -> tuple[float, str, float] | None:
+    """A folded text's number, unit and tolerance, when it is one number and one unit
+    (hedges aside)."""
+    tokens = [token for token in text.tokens if token not in HEDGES]
+    if len(tokens) != 2 or tokens[1] not in UNITS:
+        return None
+    value = _value(tokens[0])
+    if value is None:
         return None
     whole, _, decimals = tokens[0].partition(".")
     zeros = len(whole) - len(whole.rstrip("0"))
@@ -48,22 +58,30 @@ def _measure(check: Check) -> tuple[float, str, float] | None:
     return value, tokens[1], max(last_digit / 2, _RELATIVE * value)
 
 
+def converts_to(value: float, unit: str, target: tuple[float, str, float]) -> bool:
+    """Whether a value in a unit is the target measure in another unit of its kind."""
+    target_value, target_unit, tolerance = target
+    stated, asked = UNITS.get(unit), UNITS[target_unit]
+    if stated is None or stated[0] != asked[0] or unit == target_unit:
+        return False
+    return abs(value * stated[1] / asked[1] - target_value) <= tolerance
+
+
+def same_measure(one: Text, other: Text) -> bool:
+    """Two folded texts are one measure in two units ("300 m" and "984 ft")."""
+    first, second = measure(one), measure(other)
+    return first is not None and second is not None and converts_to(first[0], first[1], second)
+
+
 def converted_from(check: Check) -> tuple[list[str], str] | None:
     """The stored sentence (id) giving the measure the answer converts, and that measure
     as folded ("300 m"); None when the answer is no measure or none converts to it."""
-    measure = _measure(check)
-    if measure is None:
+    target = measure(check.folded)
+    if target is None:
         return None
-    value, unit, tolerance = measure
-    kind, size = UNITS[unit]
     for item, _ in related_numbers(check, lambda _: True):
-        tokens = item.text.tokens
-        for number, stated_unit in pairwise(tokens):
-            stated = UNITS.get(stated_unit)
-            if stated is None or stated[0] != kind or stated_unit == unit:
-                continue
-            if not is_number(number) or number.count(".") > 1:
-                continue
-            if abs(float(number) * stated[1] / size - value) <= tolerance:
-                return [item.id], f"{number} {stated_unit}"
+        for number, unit in pairwise(item.text.tokens):
+            value = _value(number) if unit in UNITS else None
+            if value is not None and converts_to(value, unit, target):
+                return [item.id], f"{number} {unit}"
     return None

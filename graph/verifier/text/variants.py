@@ -54,8 +54,9 @@ def _pattern(writing: str, article: str = "", stop: str = "") -> str:
     """A writing as a whole name: not inside a word, a number or an amount ("US$"), nor
     followed by a character of `stop`; with `article`, the article before it too
     (dropped: "the Second World War" is "World War II")."""
-    end = "" if writing.endswith(".") else rf"(?![\w${stop}])"
-    return rf"(?<![\w$.]){article}{re.escape(writing)}{end}"
+    if writing.endswith("."):  # its last full stop may be left out ("U.S.A")
+        return rf"(?<![\w$.]){article}{re.escape(writing[:-1])}\.?(?![\w$]|\.\w)"
+    return rf"(?<![\w$.]){article}{re.escape(writing)}(?![\w${stop}])"
 
 
 def _words(pairs: tuple[tuple[str, str], ...]) -> list[tuple[str, str, str]]:
