@@ -88,3 +88,10 @@ def test_the_years_stay_when_a_date_is_asked() -> None:
 )
 def test_initials_follow_the_words_of_the_name(answer: str, name: str) -> None:
     assert without_aside(answer, asks_date=False) == name
+
+
+def test_a_long_reply_is_read_whole_and_never_recurses_deep() -> None:
+    many = "of " * 5000 + "World War (WW)"  # a reply, not a name: no aside is read
+    assert without_aside(many, asks_date=False) == many
+    named = " ".join(["Word"] * 40) + " (WWWWWWWW)"  # more words than a name's initials
+    assert without_aside(named, asks_date=False) == named

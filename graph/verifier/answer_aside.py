@@ -31,6 +31,10 @@ _YEARS = re.compile(
 
 _LETTERS = re.compile(r"[A-Z][A-Z0-9]?(?:\.?[A-Z0-9]){1,9}\.?")
 _WORD = re.compile(r"[^\W_]+")
+# The longest answer read for an aside: a name and a few words (longer is no such reply).
+_LONGEST_ANSWER = 200
+# The most words a name its initials spell has (the matching recurses once a word).
+_MOST_WORDS = 30
 # Words initials may leave out: small words, and a name's particles ("Giorgio de Chirico").
 _SMALL = STOPWORDS | frozenset(
     ("de", "da", "di", "du", "del", "della", "von", "van", "der", "la", "le")
@@ -45,6 +49,8 @@ def _is_initials(aside: str, name: str) -> bool:
         return False
     letters = aside.replace(".", "")
     words = _WORD.findall(name)
+    if not 2 <= len(words) <= _MOST_WORDS:
+        return False
 
     @cache
     def matches(letter: int, word: int) -> bool:
@@ -55,7 +61,7 @@ def _is_initials(aside: str, name: str) -> bool:
             return True
         return words[word].casefold() in _SMALL and matches(letter, word + 1)
 
-    return len(words) >= 2 and matches(0, 0)
+    return matches(0, 0)
 
 
 def _says_again(name: str, aside: str) -> bool:
@@ -75,7 +81,7 @@ def _says_again(name: str, aside: str) -> bool:
 def without_aside(answer: str, asks_date: bool) -> str:
     """The answer without an aside in parentheses that only says it again (or gives the
     years of what it names, when no date is asked)."""
-    match = _ASIDE.match(answer)
+    match = _ASIDE.match(answer) if len(answer) <= _LONGEST_ANSWER else None
     if match is None:
         return answer
     name, aside = match["name"], match["aside"].strip()

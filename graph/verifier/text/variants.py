@@ -85,6 +85,8 @@ _REWRITES = [
     ),
 ]
 _FIRST_WORDS = frozenset(first for first, _, _ in _REWRITES)
+# The longest answer given other writings: a name, not a text that holds one.
+_LONGEST_NAME = 200
 _FIGURES = re.compile(r"^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$")
 
 
@@ -105,6 +107,8 @@ def variants(answer: str) -> Iterator[str]:
     """Other writings of the answer, in this order: a date in figures in words, then one
     change each in the order of the tables (a word abbreviated or not, a name of the same
     thing)."""
+    if len(answer) > _LONGEST_NAME:
+        return
     yield from _dates(answer.strip())
     words = _FIRST_WORDS.intersection(_WORD.findall(answer))
     if not words:
