@@ -21,8 +21,9 @@ questions were built). Negatives (label False):
   added to the evidence;
 - `absent`: a wrong answer of the answer's kind that occurs nowhere in the evidence.
 
-Positives (label True), `reworded`: the gold answer said another way, only when
-the rewording is certain (`graph.evaluation.rewordings`).
+Positives (label True): `reworded`, the gold answer said another way, only when
+the rewording is certain (`graph.evaluation.rewordings`); `rewritten`, the gold answer
+as a table writes it otherwise (`rewritings`: never trained on).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
-from graph.evaluation.rewordings import MONTHS, rewordings
+from graph.evaluation.rewordings import MONTHS, rewordings, rewritings
 from graph.evaluation.spans import NAME, NUMBER, YEAR, YES_NO, answer_kind, fold, spans
 from graph.evaluation.spans import is_other_answer as _is_other
 from graph.verifier.text.normalise import split_words
@@ -67,7 +68,7 @@ NEGATIVE_KINDS = (
     "injected",
     "absent",
 )
-POSITIVE_KINDS = ("reworded",)
+POSITIVE_KINDS = ("reworded", "rewritten")
 DENIALS = (
     "It is often wrongly said that {claim}.",
     "It is not true that {claim}.",
@@ -275,3 +276,5 @@ def hard_cases(
     yield case("absent", rng.choice(absent), False)
     for reworded in rewordings(gold, texts, question["question"]):
         yield case("reworded", reworded, True) | {"answer_kind": answer_kind(gold)}
+    for rewritten in rewritings(gold):
+        yield case("rewritten", rewritten, True) | {"answer_kind": answer_kind(gold)}

@@ -3,13 +3,16 @@
 Only certain rewordings: "in 1954" for a year, the other order of a full date,
 a number with or without its thousands separators, or followed by the words
 the evidence gives after it when the question asks about them ("how many
-stores" -> "88 stores"), a measure in another unit ("300 metres" -> "984 ft") and
-a share with "per cent" for "%", an acronym or "also known as" alias the evidence
-gives in parentheses right after the answer, the answer's acronym when the evidence
-states it, another writing of a well-known name or word ("World War II" -> "WWII",
-"Corporation" -> "Corp.": the verifier's own table, so these measure that it reads
-them through, not how much the table covers), and the answer with or without a
-leading "the".
+stores" -> "88 stores"), an acronym or "also known as" alias the evidence gives
+in parentheses right after the answer, the answer's acronym when the evidence
+states it, and the answer with or without a leading "the".
+
+`rewritings` gives the answer as a table writes it otherwise, which the evidence need
+not give: a measure in the other unit of its pair ("300 metres" -> "984 ft"), a share
+with "per cent" for "%", and another writing of a well-known name or word ("World War
+II" -> "Second World War", "Corporation" -> "Corp."). These come from the verifier's own
+table: they measure that the verifier reads such answers through, not how much of the
+world the table covers, so they are kept apart from the rewordings and never trained on.
 """
 
 from __future__ import annotations
@@ -75,14 +78,19 @@ def rewordings(gold: str, texts: Sequence[str], question: str = "") -> list[str]
         found.append(f"{match[2]} {match[1]} {match[3]}")
     if kind == NUMBER:
         found.extend(_number_rewordings(gold, texts, question))
-    found.extend(converted(gold))
-    found.extend(list(variants(gold))[:_MOST_WRITINGS])
     if kind == NAME:
         found.extend(_aliases(gold, texts))
         if gold.startswith("The ") and len(gold.split()) > 1:
             found.append(gold[4:])
         elif any(re.search(rf"\bthe {re.escape(gold)}\b", text) for text in texts):
             found.append(f"the {gold}")
+    return [text for text in dict.fromkeys(found) if text != gold]
+
+
+def rewritings(gold: str) -> list[str]:
+    """The gold answer as a table writes it otherwise (see the module's docstring)."""
+    gold = gold.strip()
+    found = [*converted(gold), *list(variants(gold))[:_MOST_WRITINGS]]
     return [text for text in dict.fromkeys(found) if text != gold]
 
 

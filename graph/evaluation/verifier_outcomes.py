@@ -15,6 +15,8 @@ from graph.evaluation.verifier_cases import CASE_KINDS, CASE_LABELS
 
 OUTCOMES = ("verified", "grounded", "rejected")
 GOLD_KIND = "episode_positive"
+# The gold answer said or written otherwise: "rewordings rejected" counts both.
+REWORDED_KINDS = ("reworded", "rewritten")
 OUTCOME_LINE = (
     "{kind:<17} {sign:<2} {cases:>5}  verified {verified:.3f}  grounded {grounded:.3f}"
     "  rejected {rejected:.3f}  ms median {ms_median:.3f} p95 {ms_p95:.3f}"
@@ -88,7 +90,9 @@ def outcome_summary(
             for kind, row in by_kind.items()
             if not row["label"] and row["cases"]
         },
-        "reworded_rejected": by_kind["reworded"]["rejected"],
+        "reworded_rejected": _shares([row for row in rows if row[0]["case"] in REWORDED_KINDS])[
+            "rejected"
+        ],
     }
     summary: dict[str, Any] = headline | {"outcomes": by_kind} | {"timing": _ms(timings)}
     if folds:
