@@ -115,6 +115,7 @@ def test_bench_counts_and_scores_on_a_fixture(data_file: Path, tmp_path: Path) -
         "injected": 2,
         "absent": 2,
         "reworded": 0,
+        "rewritten": 0,
     }
     assert summary["counts"] == {"tp": 4, "fp": 0, "fn": 1, "tn": 10}
     assert (summary["precision"], summary["recall"], summary["f1"]) == (1.0, 0.8, 0.8889)
