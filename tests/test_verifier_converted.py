@@ -7,6 +7,9 @@ from __future__ import annotations
 import pytest
 from verifier_utils import Store, check, grounded, rejected
 
+from graph.verifier.rules.converted import measure
+from graph.verifier.text.normalise import Text, analyse
+
 HEIGHT = "How tall is the Eiffel Tower?"
 WEIGHT = "How much does the Eiffel Tower weigh?"
 SITE = "How large is the Champ de Mars?"
@@ -71,3 +74,10 @@ def test_a_thousands_separator_does_not_split_an_absent_number() -> None:
     verdict = check(store, WEIGHT, "9,100 kg")
     rejected(verdict)
     assert "'9,100 kg'" in verdict["reason"] and "'9'" not in verdict["reason"]
+
+
+def test_a_measures_tolerance_is_half_its_last_digit_and_never_endless() -> None:
+    assert measure(analyse("0 ft")) == (0.0, "ft", 0.5)  # no trailing zero in a zero
+    assert measure(analyse("1,200 ft")) == (1200.0, "ft", 50.0)
+    assert measure(analyse("12.5 km")) == (12.5, "km", 0.0625)  # 0.5 % above 0.05
+    assert measure(Text.of(("1e999", "m"))) is None  # an endless number measures nothing

@@ -10,6 +10,7 @@ import pytest
 from verifier_utils import Store, check, rejected
 
 from graph.verifier.text.normalise import analyse
+from graph.verifier.text.variants import variants
 from graph.verifier.text.wordstems import cue_stem
 
 
@@ -26,6 +27,7 @@ def store() -> Store:
     store.add_text("Windows", "Windows is developed by the Microsoft Corporation.")
     store.add_text("Dolly Parton", "Dolly Parton (born 19 January 1946) is a singer.")
     store.add_text("Gordon Brown", "Gordon Brown studied at the University of Edinburgh.")
+    store.add_text("Sherlock Holmes", "Sherlock Holmes lives at 221B Baker Street in London.")
     return store
 
 
@@ -46,6 +48,7 @@ def store() -> Store:
         ("In which country was Barack Obama born?", "U.S.", "'United States'"),
         ("Which company develops Windows?", "Microsoft Corp.", "'Microsoft Corporation'"),
         ("When was Dolly Parton born?", "19/01/1946", "'19 January 1946'"),
+        ("Where does Sherlock Holmes live?", "221B Baker St.", "'221B Baker Street'"),
         ("When was Dolly Parton born?", "01/19/1946", "'19 January 1946'"),
     ],
 )
@@ -196,3 +199,8 @@ def test_a_half_in_words_is_the_same_number_as_in_figures(figures: Store) -> Non
 def test_an_era_that_changes_the_year_is_kept() -> None:
     assert analyse("44 BC").tokens == ("44", "bc") and analyse("476 AD").tokens == ("476",)
     assert analyse("The CE marking").tokens == ("ce", "marking")
+
+
+def test_an_abbreviation_of_two_words_is_read_as_the_one_a_sentence_states() -> None:
+    assert {"Saint Olaf College", "Street Olaf College"} <= set(variants("St. Olaf College"))
+    assert not set(variants("St. Olaf College", spell_out=False))

@@ -13,6 +13,7 @@ names money as well ("pounds") is no unit.
 
 from __future__ import annotations
 
+import math
 from itertools import pairwise
 
 from graph.verifier.read.check import Check
@@ -34,13 +35,14 @@ _RELATIVE = 0.005
 
 
 def _value(token: str) -> float | None:
-    """The number a folded token is ("2.5"), or None ("4x4", "1.2.3")."""
+    """The number a folded token is ("2.5"), or None ("4x4", "1.2.3", "1e999")."""
     if not is_number(token):
         return None
     try:
-        return float(token)
+        value = float(token)
     except ValueError:
         return None
+    return value if math.isfinite(value) else None
 
 
 def measure(text: Text) -> tuple[float, str, float] | None:
@@ -53,7 +55,7 @@ def measure(text: Text) -> tuple[float, str, float] | None:
     if value is None:
         return None
     whole, _, decimals = tokens[0].partition(".")
-    zeros = len(whole) - len(whole.rstrip("0"))
+    zeros = len(whole) - len(whole.rstrip("0")) if whole.strip("0") else 0
     last_digit = 10.0 ** -len(decimals) if decimals else 10.0**zeros
     return value, tokens[1], max(last_digit / 2, _RELATIVE * value)
 

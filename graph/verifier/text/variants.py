@@ -16,7 +16,8 @@ from collections.abc import Iterator
 
 from graph.verifier.text.number_folds import MONTHS
 
-# A word of a name and its abbreviation: either may be written for the other.
+# A word of a name and its abbreviation: either may be written for the other ("St."
+# stands for "Saint" and for "Street": only a writing a sentence states is read).
 ABBREVIATED_WORDS = (
     ("Saint", "St."),
     ("Mount", "Mt."),
@@ -32,6 +33,9 @@ ABBREVIATED_WORDS = (
     ("International", "Intl."),
     ("Junior", "Jr."),
     ("Senior", "Sr."),
+    ("Street", "St."),
+    ("Avenue", "Ave."),
+    ("Road", "Rd."),
 )
 # Names of one thing. The longer are tried first, so that a name is checked as the
 # longest writing a sentence states ("United States of America", not "United States").
@@ -59,12 +63,14 @@ def _pattern(writing: str, article: str = "", stop: str = "") -> str:
     return rf"(?<![\w$.]){article}{re.escape(writing)}(?![\w${stop}])"
 
 
-def _words(pairs: tuple[tuple[str, str], ...]) -> list[tuple[str, str, str]]:
-    """(writing, other writing, what may not follow it) for each word, both ways; an
-    abbreviation also without its full stop (then not before one: "Co." is read so)."""
-    ways: list[tuple[str, str, str]] = []
+def _words(pairs: tuple[tuple[str, str], ...]) -> list[tuple[str, str, str, bool]]:
+    """(writing, other writing, what may not follow it, whether it spells out an
+    abbreviation) for each word, both ways; an abbreviation also without its full stop
+    (then not before one: "Co." is read so)."""
+    ways: list[tuple[str, str, str, bool]] = []
     for long, short in pairs:
-        ways += [(long, short, ""), (short, long, ""), (short.rstrip("."), long, ".")]
+        ways += [(long, short, "", False), (short, long, "", True)]
+        ways.append((short.rstrip("."), long, ".", True))
     return ways
 
 
@@ -73,18 +79,18 @@ _WORD = re.compile(r"\w+")
 # only where its first word is one of the answer's words.
 _REWRITES = [
     *(
-        (_WORD.findall(said)[0], re.compile(_pattern(said, stop=stop)), written)
-        for said, written, stop in _words(ABBREVIATED_WORDS)
+        (_WORD.findall(said)[0], re.compile(_pattern(said, stop=stop)), written, spelled)
+        for said, written, stop, spelled in _words(ABBREVIATED_WORDS)
     ),
     *(
-        (_WORD.findall(said)[0], re.compile(_pattern(said, r"(?:[Tt]he )?")), written)
+        (_WORD.findall(said)[0], re.compile(_pattern(said, r"(?:[Tt]he )?")), written, False)
         for names in SAME_NAMES
         for said in sorted(names, key=len, reverse=True)
         for written in sorted(names, key=len, reverse=True)
         if written != said
     ),
 ]
-_FIRST_WORDS = frozenset(first for first, _, _ in _REWRITES)
+_FIRST_WORDS = frozenset(first for first, _, _, _ in _REWRITES)
 # The longest answer given other writings: a name, not a text that holds one.
 _LONGEST_NAME = 200
 _FIGURES = re.compile(r"^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$")
@@ -103,10 +109,11 @@ def _dates(answer: str) -> Iterator[str]:
             yield f"{day} {MONTHS[month - 1].capitalize()} {year}"
 
 
-def variants(answer: str) -> Iterator[str]:
+def variants(answer: str, *, spell_out: bool = True) -> Iterator[str]:
     """Other writings of the answer, in this order: a date in figures in words, then one
     change each in the order of the tables (a word abbreviated or not, a name of the same
-    thing)."""
+    thing). Without `spell_out`, no abbreviation is spelled out: "St." may be "Saint" or
+    "Street", so only what a sentence states can say which."""
     if len(answer) > _LONGEST_NAME:
         return
     yield from _dates(answer.strip())
@@ -114,7 +121,9 @@ def variants(answer: str) -> Iterator[str]:
     if not words:
         return
     seen = {answer.rstrip(".")}
-    for first, pattern, written in _REWRITES:
+    for first, pattern, written, spelled in _REWRITES:
+        if spelled and not spell_out:
+            continue
         if first in words and pattern.search(answer) is not None:
             other = pattern.sub(written, answer)
             if other.rstrip(".") not in seen:  # "Inc." read as "Inc" and as "Inc."
