@@ -167,7 +167,7 @@ def test_rewordings_are_only_certain_ones(
 @pytest.mark.parametrize(
     ("gold", "expected"),
     [
-        ("World War II", ["Second World War", "World War 2"]),
+        ("World War II", ["Second World War", "World War Two"]),
         ("Target Corporation", ["Target Corp."]),
         ("134 miles", ["216 km"]),
         ("8,849 m", ["29,030 ft"]),  # as many significant digits as the gold answer

@@ -204,3 +204,49 @@ def test_an_era_that_changes_the_year_is_kept() -> None:
 def test_an_abbreviation_of_two_words_is_read_as_the_one_a_sentence_states() -> None:
     assert {"Saint Olaf College", "Street Olaf College"} <= set(variants("St. Olaf College"))
     assert not set(variants("St. Olaf College", spell_out=False))
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "as_stated"),
+    [
+        ("In which war was Paul Tibbets a pilot?", "during WWII", "'World War II'"),
+        ("In which war was Paul Tibbets a pilot?", "World War Two", "'World War II'"),
+        ("In which city was Chuck Berry born?", "from St. Louis", "'St. Louis'"),
+    ],
+)
+def test_a_preposition_before_a_name_is_no_part_of_it(
+    store: Store, question: str, answer: str, as_stated: str
+) -> None:
+    verdict = check(store, question, answer)
+    assert verdict["outcome"] != "rejected" and verdict["reason"].startswith(as_stated)
+
+
+def test_a_preposition_leaves_no_common_word_a_name() -> None:
+    store = Store()
+    store.add_text("Etta James", "It was the last album she recorded, in 1960.")
+    rejected(check(store, "Which song did Etta James record in 1960?", "At Last"))
+
+
+@pytest.mark.parametrize(
+    ("answer", "stated", "missing"),
+    [
+        ("St. Louis, Missouri, USA", "'St. Louis, Missouri'", ["USA"]),  # the last comma
+        ("the University of Edinburgh in Scotland", "'the University of Edinburgh'", []),
+    ],
+)
+def test_a_stated_name_qualified_by_a_place_is_grounded(
+    answer: str, stated: str, missing: list[str]
+) -> None:
+    store = Store()
+    store.add_text("Chuck Berry", "Chuck Berry was born in St. Louis, Missouri.")
+    store.add_text("Gordon Brown", "Gordon Brown studied at the University of Edinburgh.", 1)
+    store.add_text("Gordon Brown", "Gordon Brown was born in Scotland.", 2)
+    verdict = check(store, "Where was Chuck Berry born, and where did Gordon Brown study?", answer)
+    assert verdict["outcome"] == "grounded" and verdict["reason"].startswith(stated)
+    assert verdict["missing"] == missing
+
+
+def test_a_title_with_in_is_no_qualified_name() -> None:
+    store = Store()
+    store.add_text("Lover Come Back", "It starred Doris Day, who read The Stars.")
+    rejected(check(store, "Which novel was the film based on?", "The Stars in Their Courses"))

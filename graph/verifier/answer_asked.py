@@ -41,6 +41,8 @@ _HONORIFIC = re.compile(
     r"^(?:Sir|Dame|Dr\.?|Doctor|Prof\.?|Professor|Mr\.?|Mrs\.?|Ms\.?|Rev\.?|Reverend|King"
     r"|Queen|Emperor|Empress|Pope|President)\s+(?=[A-Z])"
 )
+# A preposition a reply may put before a name ("during WWII", "at the University of X").
+_PREPOSITION = re.compile(r"^(?:[Ii]n|[Aa]t|[Oo]n|[Dd]uring|[Ff]rom)\s+(?=[A-Z])")
 # Words that join a name's parts, never the noun a question asks for.
 _NEVER_ASKED = frozenset(("of", "the", "and", "in", "for", "de", "on", "at", "to", "by", "from"))
 
@@ -118,7 +120,22 @@ def as_written(answer: str, items: Sequence[Item]) -> str:
     return next((other for other in others if _stated(other, items)), answer)
 
 
+def without_preposition(answer: str, items: Sequence[Item]) -> str:
+    """A name without the preposition a reply put before it ("during WWII", "at Harvard"),
+    when no stored sentence states the whole and a trusted one writes the name (or another
+    writing of it) as it is, capitals and all: "At Last", stated nowhere, never becomes
+    "Last", which "the last album" would state."""
+    led = _PREPOSITION.match(answer)
+    if led is None or not items or _stated(answer, items):
+        return answer
+    name = answer[led.end() :]
+    writings = (name, *variants(name))
+    written = any(w in item.raw for item in items if item.trusted for w in writings)
+    return name if written else answer
+
+
 def as_said(question: str, answer: str, items: Sequence[Item]) -> str:
-    """The answer without a hedge, then without the words that name what is asked, as
-    the evidence writes it."""
-    return as_written(without_subject(question, without_hedge(answer, items), items), items)
+    """The answer without a hedge, then without the words that name what is asked or a
+    preposition before a name, as the evidence writes it."""
+    said = without_subject(question, without_hedge(answer, items), items)
+    return as_written(without_preposition(said, items), items)

@@ -20,8 +20,10 @@ from graph.verifier.evidence.matching import contains, stored_items
 from graph.verifier.kinds.answer_types import NameLexicon
 from graph.verifier.kinds.described import is_described_bridge
 from graph.verifier.kinds.kind_asked import REASON_NAMED_FOR_KIND, kind_asked, named_for_kind
+from graph.verifier.kinds.lexicon import name_key
 from graph.verifier.kinds.lexicon_store import shared_lexicon
 from graph.verifier.kinds.place_kinds import REASON_OTHER_PLACE, other_place_kind
+from graph.verifier.kinds.places import is_city, is_region
 from graph.verifier.kinds.question import analyse_question
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
@@ -76,11 +78,15 @@ REASON_DESCRIBED = (
 )
 REASON_NOT_GIVEN = "{answer!r} is stated in stored {cite}, but the question asks {asked}."
 REASON_WRONG_CLASS = "{answer!r} is stated in stored {cite}, but {clause}."
-# The most words of a qualifier after a comma ("Besançon, France", "Bath, Somerset").
+# The most words of a qualifier after a comma or "in" ("Besançon, France", "Bath, Somerset").
 _QUALIFIER_WORDS = 4
 REASON_QUALIFIED = (
     "{head!r} is stated in stored {cite}, but no stored sentence states {missing}, which"
     " {answer!r} adds to it: give the name as the evidence states it, or look up the rest."
+)
+REASON_QUALIFIED_APART = (
+    "{head!r} is stated in stored {cite}, and {missing} apart from it, but no stored"
+    " sentence states {answer!r} as one name: give the name as the evidence states it."
 )
 
 # Readings of a stated answer that say its sentence gives it another role (ranked
@@ -172,24 +178,30 @@ def _is_name(text: str) -> bool:
 
 
 def _qualified(check: Check, missing: list[str]) -> Verdict | None:
-    """Grounded: a name the evidence states, qualified after one comma by a name it does
-    not state ("Besançon, France" where a sentence gives Besançon): the name is stated, the
-    qualifier is neither stated nor denied. Numbers, dates and lists are no such name."""
-    head, comma, rest = (part.strip() for part in check.answer.partition(","))
-    if not comma or missing != [rest] or not (_is_name(head) and _is_name(rest)):
-        return None
-    if len(rest.split()) > _QUALIFIER_WORDS:
-        return None
-    found = check.find(analyse(head))
-    if found is None:
-        return None
-    reason = REASON_QUALIFIED.format(
-        answer=check.answer,
-        head=head,
-        cite=citation(found.ids),
-        missing=" or ".join(repr(part) for part in missing),
-    )
-    return ground(found.ids, reason, missing, GROUNDING_STATED)
+    """Grounded: a name the evidence states, qualified after its last comma or an "in"
+    by a short name ("Besançon, France" where a sentence gives Besançon, "St. Louis,
+    Missouri, USA", "the University of Edinburgh in Scotland"): the name is stated, the
+    qualifier is stated apart from it or not at all, and denied nowhere. Numbers, dates
+    and lists are no such name."""
+    for joint in (",", " in "):
+        head, joined, rest = (part.strip() for part in check.answer.rpartition(joint))
+        if not joined or not (_is_name(head.removeprefix("the ")) and _is_name(rest)):
+            continue
+        if len(rest.split()) > _QUALIFIER_WORDS:
+            continue
+        # After "in", only a known place qualifies: "The Stars in Their Courses" is a title.
+        place = is_city(name_key(rest)) or is_region(name_key(rest))
+        if missing != ([rest] if joint == "," else [check.answer]) or (joint != "," and not place):
+            continue
+        found = check.find(analyse(head))
+        if found is None:
+            continue
+        apart = check.find(analyse(rest))
+        template = REASON_QUALIFIED_APART if apart is not None else REASON_QUALIFIED
+        cite = citation(found.ids)
+        reason = template.format(answer=check.answer, head=head, cite=cite, missing=repr(rest))
+        return ground(found.ids, reason, [] if apart else [rest], GROUNDING_STATED)
+    return None
 
 
 def _choice(check: Check, comparison: bool, yes_no: bool) -> tuple[int | None, bool]:

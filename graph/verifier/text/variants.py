@@ -40,8 +40,14 @@ ABBREVIATED_WORDS = (
 # Names of one thing. The longer are tried first, so that a name is checked as the
 # longest writing a sentence states ("United States of America", not "United States").
 SAME_NAMES = (
-    ("World War II", "WWII", "WW II", "WW2", "World War 2", "Second World War"),
-    ("World War I", "WWI", "WW I", "WW1", "World War 1", "First World War", "Great War"),
+    (
+        "World War II",
+        *("WWII", "WW II", "WW2", "World War 2", "World War Two", "Second World War"),
+    ),
+    (
+        "World War I",
+        *("WWI", "WW I", "WW1", "World War 1", "World War One", "First World War", "Great War"),
+    ),
     ("United States", "United States of America", "US", "U.S.", "USA", "U.S.A."),
     ("United Kingdom", "UK", "U.K."),
     ("Soviet Union", "USSR", "U.S.S.R.", "Union of Soviet Socialist Republics"),
