@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from graph.verifier.answer_forms import core_answer
 from graph.verifier.evidence.matching import Item, contains
+from graph.verifier.text.initials import has_initial, written_with_initials
 from graph.verifier.text.normalise import analyse, singular
 from graph.verifier.text.variants import variants
 
@@ -120,6 +121,17 @@ def as_written(answer: str, items: Sequence[Item]) -> str:
     return next((other for other in others if _stated(other, items)), answer)
 
 
+def with_initials_as_written(answer: str, items: Sequence[Item]) -> str:
+    """A name written with an initial where a trusted sentence spells the word out ("John
+    F. Kennedy" where it says "John Fitzgerald Kennedy") as the sentence writes it. One
+    that spells out an initial the sentence gives says more than it, and is left as it is
+    (`graph.verifier.verify` grounds it)."""
+    if not items or not has_initial(answer) or _stated(answer, items):
+        return answer
+    found = written_with_initials(answer, (item.raw for item in items if item.trusted))
+    return found[0] if found is not None and not found[1] else answer
+
+
 def without_preposition(answer: str, items: Sequence[Item]) -> str:
     """A name without the preposition a reply put before it ("during WWII", "at Harvard"),
     when no stored sentence states the whole and a trusted one writes the name (or another
@@ -138,4 +150,4 @@ def as_said(question: str, answer: str, items: Sequence[Item]) -> str:
     """The answer without a hedge, then without the words that name what is asked or a
     preposition before a name, as the evidence writes it."""
     said = without_subject(question, without_hedge(answer, items), items)
-    return as_written(without_preposition(said, items), items)
+    return with_initials_as_written(as_written(without_preposition(said, items), items), items)

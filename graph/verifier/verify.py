@@ -20,10 +20,8 @@ from graph.verifier.evidence.matching import contains, stored_items
 from graph.verifier.kinds.answer_types import NameLexicon
 from graph.verifier.kinds.described import is_described_bridge
 from graph.verifier.kinds.kind_asked import REASON_NAMED_FOR_KIND, kind_asked, named_for_kind
-from graph.verifier.kinds.lexicon import name_key
 from graph.verifier.kinds.lexicon_store import shared_lexicon
 from graph.verifier.kinds.place_kinds import REASON_OTHER_PLACE, other_place_kind
-from graph.verifier.kinds.places import is_city, is_region
 from graph.verifier.kinds.question import analyse_question
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
@@ -44,6 +42,7 @@ from graph.verifier.rules.comparison import computed, stated_comparison
 from graph.verifier.rules.events import event_problem
 from graph.verifier.rules.forms import choice_question, form_problem
 from graph.verifier.rules.name_parts import part_of_longer_name
+from graph.verifier.rules.named_otherwise import qualified, spelled_initials
 from graph.verifier.rules.ranges import range_problem
 from graph.verifier.rules.ranks import rank_problem
 from graph.verifier.rules.respectively import respectively_problem
@@ -78,17 +77,6 @@ REASON_DESCRIBED = (
 )
 REASON_NOT_GIVEN = "{answer!r} is stated in stored {cite}, but the question asks {asked}."
 REASON_WRONG_CLASS = "{answer!r} is stated in stored {cite}, but {clause}."
-# The most words of a qualifier after a comma or "in" ("Besançon, France", "Bath, Somerset").
-_QUALIFIER_WORDS = 4
-REASON_QUALIFIED = (
-    "{head!r} is stated in stored {cite}, but no stored sentence states {missing}, which"
-    " {answer!r} adds to it: give the name as the evidence states it, or look up the rest."
-)
-REASON_QUALIFIED_APART = (
-    "{head!r} is stated in stored {cite}, and {missing} apart from it, but no stored"
-    " sentence states {answer!r} as one name: give the name as the evidence states it."
-)
-
 # Readings of a stated answer that say its sentence gives it another role (ranked
 # otherwise, one end of a range, inside a quoted title, paired with another key): each
 # grounds it, never rejects it.
@@ -162,46 +150,10 @@ def verify_answer(
         return stated_comparison(check)
     found, missing = check.locate()
     if found is None:
-        return _qualified(check, missing) or explain_missing(check, missing)
+        return (
+            qualified(check, missing) or spelled_initials(check) or explain_missing(check, missing)
+        )
     return _stated(check, found, decider or load_combiner().full)
-
-
-def _is_name(text: str) -> bool:
-    """Capitalised words without a digit or a list's joiner ("New South Wales")."""
-    words = text.split()
-    return (
-        bool(words)
-        and text[0].isupper()
-        and not any(char.isdigit() for char in text)
-        and not {"and", "or", "&"} & set(words)
-    )
-
-
-def _qualified(check: Check, missing: list[str]) -> Verdict | None:
-    """Grounded: a name the evidence states, qualified after its last comma or an "in"
-    by a short name ("Besançon, France" where a sentence gives Besançon, "St. Louis,
-    Missouri, USA", "the University of Edinburgh in Scotland"): the name is stated, the
-    qualifier is stated apart from it or not at all, and denied nowhere. Numbers, dates
-    and lists are no such name."""
-    for joint in (",", " in "):
-        head, joined, rest = (part.strip() for part in check.answer.rpartition(joint))
-        if not joined or not (_is_name(head.removeprefix("the ")) and _is_name(rest)):
-            continue
-        if len(rest.split()) > _QUALIFIER_WORDS:
-            continue
-        # After "in", only a known place qualifies: "The Stars in Their Courses" is a title.
-        place = is_city(name_key(rest)) or is_region(name_key(rest))
-        if missing != ([rest] if joint == "," else [check.answer]) or (joint != "," and not place):
-            continue
-        found = check.find(analyse(head))
-        if found is None:
-            continue
-        apart = check.find(analyse(rest))
-        template = REASON_QUALIFIED_APART if apart is not None else REASON_QUALIFIED
-        cite = citation(found.ids)
-        reason = template.format(answer=check.answer, head=head, cite=cite, missing=repr(rest))
-        return ground(found.ids, reason, [] if apart else [rest], GROUNDING_STATED)
-    return None
 
 
 def _choice(check: Check, comparison: bool, yes_no: bool) -> tuple[int | None, bool]:
