@@ -95,3 +95,8 @@ def test_a_long_reply_is_read_whole_and_never_recurses_deep() -> None:
     assert without_aside(many, asks_date=False) == many
     named = " ".join(["Word"] * 40) + " (WWWWWWWW)"  # more words than a name's initials
     assert without_aside(named, asks_date=False) == named
+
+
+def test_an_aside_after_a_preposition_and_a_name_is_left_out(store: Store) -> None:
+    verdict = check(store, WAR, "during WWII (Second World War)")
+    assert verdict["outcome"] == "verified" and verdict["reason"].startswith("'World War II'")

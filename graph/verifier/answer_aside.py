@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from graph.verifier.answer_asked import PREPOSITION
 from graph.verifier.rules.converted import same_measure
 from graph.verifier.text.normalise import analyse
 from graph.verifier.text.variants import variants
@@ -65,7 +66,9 @@ def _is_initials(aside: str, name: str) -> bool:
 
 
 def _says_again(name: str, aside: str) -> bool:
-    """The aside is the name in another writing, its initials, or its measure converted."""
+    """The aside is the name (less a preposition before it: "during WWII (Second World
+    War)") in another writing, its initials, or its measure converted."""
+    name = PREPOSITION.sub("", name, count=1)
     named, said = analyse(name), analyse(aside)
     if not named.tokens or not said.tokens:
         return False

@@ -43,7 +43,7 @@ _HONORIFIC = re.compile(
     r"|Queen|Emperor|Empress|Pope|President)\s+(?=[A-Z])"
 )
 # A preposition a reply may put before a name ("during WWII", "at the University of X").
-_PREPOSITION = re.compile(r"^(?:[Ii]n|[Aa]t|[Oo]n|[Dd]uring|[Ff]rom)\s+(?=[A-Z])")
+PREPOSITION = re.compile(r"^(?:[Ii]n|[Aa]t|[Oo]n|[Dd]uring|[Ff]rom)\s+(?=[A-Z])")
 # Words that join a name's parts, never the noun a question asks for.
 _NEVER_ASKED = frozenset(("of", "the", "and", "in", "for", "de", "on", "at", "to", "by", "from"))
 
@@ -137,7 +137,7 @@ def without_preposition(answer: str, items: Sequence[Item]) -> str:
     when no stored sentence states the whole and a trusted one writes the name (or another
     writing of it) as it is, capitals and all: "At Last", stated nowhere, never becomes
     "Last", which "the last album" would state."""
-    led = _PREPOSITION.match(answer)
+    led = PREPOSITION.match(answer)
     if led is None or not items or _stated(answer, items):
         return answer
     name = answer[led.end() :]
