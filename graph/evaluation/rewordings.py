@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from itertools import takewhile
 
 from graph.evaluation.spans import NAME, NUMBER, YEAR, answer_kind, fold
-from graph.verifier.text.normalise import split_words
+from graph.verifier.rules.converted import UNITS
+from graph.verifier.text.normalise import analyse, split_words
 from graph.verifier.text.variants import variants
 
 _CONNECTORS = frozenset(split_words("of the and for de la von van der y & a an in on"))
@@ -33,24 +34,16 @@ _DAY_MONTH_YEAR = re.compile(rf"^(\d{{1,2}}) ({'|'.join(MONTHS)}),? (\d{{4}})$")
 _MONTH_DAY_YEAR = re.compile(rf"^({'|'.join(MONTHS)}) (\d{{1,2}}),? (\d{{4}})$")
 _ALIAS = re.compile(r"[A-Z][\w'’.\-]*(?: [\w'’.\-]+){0,4}")
 _ACRONYM = re.compile(r"(?:[A-Z]\.?){2,8}[0-9]*")
-# A unit and the other of its pair, with the factor from the first to the second.
-_UNIT_PAIRS = {
-    "metres": ("ft", 3.280839895),
-    "meters": ("ft", 3.280839895),
-    "m": ("ft", 3.280839895),
-    "feet": ("m", 0.3048),
-    "ft": ("m", 0.3048),
-    "kilometres": ("mi", 0.621371192),
-    "kilometers": ("mi", 0.621371192),
-    "km": ("mi", 0.621371192),
-    "miles": ("km", 1.609344),
-    "mi": ("km", 1.609344),
-    "kg": ("lb", 2.20462262),
-    "kilograms": ("lb", 2.20462262),
-    "acres": ("ha", 0.40468564224),
-    "acre": ("ha", 0.40468564224),
-    "hectares": ("acres", 2.4710538147),
-    "ha": ("acres", 2.4710538147),
+# A unit as the verifier folds it, and the other of its pair (the sizes are the
+# verifier's, `graph.verifier.rules.converted.UNITS`).
+_OTHER_UNIT = {
+    "m": "ft",
+    "ft": "m",
+    "km": "mi",
+    "mi": "km",
+    "kg": "lb",
+    "acre": "ha",
+    "ha": "acres",
 }
 _MEASURE = re.compile(r"(\d[\d,]*(?:\.\d+)?) ([A-Za-z]+)")
 _SHARE = re.compile(r"(\d+(?:\.\d+)?)\s?%")
@@ -101,10 +94,12 @@ def converted(gold: str) -> list[str]:
     if share:
         return [f"{share[1]} per cent"]
     measure = _MEASURE.fullmatch(gold)
-    if measure is None or measure[2].lower() not in _UNIT_PAIRS:
+    folded = analyse(measure[2]).tokens if measure else ()
+    if measure is None or len(folded) != 1 or folded[0] not in _OTHER_UNIT:
         return []
     number = measure[1].replace(",", "")
-    unit, factor = _UNIT_PAIRS[measure[2].lower()]
+    unit = _OTHER_UNIT[folded[0]]
+    factor = UNITS[folded[0]][1] / UNITS[analyse(unit).tokens[0]][1]
     digits = len(number.replace(".", "").lstrip("0")) or 1
     converted = float(f"{float(number) * factor:.{digits}g}")
     return [f"{converted:,.{max(0, digits - len(str(int(converted))))}f} {unit}"]

@@ -104,30 +104,27 @@ def without_hedge(answer: str, items: Sequence[Item]) -> str:
 
 def as_written(answer: str, items: Sequence[Item]) -> str:
     """The answer as the evidence writes it when it writes it otherwise: without an
-    honorific before a name ("Sir Paul McCartney"), or in another writing of the same
-    name (`graph.verifier.text.variants`: "Saint Louis" where a sentence gives "St.
-    Louis", "WWII" for "World War II"); unchanged when a trusted stored sentence states
-    it as it is (or a longer writing of it: "United States of America" for "United
-    States", which would otherwise be part of a longer name), or no other writing."""
+    honorific before a name ("Sir Paul McCartney"), in another writing of the same name
+    (`graph.verifier.text.variants`: "Saint Louis" where a sentence gives "St. Louis",
+    "WWII" for "World War II"), or with an initial a trusted sentence spells out ("John
+    F. Kennedy" where it says "John Fitzgerald Kennedy"); unchanged when a trusted stored
+    sentence states it as it is (or a longer writing of it: "United States of America"
+    for "United States", which would otherwise be part of a longer name), or none of
+    these. A name that spells out an initial a sentence gives says more than it, and is
+    left as it is (`graph.verifier.rules.named_otherwise` grounds it)."""
     honorific = _HONORIFIC.match(answer)
     others = list(variants(answer))
-    if not items or (honorific is None and not others):
+    initialled = has_initial(answer)
+    if not items or (honorific is None and not others and not initialled):
         return answer
     if _stated(answer, items):
         longer = (other for other in others if answer in other)
         return next((other for other in longer if _stated(other, items)), answer)
     if honorific is not None and _stated(answer[honorific.end() :], items):
         return answer[honorific.end() :]
-    return next((other for other in others if _stated(other, items)), answer)
-
-
-def with_initials_as_written(answer: str, items: Sequence[Item]) -> str:
-    """A name written with an initial where a trusted sentence spells the word out ("John
-    F. Kennedy" where it says "John Fitzgerald Kennedy") as the sentence writes it. One
-    that spells out an initial the sentence gives says more than it, and is left as it is
-    (`graph.verifier.verify` grounds it)."""
-    if not items or not has_initial(answer) or _stated(answer, items):
-        return answer
+    written = next((other for other in others if _stated(other, items)), None)
+    if written is not None or not initialled:
+        return written or answer
     found = written_with_initials(answer, (item.raw for item in items if item.trusted))
     return found[0] if found is not None and not found[1] else answer
 
@@ -150,4 +147,4 @@ def as_said(question: str, answer: str, items: Sequence[Item]) -> str:
     """The answer without a hedge, then without the words that name what is asked or a
     preposition before a name, as the evidence writes it."""
     said = without_subject(question, without_hedge(answer, items), items)
-    return with_initials_as_written(as_written(without_preposition(said, items), items), items)
+    return as_written(without_preposition(said, items), items)

@@ -72,8 +72,8 @@ def qualified(check: Check, missing: list[str]) -> Verdict | None:
 def spelled_initials(check: Check) -> Verdict | None:
     """Grounded: a name a trusted, related sentence writes with an initial the answer
     spells out ("John Fitzgerald Kennedy" where it says "John F. Kennedy")."""
-    last = check.answer.split()[-1] if check.answer.split() else ""
-    naming = [item for item in check.items if last and last in item.raw]  # few do
+    last = check.answer.split()[-1:]
+    naming = [item for item in check.items if last and last[0] in item.raw]  # few do
     stating = [item for item in naming if item.trusted and check.related(item)]
     found = written_with_initials(check.answer, (item.raw for item in stating))
     if found is None or not found[1]:
