@@ -15,6 +15,7 @@ from graph.verifier.kinds.answer_types import NOTHING_EXPECTED, expected_class
 from graph.verifier.kinds.described import described_nouns
 from graph.verifier.text.casing import recased
 from graph.verifier.text.normalise import analyse
+from graph.verifier.text.wordstems import misspelt
 from graph.verifier.trust.denials import negated
 from tools.base import Evidence
 from tools.wikipedia.environment import WikipediaEnvironment
@@ -164,6 +165,34 @@ def test_an_answer_the_question_names_in_the_plural_is_grounded(store: Store) ->
     store.add_text("Ludwig Prandtl", "He was a pioneer in the applied science of aeronautics.", 1)
     question = "Prandtl numbers are named after a pioneer in what applied science?"
     grounded(check(store, question, "Prandtl number"), "the question itself names it")
+
+
+def test_an_answer_the_question_names_misspelt_is_grounded(store: Store) -> None:
+    store.add_text("Michael Spilotro", "Michael Spilotro was the brother of Tony Spilotro.")
+    store.add_text("Tony Spilotro", "Tony Spilotro was an American mobster in Las Vegas.", 1)
+    question = "MIchael Silotro was the brother of which American mobster?"
+    grounded(check(store, question, "Michael Spilotro"), "the question itself names it")
+    assert check(store, question, "Tony Spilotro")["outcome"] == "verified"
+
+
+@pytest.mark.parametrize(
+    ("word", "other", "misspelt_or_not"),
+    [
+        ("silotro", "spilotro", True),  # a letter dropped
+        ("ramola", "romola", True),  # one changed
+        ("repulic", "republic", True),
+        ("joke", "joker", False),  # an ending added: another word
+        ("russia", "russian", False),
+        ("band", "bend", False),  # too short to tell
+        ("paris", "xaris", False),  # the first letter differs
+        ("romola", "romola", False),
+    ],
+)
+def test_a_misspelling_is_one_letter_inside_a_longer_word(
+    word: str, other: str, misspelt_or_not: bool
+) -> None:
+    assert misspelt(word, other) is misspelt_or_not
+    assert misspelt(other, word) is misspelt_or_not
 
 
 def test_the_asked_noun_in_an_answer_is_not_the_question_naming_it(store: Store) -> None:

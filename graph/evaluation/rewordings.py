@@ -83,7 +83,10 @@ def rewordings(gold: str, texts: Sequence[str], question: str = "") -> list[str]
 def rewritings(gold: str) -> list[str]:
     """The gold answer as a table writes it otherwise (see the module's docstring)."""
     gold = gold.strip()
-    found = [*converted(gold), *list(variants(gold, spell_out=False))[:_MOST_WRITINGS]]
+    found = [
+        *converted(gold),
+        *list(variants(gold, spell_out=False, ordinals=False))[:_MOST_WRITINGS],
+    ]
     return [text for text in dict.fromkeys(found) if text != gold]
 
 

@@ -44,6 +44,12 @@ _HONORIFIC = re.compile(
 )
 # A preposition a reply may put before a name ("during WWII", "at the University of X").
 PREPOSITION = re.compile(r"^(?:[Ii]n|[Aa]t|[Oo]n|[Dd]uring|[Ff]rom)\s+(?=[A-Z])")
+# An age said with its unit ("75 years old", "aged 75", "a 16-year-old"): the number.
+_AGE = re.compile(
+    r"^(?:(?:[Aa]ged?|[Aa]n?)\s+)?([\w.]+?)(?:[\s-]+(?:years?|yrs?)(?:[\s-]+old|\s+of\s+age)?)?\.?$"
+)
+# What a question asking an age says.
+_AGE_ASKED = re.compile(r"\b(?:[Hh]ow old|[Aa]ge|[Aa]ged)\b")
 # Words that join a name's parts, never the noun a question asks for.
 _NEVER_ASKED = frozenset(("of", "the", "and", "in", "for", "de", "on", "at", "to", "by", "from"))
 
@@ -143,8 +149,22 @@ def without_preposition(answer: str, items: Sequence[Item]) -> str:
     return name if written else answer
 
 
+def without_age_unit(question: str, answer: str) -> str:
+    """An age without its unit ("75 years old", "aged 75") when the question asks an age
+    ("How old ...?", "at what age"): a sentence may give it bare ("at the age of 75")."""
+    lowered = answer.lower()
+    if "year" not in lowered and "yr" not in lowered and "age" not in lowered:
+        return answer  # no unit to drop: most answers
+    aged = _AGE.match(answer) if _AGE_ASKED.search(question) else None
+    if aged is None or aged.group(1) == answer:
+        return answer
+    tokens = analyse(aged.group(1)).tokens
+    return aged.group(1) if len(tokens) == 1 and tokens[0].isdecimal() else answer
+
+
 def as_said(question: str, answer: str, items: Sequence[Item]) -> str:
-    """The answer without a hedge, then without the words that name what is asked or a
-    preposition before a name, as the evidence writes it."""
+    """The answer without a hedge, then without the words that name what is asked, an
+    age's unit or a preposition before a name, as the evidence writes it."""
     said = without_subject(question, without_hedge(answer, items), items)
+    said = without_age_unit(question, said)
     return as_written(without_preposition(said, items), items)

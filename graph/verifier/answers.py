@@ -9,6 +9,7 @@ from graph.verifier.read.reading import Reading
 from graph.verifier.read.ties import SUBJECT_CUES, Problem, loose, wanted
 from graph.verifier.rules.aliases import spelled_out
 from graph.verifier.rules.converted import converted_from
+from graph.verifier.rules.derived import derived_from
 from graph.verifier.rules.rounding import related_numbers, rounded_from
 from graph.verifier.text.normalise import is_number
 from graph.verifier.trust.denials import negated
@@ -56,6 +57,10 @@ REASON_ACRONYM = (
 REASON_CONVERTED = (
     "{answer!r} is a measure in another unit: stored {cite} gives {value}, which converts to"
     " it; how it answers the question is not read from a converted value."
+)
+REASON_DERIVED = (
+    "{answer!r} is read off stored {cite}: it is {how}; how it answers the question is not"
+    " read from a derived value."
 )
 REASON_ROUNDED = (
     "{answer!r} is a round number: stored {cite} gives {value}, which rounds to it; how it"
@@ -166,6 +171,11 @@ def explain_missing(check: Check, missing: list[str]) -> Verdict:
     if converted is not None:
         ids, value = converted
         reason = REASON_CONVERTED.format(answer=answer, cite=citation(ids), value=value)
+        return ground(ids, reason, missing, GROUNDING_STATED)
+    derived = derived_from(check)
+    if derived is not None:
+        ids, how = derived
+        reason = REASON_DERIVED.format(answer=answer, cite=citation(ids), how=how)
         return ground(ids, reason, missing, GROUNDING_STATED)
     values = _other_values(check, {len(token) for token in folded.tokens if is_number(token)})
     if values:

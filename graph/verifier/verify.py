@@ -42,7 +42,11 @@ from graph.verifier.rules.comparison import computed, stated_comparison
 from graph.verifier.rules.events import event_problem
 from graph.verifier.rules.forms import choice_question, form_problem
 from graph.verifier.rules.name_parts import part_of_longer_name
-from graph.verifier.rules.named_otherwise import qualified, spelled_initials
+from graph.verifier.rules.named_otherwise import (
+    qualified,
+    spelled_initials,
+    without_middle_names,
+)
 from graph.verifier.rules.ranges import range_problem
 from graph.verifier.rules.ranks import rank_problem
 from graph.verifier.rules.respectively import respectively_problem
@@ -53,7 +57,7 @@ from graph.verifier.text.casing import cased_as_written, may_be_recased, recased
 from graph.verifier.text.categories import ACTS_FOR
 from graph.verifier.text.normalise import analyse, is_number, singular
 from graph.verifier.text.question_text import as_asked
-from graph.verifier.text.wordstems import STOPWORDS
+from graph.verifier.text.wordstems import SHORTEST_MISSPELT, STOPWORDS, misspelt
 from graph.verifier.verdicts import (
     GROUNDING_COMPUTED,
     GROUNDING_STATED,
@@ -151,7 +155,10 @@ def verify_answer(
     found, missing = check.locate()
     if found is None:
         return (
-            qualified(check, missing) or spelled_initials(check) or explain_missing(check, missing)
+            qualified(check, missing)
+            or spelled_initials(check)
+            or without_middle_names(check)
+            or explain_missing(check, missing)
         )
     return _stated(check, found, decider or load_combiner().full)
 
@@ -238,9 +245,10 @@ def _wrong_class(check: Check, found: Found, reading: Reading) -> Verdict | None
 
 
 def _named_in_question(check: Check) -> bool:
-    """The question itself names the whole answer (a name, not a value): as written, or
-    with every word of it longer than an initial ("George P. Putnam" where the question
-    says "George Palmer Putnam")."""
+    """The question itself names the whole answer (a name, not a value): as written, with
+    every word of it longer than an initial ("George P. Putnam" where the question says
+    "George Palmer Putnam"), or misspelt ("Michael Spilotro" where it says "MIchael
+    Silotro")."""
     folded = check.folded
     if any(is_number(t) for t in folded.tokens):
         return False
@@ -248,4 +256,11 @@ def _named_in_question(check: Check) -> bool:
         return True
     asked = set(check.expected.noun.split())
     words = [t for t in folded.tokens if len(t) > 1 and t not in STOPWORDS and t not in asked]
-    return len(words) > 1 and set(map(singular, words)) <= set(map(singular, check.q.text.tokens))
+    said = set(map(singular, check.q.text.tokens))
+    own = set(map(singular, words))
+    if len(own) > 1 and own <= said:
+        return True
+    unsaid = own - said
+    if not unsaid or min(map(len, unsaid)) < SHORTEST_MISSPELT:
+        return False
+    return all(any(misspelt(word, other) for other in said) for word in unsaid)

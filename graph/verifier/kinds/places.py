@@ -169,6 +169,24 @@ def nationalities_named(raw: str) -> frozenset[str]:
     return frozenset({*_found(raw, _COUNTRY_INDEX).values(), *_found(raw, _REGION_INDEX).values()})
 
 
+_DEMONYM_OF = {
+    " ".join(name.tokens): demonym
+    for entries in _COUNTRY_INDEX.values()
+    for name, demonym in entries
+}
+_DEMONYMS = frozenset(_DEMONYM_OF.values())
+
+
+def demonym_of(name: str) -> str | None:
+    """The people's adjective of a country, its name folded ("united states": american)."""
+    return _DEMONYM_OF.get(name)
+
+
+def is_demonym(name: str) -> bool:
+    """Whether a folded name is a country's people's adjective ("american")."""
+    return name in _DEMONYMS
+
+
 def is_city(name: str) -> bool:
     """Whether a folded name is a capital or another large city."""
     return name in _CITY_NAMES

@@ -1,11 +1,14 @@
-"""A name the evidence states, written otherwise by the answer in a way that adds to it:
-qualified by another name after its last comma or by "in" and a place ("Besançon,
-France", "the University of Edinburgh in Scotland"), or with an initial of it spelled
-out ("John Fitzgerald Kennedy" where a sentence says "John F. Kennedy"). The name is
-stated and what the answer adds is neither stated as one with it nor denied: grounded,
-never rejected as absent."""
+"""A name the evidence states, written otherwise by the answer in a way that adds to it
+or leaves some of it out: qualified by another name after its last comma or by "in" and
+a place ("Besançon, France", "the University of Edinburgh in Scotland"), with an initial
+of it spelled out ("John Fitzgerald Kennedy" where a sentence says "John F. Kennedy"),
+or without its middle names and nickname ("Michael Spilotro" where a sentence says
+'Michael Peter "Micky" Spilotro'). The name is stated and what the answer changes is
+neither stated as one with it nor denied: grounded, never rejected as absent."""
 
 from __future__ import annotations
+
+import re
 
 from graph.verifier.kinds.lexicon import name_key
 from graph.verifier.kinds.places import is_city, is_region
@@ -25,6 +28,13 @@ REASON_INITIALS = (
     "{name!r} is stated in stored {cite}; {answer!r} spells out an initial of it, which no"
     " stored sentence does: give the name as the evidence states it."
 )
+REASON_SHORTENED = (
+    "{name!r} is stated in stored {cite}; {answer!r} is that name without its middle"
+    " names, as no stored sentence writes it: give the name as the evidence states it."
+)
+# What may stand between a first name and a last one: up to three middle names or
+# initials, and a nickname in quotes ('Michael Peter "Micky" Spilotro').
+_MIDDLE = r"(?:[A-Z][\w'’-]*\.?\s+|[\"“'‘][^\"”'’]{1,40}[\"”'’]\s+){1,3}"
 REASON_QUALIFIED_APART = (
     "{head!r} is stated in stored {cite}, and {missing} apart from it, but no stored"
     " sentence states {answer!r} as one name: give the name as the evidence states it."
@@ -82,3 +92,25 @@ def spelled_initials(check: Check) -> Verdict | None:
     ids = [item.id for item in stating if name in item.raw]
     reason = REASON_INITIALS.format(answer=check.answer, name=name, cite=citation(ids))
     return ground(ids, reason, [check.answer], GROUNDING_STATED)
+
+
+def without_middle_names(check: Check) -> Verdict | None:
+    """Grounded: a person's first and last name where a trusted, related sentence writes
+    middle names or a nickname between them ("Michael Spilotro" where it says 'Michael
+    Peter "Micky" Spilotro')."""
+    words = check.answer.split()
+    if len(words) != 2 or not all(_is_name(word) and word.isalpha() for word in words):
+        return None
+    first, last = words
+    pattern = re.compile(rf"(?<![\w-]){re.escape(first)}\s+{_MIDDLE}{re.escape(last)}(?![\w-])")
+    for item in check.items:
+        if last not in item.raw or not item.trusted or not check.related(item):
+            continue
+        written = pattern.search(item.raw)
+        if written is not None:
+            name = written.group(0)
+            reason = REASON_SHORTENED.format(
+                name=name, cite=citation([item.id]), answer=check.answer
+            )
+            return ground([item.id], reason, [check.answer], GROUNDING_STATED)
+    return None

@@ -14,6 +14,7 @@ from itertools import filterfalse
 from graph.verifier.text.cache_sizes import TEXTS, WORDS
 from graph.verifier.text.clean import clean
 from graph.verifier.text.number_folds import MONTH_NAMES, MONTHS, fold_numbers
+from graph.verifier.text.shortened import written_whole
 
 # A date glued to the next one where a dash was lost ("195418 March 2008", "1971September").
 _GLUED_DATE = re.compile(
@@ -255,6 +256,8 @@ def _folded(folded: str, digits: bool) -> Text:
     tokens = _ASCII_TOKEN if ascii_tokens else _TOKEN
     if digits and "-" in folded and _ISO_HINT.search(folded):
         folded = _ISO_DATE.sub(_iso_date, folded)
+    if digits:
+        folded = written_whole(folded)
     if folded.count(".") > 1 and _ABBREVIATION_HINT.search(folded):
         folded = _ABBREVIATION.sub(_unabbreviate, folded)
     if "'" in folded or "’" in folded:

@@ -37,6 +37,9 @@ ABBREVIATED_WORDS = (
     ("Avenue", "Ave."),
     ("Road", "Rd."),
 )
+# The ordinals that `analyse` keeps as words ("second" is a unit of time too; the others
+# it folds to figures, "third" and "3rd" alike).
+ORDINALS = (("first", "1st"), ("First", "1st"), ("second", "2nd"), ("Second", "2nd"))
 # Names of one thing. The longer are tried first, so that a name is checked as the
 # longest writing a sentence states ("United States of America", not "United States").
 SAME_NAMES = (
@@ -89,6 +92,11 @@ _REWRITES = [
         for said, written, stop, spelled in _words(ABBREVIATED_WORDS)
     ),
     *(
+        (_WORD.findall(said)[0], re.compile(_pattern(said)), written, None)
+        for long, short in ORDINALS
+        for said, written in ((long, short), (short, long))
+    ),
+    *(
         (_WORD.findall(said)[0], re.compile(_pattern(said, r"(?:[Tt]he )?")), written, False)
         for names in SAME_NAMES
         for said in sorted(names, key=len, reverse=True)
@@ -115,11 +123,12 @@ def _dates(answer: str) -> Iterator[str]:
             yield f"{day} {MONTHS[month - 1].capitalize()} {year}"
 
 
-def variants(answer: str, *, spell_out: bool = True) -> Iterator[str]:
+def variants(answer: str, *, spell_out: bool = True, ordinals: bool = True) -> Iterator[str]:
     """Other writings of the answer, in this order: a date in figures in words, then one
     change each in the order of the tables (a word abbreviated or not, a name of the same
     thing). Without `spell_out`, no abbreviation is spelled out: "St." may be "Saint" or
-    "Street", so only what a sentence states can say which."""
+    "Street", so only what a sentence states can say which. Without `ordinals`, "first"
+    and "second" are never written in figures, nor the reverse."""
     if len(answer) > _LONGEST_NAME:
         return
     yield from _dates(answer.strip())
@@ -128,7 +137,7 @@ def variants(answer: str, *, spell_out: bool = True) -> Iterator[str]:
         return
     seen = {answer.rstrip(".")}
     for first, pattern, written, spelled in _REWRITES:
-        if spelled and not spell_out:
+        if (spelled and not spell_out) or (spelled is None and not ordinals):
             continue
         if first in words and pattern.search(answer) is not None:
             other = pattern.sub(written, answer)

@@ -125,3 +125,25 @@ def cue_stem(token: str) -> str:
                 break
     stemmed = stem(token)
     return stemmed[:-1] if len(stemmed) > _SHORTEST_ROOT and stemmed.endswith("e") else stemmed
+
+
+# The shortest word a misspelling of it is read in: shorter words are one letter apart
+# from many others ("band", "bend").
+SHORTEST_MISSPELT = 5
+
+
+def misspelt(word: str, other: str) -> bool:
+    """Whether one word is the other with one letter changed, added or dropped inside it
+    ("silotro" for "spilotro", "ramola" for "romola"): both at least `SHORTEST_MISSPELT`
+    letters, the first letter the same, and neither the other with an ending added
+    ("joke" and "joker", "russia" and "russian" are other words)."""
+    if min(len(word), len(other)) < SHORTEST_MISSPELT or word[0] != other[0] or word == other:
+        return False
+    if len(word) > len(other):
+        word, other = other, word
+    if len(other) - len(word) > 1 or other.startswith(word):
+        return False
+    if len(word) == len(other):
+        return sum(a != b for a, b in zip(word, other, strict=True)) == 1
+    cut = next(index for index, (a, b) in enumerate(zip(word, other, strict=False)) if a != b)
+    return word[cut:] == other[cut + 1 :]

@@ -1,0 +1,58 @@
+"""Figures a text writes shortened, written whole before `analyse` reads its tokens: a
+year range's end ("1998–99"), an amount's scale after a currency sign ("$5M"), "No."
+before a number, and minutes and hours after one ("142 min")."""
+
+from __future__ import annotations
+
+import re
+
+# A range of years whose end gives its last two digits ("1998–99", "1999-00", "1914/18").
+_SHORT_RANGE = re.compile(r"\b(1[0-9]|20)([0-9]{2})(\s?[-–—/]\s?)([0-9]{2})\b(?![.,:]?[0-9])")
+# The most years such a range spans.
+_SHORT_RANGE_SPAN = 20
+# An amount of money with its scale abbreviated ("$5M", "£2.5bn", "US$40k"): after a
+# currency sign, "m" is no metre.
+_MONEY_SCALE = re.compile(r"([$£€])\s?(\d[\d,]*(?:\.\d+)?)\s?(mn|mln|m|bn|b|k)\b")
+# "US$5": a dollar as a sentence on an American subject writes it, "$5".
+_US_DOLLAR = re.compile(r"\bus\$(?=\s?\d)")
+_SCALE_WORDS = {"mn": "million", "mln": "million", "m": "million", "bn": "billion", "b": "billion"}
+# "No. 1" is "number 1", and "142 min" and "2 hrs" are minutes and hours: after a number
+# only ("No" is a reply, "Min" a name).
+_NUMBER_SIGN = re.compile(r"\bno\.\s?(?=\d)")
+_TIME_UNIT = re.compile(r"(?<=\d)\s?(mins?|hrs?)\b")
+_TIME_UNITS = {"min": "minutes", "mins": "minutes", "hr": "hours", "hrs": "hours"}
+
+
+def _whole_range(match: re.Match[str]) -> str:
+    """A range of years with its end written whole ("1998–99" as "1998–1999"), when the end
+    follows the start within a few years; else as written."""
+    century, start, dash, end = match.groups()
+    gap = (int(end) - int(start)) % 100
+    if not 0 < gap <= _SHORT_RANGE_SPAN:
+        return match.group(0)
+    whole = int(century + start) + gap
+    return f"{century}{start}{dash}{whole}"
+
+
+def _money(match: re.Match[str]) -> str:
+    sign, amount, scale = match.groups()
+    return f"{sign}{amount} {_SCALE_WORDS.get(scale, 'thousand')}"
+
+
+def _time_unit(match: re.Match[str]) -> str:
+    return f" {_TIME_UNITS[match.group(1)]}"
+
+
+def written_whole(folded: str) -> str:
+    """A cased, accent-folded text that holds a digit, with the figures it writes
+    shortened written whole ("1998–99" as "1998–1999", "$5m" as "$5 million", "no. 1" as
+    "number 1", "142 min" as "142 minutes")."""
+    if "$" in folded or "£" in folded or "€" in folded:
+        folded = _MONEY_SCALE.sub(_money, _US_DOLLAR.sub("$", folded))
+    if "no." in folded:
+        folded = _NUMBER_SIGN.sub("number ", folded)
+    if "min" in folded or "hr" in folded:
+        folded = _TIME_UNIT.sub(_time_unit, folded)
+    if _SHORT_RANGE.search(folded):
+        folded = _SHORT_RANGE.sub(_whole_range, folded)
+    return folded
