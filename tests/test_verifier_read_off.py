@@ -22,6 +22,8 @@ SEASON = "During which television season did Night Shift air?"
 BUDGET = "What was the budget of Night Shift?"
 RANK = "What rank did Night Shift reach?"
 RUNTIME = "How long is the film Night Shift?"
+VIEWERS = "How many people watched the pilot of Night Shift?"
+EMMYS = "How many times did Night Shift win an Emmy?"
 PLACE = "In what position did Ann Lee finish in the 1999 race?"
 
 
@@ -38,6 +40,8 @@ def store() -> Store:
     store.add_text("Night Shift", "It was made on a budget of $5 million.", 1)
     store.add_text("Night Shift", "Its theme reached number one on the Billboard chart.", 2)
     store.add_text("Night Shift", "The pilot film has a running time of 142 minutes.", 3)
+    store.add_text("Night Shift", "The pilot was watched by 1,500,000 people.", 4)
+    store.add_text("Night Shift", "Night Shift won an Emmy twice.", 5)
     return store
 
 
@@ -100,6 +104,10 @@ def test_a_value_nothing_stated_gives_is_still_rejected(
         (RANK, "no.1"),
         (RUNTIME, "142 min"),
         (RUNTIME, "142 mins"),
+        (VIEWERS, "one and a half million"),
+        (VIEWERS, "1.5 million people"),
+        (EMMYS, "two times"),
+        (EMMYS, "Two times"),
     ],
 )
 def test_a_value_written_otherwise_is_read_as_stated(
@@ -133,6 +141,11 @@ def test_a_nationality_of_a_state_a_sentence_names_is_grounded() -> None:
         ("No 10", ("no", "10")),  # a reply, then a number
         ("2 hrs", ("2", "hours")),
         ("the Min River", ("min", "river")),  # a name: no number before it
+        ("one and a half million", ("1500000",)),
+        ("twenty-five thousand", ("25000",)),
+        ("five million pounds", ("5000000", "pounds")),
+        ("a dozen", ("12",)),
+        ("Thousand Oaks", ("thousand", "oaks")),  # no number before the scale
     ],
 )
 def test_short_year_ranges_and_abbreviated_amounts_fold_whole(

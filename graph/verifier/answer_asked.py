@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from graph.verifier.answer_forms import core_answer
 from graph.verifier.evidence.matching import Item, contains
 from graph.verifier.text.initials import has_initial, written_with_initials
-from graph.verifier.text.normalise import analyse, singular
+from graph.verifier.text.normalise import analyse, is_number, singular
 from graph.verifier.text.variants import variants
 
 # What a name, number or year opens with, after an article, quote or emphasis.
@@ -32,8 +32,10 @@ _CATEGORY = re.compile(
 _APPOSITION = re.compile(r",\s+(?:the|an?) (?:[a-z][\w'’-]*\s+){0,3}([a-z][\w'’-]*)\.?$")
 # How far from an answer's end an apposition is looked for.
 _APPOSITION_REACH = 80
-# "11 songs": a number and what it counts.
-_COUNTED = re.compile(r"^(\d[\d,.]*)\s+([a-z][\w'’-]*)$")
+# What an ordinal ends with, in figures or in words ("2nd", "fifteenth", "first").
+_ORDINAL = ("st", "nd", "rd", "th")
+# "11 songs", "four members": a number and what it counts.
+_COUNTED = re.compile(r"^(\d[\d,.]*|[A-Za-z]+(?:-[a-z]+)?)\s+([a-z][\w'’-]*)$")
 # Words that hedge a whole answer ("Probably X", "Most likely X").
 _HEDGE = re.compile(r"^(?:[Pp]robably|(?:[Mm]ost )?[Ll]ikely|[Pp]ossibly|[Pp]erhaps|[Mm]aybe),?\s+")
 # Honorifics a reply may put before a name that the evidence writes without ("Sir Paul
@@ -92,9 +94,16 @@ def without_subject(question: str, answer: str, items: Sequence[Item] = ()) -> s
     if apposed is not None and apposed.start() > 0 and _asks(question, apposed.group(1)):
         return answer[: apposed.start()]
     counted = _COUNTED.match(answer)
-    if counted is not None and _asks(question, counted.group(2)):
+    if counted is not None and _asks(question, counted.group(2)) and _a_number(counted.group(1)):
         return counted.group(1)
     return answer
+
+
+def _a_number(text: str) -> bool:
+    """The text is one count, in figures or in words ("11", "four", "twenty-five"); an
+    ordinal ("fifteenth", "2nd") is no count of what follows it."""
+    tokens = analyse(text).tokens
+    return len(tokens) == 1 and is_number(tokens[0]) and not text.lower().endswith(_ORDINAL)
 
 
 def without_hedge(answer: str, items: Sequence[Item]) -> str:

@@ -13,7 +13,7 @@ from itertools import filterfalse
 
 from graph.verifier.text.cache_sizes import TEXTS, WORDS
 from graph.verifier.text.clean import clean
-from graph.verifier.text.number_folds import MONTH_NAMES, MONTHS, fold_numbers
+from graph.verifier.text.number_folds import MONTH_NAMES, MONTHS, SCALES, fold_numbers, scaled
 from graph.verifier.text.shortened import written_whole
 
 # A date glued to the next one where a dash was lost ("195418 March 2008", "1971September").
@@ -74,7 +74,7 @@ _ARTICLES = frozenset(split_words("a an the"))
 # The eras a year may be written with that do not change it.
 _ERAS = frozenset(split_words("ad ce"))
 # Words that `_as_figures` reads: a half, a per cent, an era.
-_SPOKEN = frozenset(("half", "cent", *_ERAS))
+_SPOKEN = frozenset(("half", "cent", *_ERAS, *SCALES))
 _NUMBER_WORDS = {
     **{
         word: str(value)
@@ -103,6 +103,7 @@ _NUMBER_WORDS = {
     },
     "once": "1",
     "twice": "2",
+    "dozen": "12",
     "thrice": "3",
 }
 _UNITS = {
@@ -205,9 +206,10 @@ def _text(words: list[str]) -> Text:
 
 def _as_figures(tokens: tuple[str, ...]) -> tuple[str, ...]:
     """Folded tokens with what figures write otherwise said as figures write it: "3 and
-    half" (an article already dropped) as 3.5, "per cent" as "percent", and the era of a
-    year dropped ("476 AD", "AD 476", "476 CE" are 476; "BC" is kept: it changes the
-    year)."""
+    half" (an article already dropped) as 3.5, a number said in words with its scale
+    ("five million", "one and a half million") as its figures, "per cent" as "percent",
+    and the era of a year dropped ("476 AD", "AD 476", "476 CE" are 476; "BC" is kept: it
+    changes the year)."""
     out: list[str] = []
     index = 0
     while index < len(tokens):
@@ -216,6 +218,10 @@ def _as_figures(tokens: tuple[str, ...]) -> tuple[str, ...]:
         if is_number(token) and after == ("and", "half") and token.replace(".", "", 1).isdigit():
             out.append(f"{float(token) + 0.5:g}")
             index += 3
+            continue
+        if token in SCALES and out and out[-1].replace(".", "", 1).isdecimal():
+            out[-1] = scaled(out[-1], SCALES[token])
+            index += 1
             continue
         if token == "per" and after[:1] == ("cent",):
             out.append("percent")

@@ -30,7 +30,7 @@ _ORDINAL_SUFFIXES = frozenset(["st", "nd", "rd", "th"])
 # Longer runs of digits are kept as written: no quantity has so many, and Python refuses
 # to convert a run of more than 4,300 digits to a number.
 _LONGEST_NUMBER = 64
-_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12, "bn": 10**9}
+SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12, "bn": 10**9}
 
 
 def _number(token: str) -> list[str]:
@@ -52,7 +52,7 @@ def _number(token: str) -> list[str]:
         return [token]
 
 
-def _scaled(number: str, scale: int) -> str:
+def scaled(number: str, scale: int) -> str:
     try:
         return format((Decimal(number) * scale).normalize(), "f")
     except InvalidOperation:
@@ -75,8 +75,8 @@ def fold_numbers(raw: list[str]) -> list[str]:
         if after < size and raw[after] in _ORDINAL_SUFFIXES:
             after += 1
         following = raw[after] if after < size else ""
-        if following in _SCALES and len(numbers) == 1:
-            numbers = [_scaled(numbers[0], _SCALES[following])]
+        if following in SCALES and len(numbers) == 1:
+            numbers = [scaled(numbers[0], SCALES[following])]
             after += 1
         else:
             month_at = after + 1 if following == "of" else after
