@@ -22,6 +22,8 @@ SEASON = "During which television season did Night Shift air?"
 BUDGET = "What was the budget of Night Shift?"
 RANK = "What rank did Night Shift reach?"
 RUNTIME = "How long is the film Night Shift?"
+AREA = "What is the area of Holm Parish?"
+FOUNDED = "When was Holm Church founded?"
 VIEWERS = "How many people watched the pilot of Night Shift?"
 EMMYS = "How many times did Night Shift win an Emmy?"
 PLACE = "In what position did Ann Lee finish in the 1999 race?"
@@ -36,6 +38,8 @@ def store() -> Store:
     store.add_text("Bo Rand", "Bo Rand (1940–1990) was a painter.")
     store.add_text("Holm Church", "Holm Church is a church in Kent, built in 1482.")
     store.add_text("King Olaf", "King Olaf reigned from 1016 to 1028.")
+    store.add_text("Holm Parish", "Holm Parish has an area of 1,234 km2.")
+    store.add_text("Holm Church", "Its first church was founded in 500 BC.", 1)
     store.add_text("Night Shift", "Night Shift is a sitcom that aired in the 1999–00 season.")
     store.add_text("Night Shift", "It was made on a budget of $5 million.", 1)
     store.add_text("Night Shift", "Its theme reached number one on the Billboard chart.", 2)
@@ -108,6 +112,9 @@ def test_a_value_nothing_stated_gives_is_still_rejected(
         (VIEWERS, "1.5 million people"),
         (EMMYS, "two times"),
         (EMMYS, "Two times"),
+        (AREA, "1,234 square kilometres"),
+        (AREA, "1234 sq km"),
+        (FOUNDED, "500 BCE"),
     ],
 )
 def test_a_value_written_otherwise_is_read_as_stated(
@@ -146,6 +153,13 @@ def test_a_nationality_of_a_state_a_sentence_names_is_grounded() -> None:
         ("five million pounds", ("5000000", "pounds")),
         ("a dozen", ("12",)),
         ("Thousand Oaks", ("thousand", "oaks")),  # no number before the scale
+        ("1,234 km2 (476 sq mi)", ("1234", "sqkm", "476", "sqmi")),
+        ("1,234 km²", ("1234", "sqkm")),
+        ("1,234 square kilometres", ("1234", "sqkm")),
+        ("12 sq. ft", ("12", "sqft")),
+        ("the M2 motorway 5", ("m", "2", "motorway", "5")),  # no number before "m2"
+        ("Times Square 5", ("times", "square", "5")),
+        ("500 BCE", ("500", "bc")),
     ],
 )
 def test_short_year_ranges_and_abbreviated_amounts_fold_whole(
@@ -179,3 +193,11 @@ def test_a_name_without_its_middle_names_is_grounded() -> None:
     grounded(check(store, "Who was Tony's brother?", "Michael Spilotro"), "Micky")
     rejected(check(store, question, "Michael Smith"))
     rejected(check(store, question, "Micky Smith"))
+
+
+def test_an_area_in_another_unit_is_grounded_as_converted() -> None:
+    store = Store()
+    store.add_text("Holm Parish", "Holm Parish has an area of 1,234 km2.")
+    grounded(check(store, AREA, "476 square miles"), "a measure in another unit", "1234 sqkm")
+    rejected(check(store, AREA, "476 acres"))
+    rejected(check(store, AREA, "600 square miles"))

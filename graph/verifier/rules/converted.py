@@ -24,7 +24,8 @@ from graph.verifier.text.normalise import Text, is_number
 _SIZES = {
     "length": {"m": 1.0, "km": 1e3, "cm": 1e-2, "mm": 1e-3, "ft": 0.3048, "inch": 0.0254}
     | {"mi": 1609.344, "yd": 0.9144, "yard": 0.9144, "yards": 0.9144},
-    "area": {"ha": 1e4, "acre": 4046.8564224},
+    "area": {"ha": 1e4, "acre": 4046.8564224, "sqkm": 1e6, "sqmi": 2589988.110336}
+    | {"sqm": 1.0, "sqft": 0.09290304},
     "mass": {"kg": 1.0, "g": 1e-3, "gram": 1e-3, "grams": 1e-3, "t": 1e3, "tonne": 1e3}
     | {"tonnes": 1e3, "lb": 0.45359237, "lbs": 0.45359237},
 }

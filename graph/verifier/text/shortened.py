@@ -1,6 +1,7 @@
 """Figures a text writes shortened, written whole before `analyse` reads its tokens: a
 year range's end ("1998–99"), an amount's scale after a currency sign ("$5M"), "No."
-before a number, and minutes and hours after one ("142 min")."""
+before a number, minutes and hours after one ("142 min"), and an area's unit in one word
+("1,234 km2", "square kilometres" and "sq km" are all "sqkm")."""
 
 from __future__ import annotations
 
@@ -21,6 +22,14 @@ _SCALE_WORDS = {"mn": "million", "mln": "million", "m": "million", "bn": "billio
 _NUMBER_SIGN = re.compile(r"\bno\.\s?(?=\d)")
 _TIME_UNIT = re.compile(r"(?<=\d)\s?(mins?|hrs?)\b")
 _TIME_UNITS = {"min": "minutes", "mins": "minutes", "hr": "hours", "hrs": "hours"}
+# A unit of area: a unit of length squared after a number ("km2", "km²" as NFKC folds
+# it), or "square"/"sq" before one.
+_AREA = re.compile(
+    r"(?<=\d)\s?(km|mi|m|ft)2\b"
+    r"|\b(?:square|sq\.?)\s?(kilomet(?:re|er)s?|km|miles?|mi|met(?:re|er)s?|m|feet|foot|ft)\b"
+)
+# The units of area as `analyse` folds them.
+AREA_UNITS = frozenset(("sqkm", "sqmi", "sqm", "sqft"))
 
 
 def _whole_range(match: re.Match[str]) -> str:
@@ -32,6 +41,16 @@ def _whole_range(match: re.Match[str]) -> str:
         return match.group(0)
     whole = int(century + start) + gap
     return f"{century}{start}{dash}{whole}"
+
+
+def _area(match: re.Match[str]) -> str:
+    """The unit of area in one word: "sqkm", "sqmi", "sqft" or "sqm"."""
+    unit = match.group(1) or match.group(2)
+    if unit.startswith(("ki", "km")):
+        return " sqkm"
+    if unit.startswith("mi"):
+        return " sqmi"
+    return " sqft" if unit.startswith("f") else " sqm"
 
 
 def _money(match: re.Match[str]) -> str:
@@ -53,6 +72,10 @@ def written_whole(folded: str) -> str:
         folded = _NUMBER_SIGN.sub("number ", folded)
     if "min" in folded or "hr" in folded:
         folded = _TIME_UNIT.sub(_time_unit, folded)
-    if _SHORT_RANGE.search(folded):
+    if "sq" in folded or "m2" in folded or "i2" in folded or "t2" in folded:
+        folded = _AREA.sub(_area, folded)
+    if ("-" in folded or "–" in folded or "/" in folded or "—" in folded) and _SHORT_RANGE.search(
+        folded
+    ):
         folded = _SHORT_RANGE.sub(_whole_range, folded)
     return folded
