@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from graph.verifier.answer_forms import core_answer
 from graph.verifier.evidence.matching import Item, contains
+from graph.verifier.kinds.question import analyse_question
 from graph.verifier.text.initials import has_initial, written_with_initials
 from graph.verifier.text.normalise import analyse, is_number, singular
 from graph.verifier.text.variants import variants
@@ -50,8 +51,6 @@ PREPOSITION = re.compile(r"^(?:[Ii]n|[Aa]t|[Oo]n|[Dd]uring|[Ff]rom)\s+(?=[A-Z])"
 _AGE = re.compile(
     r"^(?:(?:[Aa]ged?|[Aa]n?)\s+)?([\w.]+?)(?:[\s-]+(?:years?|yrs?)(?:[\s-]+old|\s+of\s+age)?)?\.?$"
 )
-# What a question asking an age says.
-_AGE_ASKED = re.compile(r"\b(?:[Hh]ow old|[Aa]ge|[Aa]ged)\b")
 # Words that join a name's parts, never the noun a question asks for.
 _NEVER_ASKED = frozenset(("of", "the", "and", "in", "for", "de", "on", "at", "to", "by", "from"))
 
@@ -164,7 +163,7 @@ def without_age_unit(question: str, answer: str) -> str:
     lowered = answer.lower()
     if "year" not in lowered and "yr" not in lowered and "age" not in lowered:
         return answer  # no unit to drop: most answers
-    aged = _AGE.match(answer) if _AGE_ASKED.search(question) else None
+    aged = _AGE.match(answer) if analyse_question(question).asks_age else None
     if aged is None or aged.group(1) == answer:
         return answer
     tokens = analyse(aged.group(1)).tokens

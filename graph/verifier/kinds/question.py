@@ -15,6 +15,8 @@ _CLAUSES = re.compile(r"(?<=[.?!])\s+")
 _YEAR_QUESTION = re.compile(
     r"\b(?:what|which)\s+year\b|\bbirth ?year\b|\byear of (?:birth|death)\b", re.IGNORECASE
 )
+# A question asking an age ("How old ...?", "at what age", "aged").
+_AGE_QUESTION = re.compile(r"\b(?:how old|age|aged)\b", re.IGNORECASE)
 _NUMBER_QUESTION = re.compile(
     r"\bhow (?:many|much|old|long|tall|high|far|large|big|wide|deep|heavy)\b", re.IGNORECASE
 )
@@ -214,6 +216,7 @@ class Question:
     asks_year: bool
     asks_date: bool
     asks_number: bool
+    asks_age: bool
     asks_quantity: bool
     asks_name_part: bool
     asks_person: bool
@@ -254,6 +257,8 @@ def analyse_question(question: str) -> Question:
         asks_year="year" in lowered and _YEAR_QUESTION.search(question) is not None,
         asks_date=_asks_date(question, lowered),
         asks_number="how" in lowered and _NUMBER_QUESTION.search(question) is not None,
+        asks_age=("age" in lowered or "old" in lowered)
+        and _AGE_QUESTION.search(question) is not None,
         asks_quantity=wh is not None
         and _QUANTITY_QUESTION.search(question, wh.start()) is not None,
         asks_name_part="name" in lowered and _NAME_PART_QUESTION.search(question) is not None,

@@ -12,7 +12,7 @@ from graph.verifier.kinds.places import nationalities_named
 from graph.verifier.read.relation import Cues
 from graph.verifier.text.categories import DEMONYMS, HYPERNYMS
 from graph.verifier.text.normalise import singular, split_words
-from graph.verifier.text.wordstems import cue_stem
+from graph.verifier.text.wordstems import cue_stem, one_typo_apart
 
 _NOT_ATTRIBUTE = frozenset(
     split_words(
@@ -43,10 +43,6 @@ _NOT_GENRE = frozenset(
         " professional successful influential major leading"
     )
 )
-# The shortest words a swap, a letter left out (or added) and a letter changed are read in.
-SWAP_LENGTH = 5
-GAP_LENGTH = 6
-CHANGE_LENGTH = 8
 
 
 def _page_stems(items: list[Item]) -> frozenset[str]:
@@ -83,22 +79,6 @@ def _related(noun: str, other: str) -> bool:
         or singular(other) in HYPERNYMS.get(singular(noun), frozenset())
         or singular(noun) in HYPERNYMS.get(singular(other), frozenset())
     )
-
-
-def one_typo_apart(word: str, other: str) -> bool:
-    """The two words differ by one letter left out, added, changed or two letters swapped
-    ("diectors" ~ "directors", "stuido" ~ "studio"), both being long enough to tell."""
-    shorter = min(len(word), len(other))
-    if shorter < SWAP_LENGTH or abs(len(word) - len(other)) > 1:
-        return False
-    start = 0
-    while start < shorter and word[start] == other[start]:
-        start += 1
-    a, b = word[start:], other[start:]
-    if len(a) != len(b):
-        return shorter >= GAP_LENGTH and (a[1:] == b or a == b[1:])
-    swapped = len(a) > 1 and a[:2] == b[1::-1] and a[2:] == b[2:]
-    return swapped or (shorter >= CHANGE_LENGTH and a[1:] == b[1:])
 
 
 def covered(items: list[Item], words: frozenset[str]) -> frozenset[str]:

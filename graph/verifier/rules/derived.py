@@ -23,6 +23,8 @@ import re
 from collections.abc import Callable, Iterator
 from itertools import pairwise
 
+from graph.verifier.evidence.candidates import is_year
+from graph.verifier.evidence.matching import Item
 from graph.verifier.kinds.places import demonym_of, is_demonym, nationalities_named
 from graph.verifier.read.check import Check
 from graph.verifier.rules.rounding import related_numbers
@@ -34,9 +36,8 @@ _PARTS = {"early": 0.0, "mid": 0.3, "middle": 0.3, "late": 0.6}
 _PART_SIZE = 0.4
 # Words an age or a span of years may stand with ("75 years old").
 _AGE_WORDS = frozenset(split_words("years year old yrs"))
-# What a question asking an age says; and one asking how long, which asks a span of
-# years when it or the answer says years.
-_AGE_ASKED = re.compile(r"\b(?:how old|age|aged)\b", re.IGNORECASE)
+# What a question asking how long says, which asks a span of years when it or the
+# answer says years.
 _LENGTH_ASKED = re.compile(r"\bhow (?:long|many (?:more )?years)\b", re.IGNORECASE)
 _YEARS = frozenset(("year", "years"))
 # What a question asking a nationality or a country says.
@@ -54,7 +55,6 @@ _SPAN_WORDS = frozenset(
 _SPAN_GAP = 4
 # The most words of a country's name ("democratic republic of congo").
 _LONGEST_COUNTRY = 5
-_FIRST_YEAR, _LAST_YEAR = 1000, 2100
 _LAST_CENTURY = 21
 _OLDEST = 150
 
@@ -66,8 +66,7 @@ def _whole(token: str, digits: int) -> int | None:
 
 
 def _year(token: str) -> int | None:
-    year = _whole(token, 4)
-    return year if year is not None and _FIRST_YEAR <= year <= _LAST_YEAR else None
+    return int(token) if is_year(token) else None
 
 
 def _period(tokens: tuple[str, ...]) -> tuple[int, int, str] | None:
@@ -98,22 +97,21 @@ def _age(tokens: tuple[str, ...]) -> int | None:
     return age if age is not None and 0 < age <= _OLDEST else None
 
 
-def _span_asked(question: str, answer: tuple[str, ...]) -> bool:
+def _span_asked(check: Check, answer: tuple[str, ...]) -> bool:
     """The question asks an age, or how long in years."""
-    if _AGE_ASKED.search(question):
+    if check.q.asks_age:
         return True
+    question = check.question
     if _LENGTH_ASKED.search(question) is None:
         return False
     return not _YEARS.isdisjoint(answer) or "year" in question.lower()
 
 
-def _first(
-    check: Check, keep: Callable[[tuple[str, ...]], str | None]
-) -> tuple[list[str], str] | None:
-    """The first trusted related sentence (id) with a year whose tokens `keep` derives
-    the answer from, and how it does."""
+def _first(check: Check, keep: Callable[[Item], str | None]) -> tuple[list[str], str] | None:
+    """The first trusted related sentence (id) with a year that `keep` derives the answer
+    from, and how it does."""
     for item, _ in related_numbers(check, lambda token: _year(token) is not None):
-        derived = keep(item.text.tokens)
+        derived = keep(item)
         if derived is not None:
             return [item.id], derived
     return None
@@ -164,18 +162,18 @@ def derived_from(check: Check) -> tuple[list[str], str] | None:
             return None
         first, last, named = period
 
-        def within(words: tuple[str, ...]) -> str | None:
-            years = (_year(word) for word in words)
+        def within(item: Item) -> str | None:
+            years = (_year(word) for word in item.text.tokens)
             held = next((year for year in years if year and first <= year <= last), None)
             return None if held is None else f"the {named} of {held}"
 
         return _first(check, within)
     age = _age(tokens)
-    if age is None or not _span_asked(check.question, tokens):
+    if age is None or not _span_asked(check, tokens):
         return None
 
-    def spanned(words: tuple[str, ...]) -> str | None:
-        for start, end in _spans(words):
+    def spanned(item: Item) -> str | None:
+        for start, end in _spans(item.text.tokens):
             if end - start in (age, age + 1):
                 return f"the years from {start} to {end}"
         return None

@@ -72,32 +72,35 @@ def _pattern(writing: str, article: str = "", stop: str = "") -> str:
     return rf"(?<![\w$.]){article}{re.escape(writing)}(?![\w${stop}])"
 
 
-def _words(pairs: tuple[tuple[str, str], ...]) -> list[tuple[str, str, str, bool]]:
-    """(writing, other writing, what may not follow it, whether it spells out an
-    abbreviation) for each word, both ways; an abbreviation also without its full stop
-    (then not before one: "Co." is read so)."""
-    ways: list[tuple[str, str, str, bool]] = []
+def _words(pairs: tuple[tuple[str, str], ...]) -> list[tuple[str, str, str, str]]:
+    """(writing, other writing, what may not follow it, which kind of rewriting) for each
+    word, both ways (`_SPELLED` when it spells out an abbreviation); an abbreviation also
+    without its full stop (then not before one: "Co." is read so)."""
+    ways: list[tuple[str, str, str, str]] = []
     for long, short in pairs:
-        ways += [(long, short, "", False), (short, long, "", True)]
-        ways.append((short.rstrip("."), long, ".", True))
+        ways += [(long, short, "", _ABBREVIATED), (short, long, "", _SPELLED)]
+        ways.append((short.rstrip("."), long, ".", _SPELLED))
     return ways
 
 
 _WORD = re.compile(r"\w+")
-# (the first word of a writing, its pattern, the other writing): a name is looked for
-# only where its first word is one of the answer's words.
+# The kinds of rewriting: a word abbreviated or spelled out, an ordinal in figures or in
+# words, another name of the same thing.
+_ABBREVIATED, _SPELLED, _ORDINAL, _SAME_NAME = "abbreviated", "spelled", "ordinal", "same name"
+# (the first word of a writing, its pattern, the other writing, the kind of rewriting): a
+# name is looked for only where its first word is one of the answer's words.
 _REWRITES = [
     *(
-        (_WORD.findall(said)[0], re.compile(_pattern(said, stop=stop)), written, spelled)
-        for said, written, stop, spelled in _words(ABBREVIATED_WORDS)
+        (_WORD.findall(said)[0], re.compile(_pattern(said, stop=stop)), written, kind)
+        for said, written, stop, kind in _words(ABBREVIATED_WORDS)
     ),
     *(
-        (_WORD.findall(said)[0], re.compile(_pattern(said)), written, None)
+        (_WORD.findall(said)[0], re.compile(_pattern(said)), written, _ORDINAL)
         for long, short in ORDINALS
         for said, written in ((long, short), (short, long))
     ),
     *(
-        (_WORD.findall(said)[0], re.compile(_pattern(said, r"(?:[Tt]he )?")), written, False)
+        (_WORD.findall(said)[0], re.compile(_pattern(said, r"(?:[Tt]he )?")), written, _SAME_NAME)
         for names in SAME_NAMES
         for said in sorted(names, key=len, reverse=True)
         for written in sorted(names, key=len, reverse=True)
@@ -136,8 +139,8 @@ def variants(answer: str, *, spell_out: bool = True, ordinals: bool = True) -> I
     if not words:
         return
     seen = {answer.rstrip(".")}
-    for first, pattern, written, spelled in _REWRITES:
-        if (spelled and not spell_out) or (spelled is None and not ordinals):
+    for first, pattern, written, kind in _REWRITES:
+        if (kind == _SPELLED and not spell_out) or (kind == _ORDINAL and not ordinals):
             continue
         if first in words and pattern.search(answer) is not None:
             other = pattern.sub(written, answer)

@@ -127,23 +127,48 @@ def cue_stem(token: str) -> str:
     return stemmed[:-1] if len(stemmed) > _SHORTEST_ROOT and stemmed.endswith("e") else stemmed
 
 
-# The shortest word a misspelling of it is read in: shorter words are one letter apart
-# from many others ("band", "bend").
+# The shortest words a swap, a letter left out (or added) and a letter changed are read in
+# by default.
+SWAP_LENGTH = 5
+GAP_LENGTH = 6
+CHANGE_LENGTH = 8
+# The shortest word a misspelling of a name is read in: shorter words are one letter
+# apart from many others ("band", "bend").
 SHORTEST_MISSPELT = 5
 
 
+def one_typo_apart(
+    word: str,
+    other: str,
+    *,
+    gap_length: int = GAP_LENGTH,
+    change_length: int = CHANGE_LENGTH,
+    swaps: bool = True,
+) -> bool:
+    """The two words differ by one letter left out, added, changed or (with `swaps`) two
+    letters swapped ("diectors" ~ "directors", "stuido" ~ "studio"), both being long
+    enough to tell: `SWAP_LENGTH` letters at least, and `gap_length` for a letter left
+    out, `change_length` for one changed."""
+    shorter = min(len(word), len(other))
+    if shorter < SWAP_LENGTH or abs(len(word) - len(other)) > 1:
+        return False
+    start = 0
+    while start < shorter and word[start] == other[start]:
+        start += 1
+    a, b = word[start:], other[start:]
+    if len(a) != len(b):
+        return shorter >= gap_length and (a[1:] == b or a == b[1:])
+    swapped = swaps and len(a) > 1 and a[:2] == b[1::-1] and a[2:] == b[2:]
+    return swapped or (shorter >= change_length and a[1:] == b[1:])
+
+
 def misspelt(word: str, other: str) -> bool:
-    """Whether one word is the other with one letter changed, added or dropped inside it
-    ("silotro" for "spilotro", "ramola" for "romola"): both at least `SHORTEST_MISSPELT`
-    letters, the first letter the same, and neither the other with an ending added
-    ("joke" and "joker", "russia" and "russian" are other words)."""
-    if min(len(word), len(other)) < SHORTEST_MISSPELT or word[0] != other[0] or word == other:
+    """Whether a name's word is the other with one letter changed, added or dropped inside
+    it ("silotro" for "spilotro", "ramola" for "romola"): both at least
+    `SHORTEST_MISSPELT` letters, the first letter the same, and neither the other with an
+    ending added ("joke" and "joker", "russia" and "russian" are other words)."""
+    if word == other or word[:1] != other[:1] or word.startswith(other) or other.startswith(word):
         return False
-    if len(word) > len(other):
-        word, other = other, word
-    if len(other) - len(word) > 1 or other.startswith(word):
-        return False
-    if len(word) == len(other):
-        return sum(a != b for a, b in zip(word, other, strict=True)) == 1
-    cut = next(index for index, (a, b) in enumerate(zip(word, other, strict=False)) if a != b)
-    return word[cut:] == other[cut + 1 :]
+    return one_typo_apart(
+        word, other, gap_length=SHORTEST_MISSPELT, change_length=SHORTEST_MISSPELT, swaps=False
+    )
