@@ -201,3 +201,16 @@ def test_an_area_in_another_unit_is_grounded_as_converted() -> None:
     grounded(check(store, AREA, "476 square miles"), "a measure in another unit", "1234 sqkm")
     rejected(check(store, AREA, "476 acres"))
     rejected(check(store, AREA, "600 square miles"))
+
+
+def test_an_age_from_a_life_span_with_places_between_its_years_is_grounded() -> None:
+    store = Store()
+    store.add_text(
+        "Friedrich Vogt",
+        "Friedrich Vogt (11 March 1851 in Greifswald – 28 October 1923 in Marburg) was a"
+        " German philologist.",
+    )
+    question = "How old was Friedrich Vogt when he died?"
+    grounded(check(store, question, "72"), "the years from 1851 to 1923")
+    grounded(check(store, question, "71 years old"), "the years from 1851 to 1923")
+    rejected(check(store, question, "80"))

@@ -12,8 +12,9 @@ to the question is not read), never rejected as absent.
 
 - A decade or a century only when the question asks a time.
 - An age only when the question asks an age or a span of years, and from a range of
-  years one sentence writes. An age from years alone may be a year less than their
-  difference (a birthday not yet reached): both are kept.
+  years one sentence writes (with a dash in a parenthesis, places and all between). An
+  age from years alone may be a year less than their difference (a birthday not yet
+  reached): both are kept.
 - A nationality only when the question asks one, or a country.
 """
 
@@ -53,6 +54,10 @@ _SPAN_WORDS = frozenset(
     [*split_words("to until till and"), *MONTH_NAMES.values(), *map(str, range(1, 32))]
 )
 _SPAN_GAP = 4
+# A parenthesis of a sentence, and the dash of a range in it.
+_PARENTHESIS = re.compile(r"\(([^()]{1,200})\)")
+_DASH = re.compile(r"\s*[–—]\s*|\s+-\s+")
+_YEAR_WRITTEN = re.compile(r"(?<![\d,.])\d{4}(?![\d,.])")
 # The most words of a country's name ("democratic republic of congo").
 _LONGEST_COUNTRY = 5
 _LAST_CENTURY = 21
@@ -128,6 +133,20 @@ def _spans(tokens: tuple[str, ...]) -> Iterator[tuple[int, int]]:
             yield first, last
 
 
+def _life_spans(raw: str) -> Iterator[tuple[int, int]]:
+    """The ranges of years a sentence's parentheses write with a dash between places or
+    other words ("(11 March 1851 in Greifswald – 28 October 1923 in Marburg)"): the last
+    year before the dash and the first after it."""
+    for inside in _PARENTHESIS.findall(raw):
+        parts = _DASH.split(inside, maxsplit=1)
+        if len(parts) != 2:
+            continue
+        before, after = parts
+        firsts, lasts = _YEAR_WRITTEN.findall(before), _YEAR_WRITTEN.findall(after)
+        if firsts and lasts and is_year(firsts[-1]) and is_year(lasts[0]):
+            yield int(firsts[-1]), int(lasts[0])
+
+
 def _nationality(check: Check) -> tuple[list[str], str] | None:
     """A country for its people's adjective ("United States" where a sentence says
     "American"), or for a state a sentence names ("born in Texas"); or the adjective of a
@@ -173,7 +192,7 @@ def derived_from(check: Check) -> tuple[list[str], str] | None:
         return None
 
     def spanned(item: Item) -> str | None:
-        for start, end in _spans(item.text.tokens):
+        for start, end in (*_spans(item.text.tokens), *_life_spans(item.raw)):
             if end - start in (age, age + 1):
                 return f"the years from {start} to {end}"
         return None
