@@ -81,3 +81,63 @@ def test_a_measures_tolerance_is_half_its_last_digit_and_never_endless() -> None
     assert measure(analyse("1,200 ft")) == (1200.0, "ft", 50.0)
     assert measure(analyse("12.5 km")) == (12.5, "km", 0.0625)  # 0.5 % above 0.05
     assert measure(Text.of(("1e999", "m"))) is None  # an endless number measures nothing
+
+
+RUNTIME = "How long is the film Lolita?"
+PLAYER = "How tall is John Doe?"
+
+
+@pytest.mark.parametrize(
+    ("stated", "question", "answer", "converted"),
+    [
+        ("Its running time is 142 minutes.", RUNTIME, "2 hours 22 minutes", "142 minutes"),
+        ("Its running time is 142 min.", RUNTIME, "2 hr 22 min", "142 minutes"),
+        ("It runs 2 hours and 22 minutes.", RUNTIME, "142 minutes", "2 hours and 22 minutes"),
+        ("It runs 2 hours and 22 minutes.", RUNTIME, "2.37 hours", "2 hours and 22 minutes"),
+        ("He is 1.85 m tall.", PLAYER, "6 ft 1 in", "1.85 m"),
+        ("He is 1.85 m tall.", PLAYER, "6 feet 1 inch", "1.85 m"),
+        ("He is 1.85 m tall.", PLAYER, "6'1\"", "1.85 m"),
+        ("He is 6 ft 1 in tall.", PLAYER, "1.85 m", "6 ft 1 in"),
+    ],
+)
+def test_a_measure_in_two_units_is_their_sum_on_either_side(
+    stated: str, question: str, answer: str, converted: str
+) -> None:
+    store = Store()
+    store.add_text("Lolita (film)" if question == RUNTIME else "John Doe", stated)
+    grounded(check(store, question, answer), "a measure in another unit", converted)
+
+
+@pytest.mark.parametrize(
+    ("stated", "question", "answer"),
+    [
+        ("It runs 2 hours and 22 minutes.", RUNTIME, "120 minutes"),  # its first part alone
+        ("He is 1.85 m tall.", PLAYER, "6 ft 3 in"),
+        ("He is 1.85 m tall.", PLAYER, "6 ft 13 in"),  # 13 in is more than a foot
+        ("He is 1.85 m tall.", PLAYER, "6 ft 1 kg"),  # two kinds
+    ],
+)
+def test_a_measure_in_two_units_that_is_not_the_stored_one_is_still_rejected(
+    stated: str, question: str, answer: str
+) -> None:
+    store = Store()
+    store.add_text("Lolita (film)" if question == RUNTIME else "John Doe", stated)
+    rejected(check(store, question, answer))
+
+
+@pytest.mark.parametrize(
+    ("stated", "answer"),
+    [
+        ("Its running time is 142 min.", "142 minutes"),
+        ("He is 6'1\" tall.", "6 ft 1 in"),
+        ("The budget was $5M.", "$5 million"),
+    ],
+)
+def test_an_answer_a_shortened_figure_writes_whole_is_found_where_it_is_shortened(
+    stated: str, answer: str
+) -> None:
+    store = Store()
+    store.add_text("Lolita (film)", stated)
+    verdict = check(store, "What about the film Lolita?", answer)
+    assert verdict["outcome"] != "rejected", verdict["reason"]
+    assert "stated in stored sentence e1" in verdict["reason"], verdict["reason"]

@@ -14,7 +14,7 @@ from itertools import filterfalse
 from graph.verifier.text.cache_sizes import TEXTS, WORDS
 from graph.verifier.text.clean import clean
 from graph.verifier.text.number_folds import MONTH_NAMES, MONTHS, SCALES, fold_numbers, scaled
-from graph.verifier.text.shortened import AREA_UNITS, written_whole
+from graph.verifier.text.shortened import AREA_UNITS, WRITTEN_WORDS, written_whole
 
 # A date glued to the next one where a dash was lost ("195418 March 2008", "1971September").
 _GLUED_DATE = re.compile(
@@ -133,7 +133,9 @@ _ERA_FOLDS = {"bce": "bc"}
 _WORD_FOLDS = {**_NUMBER_WORDS, **_UNITS, **_ERA_FOLDS}
 _NUMBER_WORD = re.compile(rf"\b(?:{alternation(list(_NUMBER_WORDS))})\b", re.IGNORECASE)
 # Folded spellings of units and months, which a sentence may write otherwise.
-REWRITTEN = frozenset([*_UNITS.values(), "percent", *AREA_UNITS, *MONTH_NAMES.values()])
+REWRITTEN = frozenset(
+    [*_UNITS.values(), "percent", *AREA_UNITS, *WRITTEN_WORDS, *MONTH_NAMES.values()]
+)
 # Folded units: a number followed by one is a measure ("1454 ft"), never a year.
 UNITS = frozenset([*_UNITS.values(), "percent", *AREA_UNITS])
 _TENS = frozenset(split_words("twenty thirty forty fifty sixty seventy eighty ninety"))

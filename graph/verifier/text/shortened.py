@@ -1,7 +1,8 @@
 """Figures a text writes shortened, written whole before `analyse` reads its tokens: a
 year range's end ("1998–99"), an amount's scale after a currency sign ("$5M"), "No."
-before a number, minutes and hours after one ("142 min"), and an area's unit in one word
-("1,234 km2", "square kilometres" and "sq km" are all "sqkm")."""
+before a number, minutes and hours after one ("142 min"), a height in feet and inches
+with their marks ("6'1\"" is "6 ft 1 in"), and an area's unit in one word ("1,234 km2",
+"square kilometres" and "sq km" are all "sqkm")."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ _SCALE_WORDS = {"mn": "million", "mln": "million", "m": "million", "bn": "billio
 _NUMBER_SIGN = re.compile(r"\bno\.\s?(?=\d)")
 _TIME_UNIT = re.compile(r"(?<=\d)\s?(mins?|hrs?)\b")
 _TIME_UNITS = {"min": "minutes", "mins": "minutes", "hr": "hours", "hrs": "hours"}
+# Feet and inches with their marks ("6'1\"", "5′ 11″"): the inch mark is required.
+_FEET_INCHES = re.compile(r"\b(\d)\s?['′’]\s?(\d{1,2})\s?(?:\"|″|”|'')")
 # A unit of area: a unit of length squared after a number ("km2", "km²" as NFKC folds
 # it), or "square"/"sq" before one.
 _AREA = re.compile(
@@ -30,6 +33,8 @@ _AREA = re.compile(
 )
 # The units of area as `analyse` folds them.
 AREA_UNITS = frozenset(("sqkm", "sqmi", "sqm", "sqft"))
+# The other words `written_whole` writes, which the text it read may not hold.
+WRITTEN_WORDS = frozenset(("million", "billion", "thousand", "number", "minutes", "hours", "in"))
 
 
 def _whole_range(match: re.Match[str]) -> str:
@@ -65,13 +70,15 @@ def _time_unit(match: re.Match[str]) -> str:
 def written_whole(folded: str) -> str:
     """A cased, accent-folded text that holds a digit, with the figures it writes
     shortened written whole ("1998–99" as "1998–1999", "$5m" as "$5 million", "no. 1" as
-    "number 1", "142 min" as "142 minutes")."""
+    "number 1", "142 min" as "142 minutes", "6'1\"" as "6 ft 1 in")."""
     if "$" in folded or "£" in folded or "€" in folded:
         folded = _MONEY_SCALE.sub(_money, _US_DOLLAR.sub("$", folded))
     if "no." in folded:
         folded = _NUMBER_SIGN.sub("number ", folded)
     if "min" in folded or "hr" in folded:
         folded = _TIME_UNIT.sub(_time_unit, folded)
+    if "'" in folded or "′" in folded or "’" in folded:
+        folded = _FEET_INCHES.sub(r"\1 ft \2 in", folded)
     if "sq" in folded or "m2" in folded or "i2" in folded or "t2" in folded:
         folded = _AREA.sub(_area, folded)
     if ("-" in folded or "–" in folded or "/" in folded or "—" in folded) and _SHORT_RANGE.search(
