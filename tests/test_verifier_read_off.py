@@ -214,3 +214,11 @@ def test_an_age_from_a_life_span_with_places_between_its_years_is_grounded() -> 
     grounded(check(store, question, "72"), "the years from 1851 to 1923")
     grounded(check(store, question, "71 years old"), "the years from 1851 to 1923")
     rejected(check(store, question, "80"))
+
+
+def test_a_nationality_given_for_a_country_is_grounded_never_a_wrong_class(store: Store) -> None:
+    verdict = check(store, "Which country is Ann Lee from?", "American")
+    grounded(verdict, "a nationality where the question asks for a country")
+    assert verdict["evidence_ids"] == ["e1"]
+    rejected(check(store, "Which country is Ann Lee from?", "Italian"))  # stated nowhere
+    rejected(check(store, "In which city did Ann Lee die?", "American"))  # a city asked

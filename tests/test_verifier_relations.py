@@ -71,12 +71,12 @@ def test_a_pronoun_linked_true_answer_still_verifies(store: Store) -> None:
     assert "nearest 'born'" in verdict["reason"]
 
 
-def test_a_demonym_does_not_name_a_country(store: Store) -> None:
+def test_a_demonym_names_a_country_only_by_its_people(store: Store) -> None:
     store.add("Georg Klindworth", 0)  # "... was a German diplomat ... in the service of ..."
     store.add("Otto von Bismarck", 0)
     question = "Which present day country was home to Georg Klindworth and Otto von Bismarck?"
     assert check(store, question, "Germany")["supported"]
-    rejected(check(store, question, "German"), "a nationality (name: 'a demonym')")
+    grounded(check(store, question, "German"), "a nationality where the question asks")
 
 
 def test_a_compound_modifier_is_not_a_name(store: Store) -> None:

@@ -250,3 +250,13 @@ def test_a_title_with_in_is_no_qualified_name() -> None:
     store = Store()
     store.add_text("Lover Come Back", "It starred Doris Day, who read The Stars.")
     rejected(check(store, "Which novel was the film based on?", "The Stars in Their Courses"))
+
+
+def test_initials_leave_out_a_generational_suffix() -> None:
+    store = Store()
+    store.add_text("March on Washington", "The March on Washington was held in 1963.")
+    store.add_text("March on Washington", "It was led by Martin Luther King Jr. and others.", 1)
+    verdict = check(store, "Who led the 1963 March on Washington?", "MLK")
+    assert verdict["outcome"] == "grounded", verdict["reason"]
+    assert "initials of 'Martin Luther King Jr'" in verdict["reason"]
+    assert check(store, "Who led the 1963 March on Washington?", "MK")["outcome"] == "rejected"

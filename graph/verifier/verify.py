@@ -30,6 +30,7 @@ from graph.verifier.read.ties import (
     kind_problem,
     rule_problem,
     unit_problem,
+    wanted,
     with_article,
 )
 from graph.verifier.rules.choices import (
@@ -39,6 +40,7 @@ from graph.verifier.rules.choices import (
     partial_choice,
 )
 from graph.verifier.rules.comparison import computed, stated_comparison
+from graph.verifier.rules.derived import nationality_for_country
 from graph.verifier.rules.events import event_problem
 from graph.verifier.rules.forms import choice_question, form_problem
 from graph.verifier.rules.name_parts import part_of_longer_name
@@ -81,6 +83,10 @@ REASON_DESCRIBED = (
 )
 REASON_NOT_GIVEN = "{answer!r} is stated in stored {cite}, but the question asks {asked}."
 REASON_WRONG_CLASS = "{answer!r} is stated in stored {cite}, but {clause}."
+REASON_NATIONALITY = (
+    "{answer!r} is stated in stored {cite}, but it is a nationality where the question asks"
+    " for {wanted}: it names that country by its people."
+)
 # Readings of a stated answer that say its sentence gives it another role (ranked
 # otherwise, one end of a range, inside a quoted title, paired with another key): each
 # grounds it, never rejects it.
@@ -238,6 +244,8 @@ def _wrong_class(check: Check, found: Found, reading: Reading) -> Verdict | None
     asked, given = check.expected.classes, reading.classified.known
     if any(kind in asked and not given.isdisjoint(acting) for kind, acting in ACTS_FOR.items()):
         return None
+    if nationality_for_country(check):
+        return _grounded(check, found, REASON_NATIONALITY, wanted=wanted(check))
     reason = REASON_WRONG_CLASS.format(
         answer=check.answer, cite=citation(found.ids), clause=problem.clause
     )

@@ -42,13 +42,18 @@ _NAME_END = re.compile(r"[,;]|\s(?:or|and|is|was|are|were)\s", re.IGNORECASE)
 # An acronym as a reply writes it ("U.S.", "UK", "BC").
 _ACRONYM = re.compile(r"^\s*(?:[A-Z]\.?){2,8}\s*$")
 _LONGEST_ACRONYM = 8
+# A generational suffix, which initials leave out ("MLK").
+_GENERATIONS = frozenset(("jr", "sr", "ii", "iii", "iv"))
 
 
 def is_acronym(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
     """The one short word is the initials of the long name's words, with or without its
-    small words ("mit" for "massachusetts institute of technology")."""
+    small words ("mit" for "massachusetts institute of technology") and a generational
+    suffix ("mlk" for "martin luther king jr")."""
     if len(short) != 1 or not 2 <= len(short[0]) <= _LONGEST_ACRONYM or len(long) < 2:
         return False
+    if long[-1] in _GENERATIONS and len(long) > 2:
+        long = long[:-1]
     initials = {
         "".join(word[0] for word in long),
         "".join(word[0] for word in long if word not in STOPWORDS),

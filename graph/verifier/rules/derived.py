@@ -168,6 +168,13 @@ def _nationality(check: Check) -> tuple[list[str], str] | None:
     return None
 
 
+def nationality_for_country(check: Check) -> bool:
+    """The answer is a people's adjective ("French") where the question asks for a country:
+    it names the country by its people, so it is grounded, never rejected as a wrong class."""
+    name = " ".join(check.folded.tokens)
+    return is_demonym(name) and _NATIONALITY_ASKED.search(check.question) is not None
+
+
 def derived_from(check: Check) -> tuple[list[str], str] | None:
     """The stored sentence (id) the answer is read off, and how (a decade of "1962"); None
     when the answer is no decade, century, asked span or nationality, or no sentence
