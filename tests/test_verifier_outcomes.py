@@ -453,19 +453,50 @@ def test_a_sentence_stored_twice_counts_once(store: Store) -> None:
     )
 
 
-@pytest.mark.parametrize("comparative", ["higher", "lower"])
-def test_a_rank_is_no_height_whichever_way_the_question_compares(
-    store: Store, comparative: str
-) -> None:
+def _ranked_mountains(store: Store) -> None:
     store.add_text("Saltoro Kangri", "Saltoro Kangri is a peak in the Karakoram.")
     store.add_text("Saltoro Kangri", "It is the 31st highest mountain in the world.", 1)
     store.add_text("Langtang Ri", "Langtang Ri is a mountain in Nepal.")
     store.add_text(
         "Langtang Ri", "At an elevation of 7205 m it is the 106th highest mountain in the world.", 1
     )
-    question = f"Which is the {comparative} mountain, Saltoro Kangri or Langtang Ri?"
+
+
+def test_a_rank_is_no_height_and_ranks_by_another_superlative_decide_nothing(
+    store: Store,
+) -> None:
+    _ranked_mountains(store)
+    question = "Which is the lower mountain, Saltoro Kangri or Langtang Ri?"
     for answer in ("Saltoro Kangri", "Langtang Ri"):
-        assert check(store, question, answer)["outcome"] != "rejected", answer
+        assert check(store, question, answer)["outcome"] == "grounded", answer
+
+
+def test_ranks_by_the_questions_own_superlative_decide_it(store: Store) -> None:
+    _ranked_mountains(store)
+    question = "Which is the higher mountain, Saltoro Kangri or Langtang Ri?"
+    verdict = check(store, question, "Saltoro Kangri")
+    assert verdict["outcome"] == "verified", verdict["reason"]
+    assert "#31 highest mountain in the world (e2)" in verdict["reason"]
+    assert "#106 highest mountain in the world (e4)" in verdict["reason"]
+    assert check(store, question, "Langtang Ri")["outcome"] == "rejected"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("the 3rd largest city in France", "the 5th largest city in Germany"),  # two scopes
+        ("the 3rd largest city in France", "the 5th largest port in France"),  # two nouns
+        ("the 3rd largest city in France", "the 3rd largest city in France"),  # one rank
+        ("the 3rd largest city, and the 9th largest city", "the 5th largest city"),
+    ],
+)
+def test_ranks_of_different_things_or_one_rank_decide_nothing(first: str, second: str) -> None:
+    store = Store()
+    store.add_text("Lyon", f"Lyon is {first}.")
+    store.add_text("Nantes", f"Nantes is {second}.")
+    question = "Which city is larger, Lyon or Nantes?"
+    for answer in ("Lyon", "Nantes"):
+        assert check(store, question, answer)["outcome"] == "grounded", answer
 
 
 def test_an_undecided_both_question_names_the_words_it_looked_for_in_order(

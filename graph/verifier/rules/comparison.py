@@ -33,7 +33,8 @@ from graph.verifier.rules.compute import (
     named_next_to,
     number_of,
 )
-from graph.verifier.rules.shared_values import DATE_NOUNS, KIND_OF, SAME, stated_superlative, taxa
+from graph.verifier.rules.shared_values import DATE_NOUNS, KIND_OF, SAME, taxa
+from graph.verifier.rules.superlatives import unmeasured_winner
 from graph.verifier.text.normalise import Text
 from graph.verifier.verdicts import (
     GROUNDING_COMPUTED,
@@ -105,11 +106,12 @@ def _by_value(
         values = [number_of(items, counted, units) for items in facts]
     for entity, value in zip(entities, values, strict=True):
         if value is None:
-            stated = stated_superlative(words, inside, facts) if sign != SAME else None
-            if stated is not None:
-                winner, shown, stating = stated
-                return Outcome(winner, winner == 0, shown, (stating,), grounding=GROUNDING_STATED)
-            return Outcome(why_undecided=NO_VALUE.format(what=what, entity=_name(entity)))
+            unmeasured = NO_VALUE.format(what=what, entity=_name(entity))
+            return (
+                _by_rank(check, facts, inside, unmeasured)
+                if sign != SAME
+                else _undecided(unmeasured)
+            )
     found = [value for value in values if value is not None]
     shown, ids = _measured(entities, found), tuple(value.item.id for value in found)
     if sign == SAME:
@@ -125,6 +127,23 @@ def _by_value(
         return Outcome(why_undecided=why)
     first_wins = (found[0].value > found[1].value) == (sign > 0)
     return Outcome(winner=0 if first_wins else 1, holds=first_wins, facts=shown, ids=ids)
+
+
+def _undecided(why: str) -> Outcome:
+    return Outcome(why_undecided=why)
+
+
+def _by_rank(
+    check: Check, facts: list[list[Item]], inside: frozenset[int], unmeasured: str
+) -> Outcome:
+    """A comparison no value decides: by ranks or a stated superlative, else undecided."""
+    names = [_name(entity) for entity in check.entities[:2]]
+    found = unmeasured_winner(check.q.text.tokens, inside, facts, names)
+    if found is None:
+        return _undecided(unmeasured)
+    winner, shown, ids, computed_from_ranks = found
+    grounding = GROUNDING_COMPUTED if computed_from_ranks else GROUNDING_STATED
+    return Outcome(winner, winner == 0, shown, ids, grounding=grounding)
 
 
 def _same_kind(check: Check, facts: list[list[Item]], what: str) -> Outcome:
