@@ -9,7 +9,8 @@ from verifier_utils import Store, check, grounded, rejected, stated, supported
 from graph.agent import wikipedia_environment
 from graph.settings.context import Context
 from graph.verifier import GROUNDING_STATED, verify_answer
-from graph.verifier.answer_forms import core_answer, yes_or_no_said
+from graph.verifier.answer_forms import core_answer
+from graph.verifier.answer_yes_no import yes_or_no_said
 from graph.verifier.evidence.matching import stored_items
 from graph.verifier.kinds.answer_types import NOTHING_EXPECTED, expected_class
 from graph.verifier.kinds.described import described_nouns
@@ -236,6 +237,42 @@ def test_a_yes_or_no_is_read_without_its_reason_when_the_question_asks_one(
     assert yes_or_no_said("If you flew north would you be in Ohio?", given) == said
     assert yes_or_no_said("Which sitcom starred him?", given) == given
     assert yes_or_no_said("Name the sitcom that starred him.", given) == given
+
+
+BOTH_AMERICAN = "Are Ann Lee and Bo Rand both American?"
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("Both are American.", "yes"),
+        ("They are both American", "yes"),
+        ("They both are American.", "yes"),
+        ("Both of them were American.", "yes"),
+        ("True", "yes"),
+        ("Correct, both are American.", "yes"),
+        ("Neither is American.", "no"),
+        ("Only Ann Lee is American.", "no"),
+        ("False.", "no"),
+        ("Both are British.", "Both are British."),  # another attribute: no yes
+        ("Both were American singers", "Both were American singers"),  # more than asked
+        ("Only Cy Ross is American.", "Only Cy Ross is American."),  # a name not asked
+        ("Both Sides Now", "Both Sides Now"),  # titles, no statements
+        ("Only Fools and Horses", "Only Fools and Horses"),
+        ("True Lies", "True Lies"),
+    ],
+)
+def test_a_statement_is_read_as_the_yes_or_no_it_says(given: str, said: str) -> None:
+    assert yes_or_no_said(BOTH_AMERICAN, given) == said
+    assert yes_or_no_said("Which of them is American?", given) == given  # no yes/no asked
+
+
+def test_a_statement_for_a_yes_or_no_is_checked_as_that_yes_or_no() -> None:
+    store = Store()
+    store.add_text("Ann Lee", "Ann Lee (born 1962) is an American painter.")
+    store.add_text("Bo Rand", "Bo Rand (born 1940) is an American sculptor.")
+    assert check(store, BOTH_AMERICAN, "Both are American.")["outcome"] == "verified"
+    rejected(check(store, BOTH_AMERICAN, "Neither is American."), "contradicts")
 
 
 @pytest.mark.parametrize(

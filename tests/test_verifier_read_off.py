@@ -110,6 +110,9 @@ def test_a_value_nothing_stated_gives_is_still_rejected(
         (RUNTIME, "142 mins"),
         (VIEWERS, "one and a half million"),
         (VIEWERS, "1.5 million people"),
+        (VIEWERS, "1 500 000"),  # SI style: thousands set apart by spaces
+        (VIEWERS, "about 1\u202f500\u202f000 people"),
+        (RUNTIME, "2 hours 22 minutes"),
         (EMMYS, "two times"),
         (EMMYS, "Two times"),
         (AREA, "1,234 square kilometres"),
@@ -222,3 +225,35 @@ def test_a_nationality_given_for_a_country_is_grounded_never_a_wrong_class(store
     assert verdict["evidence_ids"] == ["e1"]
     rejected(check(store, "Which country is Ann Lee from?", "Italian"))  # stated nowhere
     rejected(check(store, "In which city did Ann Lee die?", "American"))  # a city asked
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "5 million dollars",
+        "5 million US dollars",
+        "USD 5 million",
+        "five million dollars",
+        "$5 mil",
+    ],
+)
+def test_an_amount_with_its_currency_in_words_is_the_stated_amount(
+    store: Store, answer: str
+) -> None:
+    verdict = check(store, BUDGET, answer)
+    assert verdict["reason"].startswith(f"{answer!r} is stated in stored sentence"), verdict
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("A Fistful of Dollars", ("fistful", "of", "dollars")),  # no amount: a name
+        ("the US dollar", ("us", "dollar")),
+        ("5,500,000 dollars", ("5500000",)),
+        ("EUR 5", ("5",)),
+    ],
+)
+def test_currency_words_are_dropped_after_an_amount_only(
+    text: str, tokens: tuple[str, ...]
+) -> None:
+    assert analyse(text).tokens == tokens

@@ -10,30 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from graph.verifier.kinds.question import analyse_question
-
 # A full stop after a word of three or more letters, not an abbreviation's ("Inc.").
 _SENTENCE_STOP = re.compile(r"(?<![.\w])(?!(?:Inc|Ltd|Co|Jr|Sr|St|Bros|Corp)\.$)\w{3,}\.$")
-# The words a yes or no's reason opens with ("yes they are", "no both were born ..."), not
-# a name's next word ("No Doubt", "Yes Man").
-_REASON_OPENING = re.compile(
-    r"(?:they|it|he|she|both|neither|only|not|because|since|as|the|this|that|these|those"
-    r"|is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b",
-    re.I,
-)
 # A date or number answer written with the word that introduces or hedges it ("in 1954",
 # "about 80,000").
 _LEADING_WORDS = re.compile(
     r"^(?:in(?: the year)?|on|during|circa|c\.|ca\.|around|about|approximately|approx\.|roughly"
     r"|(?:an )?estimated|the year)\s+(?=\d|(?-i:[A-Z][a-z]+)\.? \d)",
     re.IGNORECASE,
-)
-# An auxiliary verb that opens a clause ("Were X and Y ...", "..., are they ...") or asks
-# ("would you be ...").
-_AUXILIARY = re.compile(
-    r"(?:^\W*|[.,;!?]\s+)(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b"
-    r"|\b(?:is|are|was|were|do|does|did|can|could|will|would)\s+(?:you|they|he|she|it|both)\b",
-    re.I,
 )
 # A page title's disambiguation: "Lolita (1962 film)", "Bethany College (Kansas)".
 _DISAMBIGUATED = re.compile(r"^(.*\S)\s*\([^()]+\)$")
@@ -83,6 +67,13 @@ _OPENINGS = frozenset(opening[0] for opening, _ in _WRAPPERS)
 _MOST_WRAPS = 4
 # How far from its end an answer's ending words and citations are looked for.
 _END_REACH = 200
+# Thousands set apart by a space, a no-break or a thin space, as SI style writes them
+# ("481 420"), opening an answer: groups of exactly three digits after one of one to
+# three, no other figure after them.
+_SPACED_THOUSANDS = re.compile(
+    r"^\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?:\.\d+)?\b(?![.,]?\d| \d)"
+)
+_SPACES = re.compile(r"[ \u00a0\u2009\u202f]")
 # Evidence cited after the answer: "Tromsø [E3]", "Tromsø (E3, E5).", "Tromsø [1]",
 # "Tromsø (source: E3)" (a stored sentence's id, or a footnote of at most three digits:
 # "Rocky (1976)" keeps its year).
@@ -104,7 +95,6 @@ _EXPLANATION = re.compile(
 # A full stop after a closing quote or mark ('"Tromsø".').
 _WRAPPED_STOPS = tuple(f"{closing}." for _, closing in _WRAPPERS)
 # "Yes, both are American.": a yes or no with its reason after a stop (not "No. 5").
-_EXPLAINED_YES_NO = re.compile(r"^(yes|no)(?:\s*[,;:!–—]|\s+-|\.(?!\s*\d))\s*\S", re.I)
 
 
 def _unwrapped(text: str) -> str:
@@ -177,34 +167,18 @@ def core_answer(answer: str) -> str:
     """The answer without what only words it: an explanation after it, quotes or emphasis
     around it, "The answer is", the evidence it cites ("[E3]", ", according to the
     evidence"), a gloss ("(the character)"), a sentence's full stop (not an
-    abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or number."""
+    abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or number; the
+    thousands of a number it opens with set apart by commas, not spaces ("481 420")."""
     core = _unwrapped(_without_end(_unannounced(_unwrapped(_first_paragraph(answer)))))
     core = _unwrapped(_without_end(core, _CITATION))
     if core.endswith(")"):
         core = _without_end(core, _GLOSS)
     if _SENTENCE_STOP.search(core[-_END_REACH:]) or core.endswith(_WRAPPED_STOPS):
         core = _unwrapped(core[:-1].rstrip())
-    return _LEADING_WORDS.sub("", core)
-
-
-def yes_or_no_said(question: str, answer: str) -> str:
-    """A yes or no followed by its reason ("Yes, both are American.", "yes they are"),
-    when the question asks yes or no: no wh-word, and an auxiliary verb opens a clause or
-    asks ("Are ...?", "..., would you ...?"), or it names two things ("X and Y both ...?").
-    A title such as "Yes, Minister" answers "Name the sitcom ..." or a "which" whole."""
-    explained = _EXPLAINED_YES_NO.match(answer)
-    first, _, rest = answer.partition(" ")
-    if explained:
-        said = explained.group(1)
-    elif first.casefold() in ("yes", "no") and _REASON_OPENING.match(rest):
-        said = first
-    else:
-        return answer
-    asked = analyse_question(question)
-    if not asked.asks_yes_no:
-        return answer
-    yes_no = asked.strict_yes_no or asked.pair_kind == "and" or _AUXILIARY.search(question)
-    return said if yes_no else answer
+    core = _LEADING_WORDS.sub("", core)
+    if core[:1].isdigit():
+        core = _SPACED_THOUSANDS.sub(lambda match: _SPACES.sub(",", match.group(0)), core)
+    return core
 
 
 def without_disambiguation(answer: str, titles: Iterable[str]) -> str:

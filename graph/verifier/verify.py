@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 
 from graph.verifier.answer_aside import without_aside
 from graph.verifier.answer_asked import as_said
-from graph.verifier.answer_forms import core_answer, without_disambiguation, yes_or_no_said
+from graph.verifier.answer_forms import core_answer, without_disambiguation
+from graph.verifier.answer_yes_no import yes_or_no_said
 from graph.verifier.answers import explain_missing, refused, supported
 from graph.verifier.evidence.matching import contains, stored_items
 from graph.verifier.kinds.answer_types import NameLexicon

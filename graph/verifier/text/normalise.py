@@ -13,7 +13,14 @@ from itertools import filterfalse
 
 from graph.verifier.text.cache_sizes import TEXTS, WORDS
 from graph.verifier.text.clean import clean
-from graph.verifier.text.number_folds import MONTH_NAMES, MONTHS, SCALES, fold_numbers, scaled
+from graph.verifier.text.number_folds import (
+    MONTH_NAMES,
+    MONTHS,
+    SCALES,
+    currency_words,
+    fold_numbers,
+    scaled,
+)
 from graph.verifier.text.shortened import AREA_UNITS, WRITTEN_WORDS, written_whole
 
 # A date glued to the next one where a dash was lost ("195418 March 2008", "1971September").
@@ -225,7 +232,7 @@ def _as_figures(tokens: tuple[str, ...]) -> tuple[str, ...]:
             continue
         if token in SCALES and out and out[-1].replace(".", "", 1).isdecimal():
             out[-1] = scaled(out[-1], SCALES[token])
-            index += 1
+            index += 1 + currency_words(tokens, index + 1)
             continue
         if token == "per" and after[:1] == ("cent",):
             out.append("percent")

@@ -1,9 +1,11 @@
 """Fold the tokens around each number in a text: thousands separators, ordinals,
-scales and months ("7,000", "5th of may", "3.5 million")."""
+scales, months and currency words ("7,000", "5th of may", "3.5 million", "5 million
+dollars", which reads as "$5 million" does: a currency sign is no token)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
@@ -30,6 +32,10 @@ _ORDINAL_SUFFIXES = frozenset(["st", "nd", "rd", "th"])
 # Longer runs of digits are kept as written: no quantity has so many, and Python refuses
 # to convert a run of more than 4,300 digits to a number.
 _LONGEST_NUMBER = 64
+# Currency words after an amount ("5 million US dollars") or a code before it ("USD 5"),
+# dropped as a currency sign is.
+_CURRENCY_AFTER = frozenset(("dollars", "dollar", "usd", "euros", "euro", "eur"))
+_CURRENCY_BEFORE = frozenset(("usd", "eur"))
 SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12, "bn": 10**9}
 
 
@@ -59,6 +65,15 @@ def scaled(number: str, scale: int) -> str:
         return number
 
 
+def currency_words(tokens: Sequence[str], at: int) -> int:
+    """How many tokens from `at` name a currency after an amount: "dollars", "US dollars"."""
+    if at < len(tokens) and tokens[at] in _CURRENCY_AFTER:
+        return 1
+    if tuple(tokens[at : at + 2]) == ("us", "dollars"):
+        return 2
+    return 0
+
+
 def fold_numbers(raw: list[str]) -> list[str]:
     """Fold the tokens around each number: ordinals, scales, months and day-month order."""
     out: list[str] = []
@@ -68,6 +83,8 @@ def fold_numbers(raw: list[str]) -> list[str]:
         if index < start:
             continue
         out.extend(raw[start:index])
+        if out and out[-1] in _CURRENCY_BEFORE:
+            out.pop()
         if out and out[-1] in MONTH_NAMES:
             out[-1] = MONTH_NAMES[out[-1]]
         numbers = _number(raw[index])
@@ -90,6 +107,7 @@ def fold_numbers(raw: list[str]) -> list[str]:
             ):
                 numbers = [month, numbers[0]]
                 after = month_at + 1
+        after += currency_words(raw, after)
         out.extend(numbers)
         start = after
     out.extend(raw[start:])

@@ -14,10 +14,17 @@ _SHORT_RANGE = re.compile(r"\b(1[0-9]|20)([0-9]{2})(\s?[-–—/]\s?)([0-9]{2})\
 _SHORT_RANGE_SPAN = 20
 # An amount of money with its scale abbreviated ("$5M", "£2.5bn", "US$40k"): after a
 # currency sign, "m" is no metre.
-_MONEY_SCALE = re.compile(r"([$£€])\s?(\d[\d,]*(?:\.\d+)?)\s?(mn|mln|m|bn|b|k)\b")
+_MONEY_SCALE = re.compile(r"([$£€])\s?(\d[\d,]*(?:\.\d+)?)\s?(mil|mn|mln|m|bn|b|k)\b")
 # "US$5": a dollar as a sentence on an American subject writes it, "$5".
 _US_DOLLAR = re.compile(r"\bus\$(?=\s?\d)")
-_SCALE_WORDS = {"mn": "million", "mln": "million", "m": "million", "bn": "billion", "b": "billion"}
+_SCALE_WORDS = {
+    "mil": "million",
+    "mn": "million",
+    "mln": "million",
+    "m": "million",
+    "bn": "billion",
+    "b": "billion",
+}
 # "No. 1" is "number 1", and "142 min" and "2 hrs" are minutes and hours: after a number
 # only ("No" is a reply, "Min" a name).
 _NUMBER_SIGN = re.compile(r"\bno\.\s?(?=\d)")
