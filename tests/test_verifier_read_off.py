@@ -111,6 +111,8 @@ def test_a_value_nothing_stated_gives_is_still_rejected(
         (VIEWERS, "one and a half million"),
         (VIEWERS, "1.5 million people"),
         (VIEWERS, "1 500 000"),  # SI style: thousands set apart by spaces
+        ("When was Ann Lee born?", "Friday, May 4, 1962"),  # its weekday
+        (REIGN, "about twelve years"),
         (VIEWERS, "about 1\u202f500\u202f000 people"),
         (RUNTIME, "2 hours 22 minutes"),
         (EMMYS, "two times"),
@@ -256,4 +258,25 @@ def test_an_amount_with_its_currency_in_words_is_the_stated_amount(
 def test_currency_words_are_dropped_after_an_amount_only(
     text: str, tokens: tuple[str, ...]
 ) -> None:
+    assert analyse(text).tokens == tokens
+
+
+@pytest.mark.parametrize("answer", ["12.5 m", "12½ metres", "12,5 m", "about 12½ m"])
+def test_a_fraction_or_a_decimal_comma_is_the_stated_decimal(answer: str) -> None:
+    store = Store()
+    store.add_text("Holm Tower", "Holm Tower is 12.5 metres tall.")
+    verdict = check(store, "How tall is Holm Tower?", answer)
+    assert "is stated in stored sentence e1" in verdict["reason"], verdict["reason"]
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("Good Friday 1962", ("good", "friday", "1962")),  # a weekday before a year: a name
+        ("Friday Night Lights", ("friday", "night", "lights")),
+        ("on Sunday, 12 March", ("on", "march", "12")),
+        ("½ mile", ("0.5", "mi")),
+    ],
+)
+def test_a_weekday_is_dropped_before_a_date_only(text: str, tokens: tuple[str, ...]) -> None:
     assert analyse(text).tokens == tokens

@@ -15,8 +15,11 @@ _SENTENCE_STOP = re.compile(r"(?<![.\w])(?!(?:Inc|Ltd|Co|Jr|Sr|St|Bros|Corp)\.$)
 # A date or number answer written with the word that introduces or hedges it ("in 1954",
 # "about 80,000").
 _LEADING_WORDS = re.compile(
-    r"^(?:in(?: the year)?|on|during|circa|c\.|ca\.|around|about|approximately|approx\.|roughly"
-    r"|(?:an )?estimated|the year)\s+(?=\d|(?-i:[A-Z][a-z]+)\.? \d)",
+    r"^(?:(?:in(?: the year)?|on|during|circa|c\.|ca\.|around|about|approximately|approx\."
+    r"|roughly|(?:an )?estimated|the year)\s+(?=\d|(?-i:[A-Z][a-z]+)\.? \d)"
+    r"|(?:around|about|approximately|roughly)\s+(?=(?-i:one|two|three|four|five|six|seven|eight"
+    r"|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred"
+    r"|a thousand|a million|a dozen)\b))",
     re.IGNORECASE,
 )
 # A page title's disambiguation: "Lolita (1962 film)", "Bethany College (Kansas)".
@@ -74,6 +77,9 @@ _SPACED_THOUSANDS = re.compile(
     r"^\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?:\.\d+)?\b(?![.,]?\d| \d)"
 )
 _SPACES = re.compile(r"[ \u00a0\u2009\u202f]")
+# A decimal comma opening an answer ("12,5 m"): one or two digits after it, never three
+# (a thousands separator) or another comma.
+_DECIMAL_COMMA = re.compile(r"^(\d+),(\d{1,2})(?![\d,])")
 # Evidence cited after the answer: "Tromsø [E3]", "Tromsø (E3, E5).", "Tromsø [1]",
 # "Tromsø (source: E3)" (a stored sentence's id, or a footnote of at most three digits:
 # "Rocky (1976)" keeps its year).
@@ -168,7 +174,8 @@ def core_answer(answer: str) -> str:
     around it, "The answer is", the evidence it cites ("[E3]", ", according to the
     evidence"), a gloss ("(the character)"), a sentence's full stop (not an
     abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or number; the
-    thousands of a number it opens with set apart by commas, not spaces ("481 420")."""
+    thousands of a number it opens with set apart by commas, not spaces ("481 420"), and
+    its decimals by a point ("12,5 m")."""
     core = _unwrapped(_without_end(_unannounced(_unwrapped(_first_paragraph(answer)))))
     core = _unwrapped(_without_end(core, _CITATION))
     if core.endswith(")"):
@@ -178,6 +185,7 @@ def core_answer(answer: str) -> str:
     core = _LEADING_WORDS.sub("", core)
     if core[:1].isdigit():
         core = _SPACED_THOUSANDS.sub(lambda match: _SPACES.sub(",", match.group(0)), core)
+        core = _DECIMAL_COMMA.sub(r"\1.\2", core)
     return core
 
 

@@ -1,6 +1,7 @@
 """Fold the tokens around each number in a text: thousands separators, ordinals,
-scales, months and currency words ("7,000", "5th of may", "3.5 million", "5 million
-dollars", which reads as "$5 million" does: a currency sign is no token)."""
+scales, months, a date's weekday and currency words ("7,000", "5th of may", "3.5
+million", "5 million dollars", which reads as "$5 million" does: a currency sign is no
+token)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,10 @@ _LONGEST_NUMBER = 64
 # dropped as a currency sign is.
 _CURRENCY_AFTER = frozenset(("dollars", "dollar", "usd", "euros", "euro", "eur"))
 _CURRENCY_BEFORE = frozenset(("usd", "eur"))
+# A weekday before a date ("Friday, May 4, 1962"; "Good Friday" is no date).
+_WEEKDAYS = frozenset(
+    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+)
 SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12, "bn": 10**9}
 
 
@@ -74,6 +79,15 @@ def currency_words(tokens: Sequence[str], at: int) -> int:
     return 0
 
 
+def _drop_weekday(out: list[str], number: str) -> None:
+    """Drop the weekday before a date's day or month ("friday may 4", "friday 4 may"; not
+    "good friday 1962")."""
+    if out and out[-1] in _WEEKDAYS and number.isdecimal() and len(number) <= 2:
+        out.pop()
+    elif len(out) >= 2 and out[-1] in MONTH_NAMES and out[-2] in _WEEKDAYS:
+        del out[-2]
+
+
 def fold_numbers(raw: list[str]) -> list[str]:
     """Fold the tokens around each number: ordinals, scales, months and day-month order."""
     out: list[str] = []
@@ -87,6 +101,7 @@ def fold_numbers(raw: list[str]) -> list[str]:
             out.pop()
         if out and out[-1] in MONTH_NAMES:
             out[-1] = MONTH_NAMES[out[-1]]
+        _drop_weekday(out, raw[index])
         numbers = _number(raw[index])
         after = index + 1
         if after < size and raw[after] in _ORDINAL_SUFFIXES:

@@ -32,6 +32,10 @@ _TIME_UNIT = re.compile(r"(?<=\d)\s?(mins?|hrs?)\b")
 _TIME_UNITS = {"min": "minutes", "mins": "minutes", "hr": "hours", "hrs": "hours"}
 # Feet and inches with their marks ("6'1\"", "5′ 11″"): the inch mark is required.
 _FEET_INCHES = re.compile(r"\b(\d)\s?['′’]\s?(\d{1,2})\s?(?:\"|″|”|'')")
+# A vulgar fraction after a whole number, as NFKD writes it ("12½" is "121⁄2"): its
+# decimal ("12.5").
+_VULGAR_FRACTION = re.compile(r"(\d?)(1⁄2|1⁄4|3⁄4)")
+_FRACTIONS = {"1⁄2": ".5", "1⁄4": ".25", "3⁄4": ".75"}
 # A unit of area: a unit of length squared after a number ("km2", "km²" as NFKC folds
 # it), or "square"/"sq" before one.
 _AREA = re.compile(
@@ -70,6 +74,11 @@ def _money(match: re.Match[str]) -> str:
     return f"{sign}{amount} {_SCALE_WORDS.get(scale, 'thousand')}"
 
 
+def _fraction(match: re.Match[str]) -> str:
+    whole, fraction = match.groups()
+    return f"{whole or '0'}{_FRACTIONS[fraction]}"
+
+
 def _time_unit(match: re.Match[str]) -> str:
     return f" {_TIME_UNITS[match.group(1)]}"
 
@@ -84,6 +93,8 @@ def written_whole(folded: str) -> str:
         folded = _NUMBER_SIGN.sub("number ", folded)
     if "min" in folded or "hr" in folded:
         folded = _TIME_UNIT.sub(_time_unit, folded)
+    if "⁄" in folded:
+        folded = _VULGAR_FRACTION.sub(_fraction, folded)
     if "'" in folded or "′" in folded or "’" in folded:
         folded = _FEET_INCHES.sub(r"\1 ft \2 in", folded)
     if "sq" in folded or "m2" in folded or "i2" in folded or "t2" in folded:
