@@ -41,6 +41,10 @@ _CURRENCY_BEFORE = frozenset(("usd", "eur"))
 _WEEKDAYS = frozenset(
     ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 )
+_BEFORE_A_NUMBER = frozenset((*MONTH_NAMES, *_WEEKDAYS, *_CURRENCY_BEFORE))
+# The words `fold_numbers` reads before or after a number, looked up first (most numbers
+# have none).
+_CURRENCY_OPENING = _CURRENCY_AFTER | {"us"}
 SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12, "bn": 10**9}
 
 
@@ -79,13 +83,16 @@ def currency_words(tokens: Sequence[str], at: int) -> int:
     return 0
 
 
-def _drop_weekday(out: list[str], number: str) -> None:
-    """Drop the weekday before a date's day or month ("friday may 4", "friday 4 may"; not
-    "good friday 1962")."""
-    if out and out[-1] in _WEEKDAYS and number.isdecimal() and len(number) <= 2:
+def _fold_before(out: list[str], number: str) -> None:
+    """Fold the word before a number: drop a currency code ("usd 5") and a date's weekday
+    ("friday may 4", "friday 4 may"; not "good friday 1962"), and name a month in full."""
+    last = out[-1]
+    if last in _CURRENCY_BEFORE or (last in _WEEKDAYS and number.isdecimal() and len(number) <= 2):
         out.pop()
-    elif len(out) >= 2 and out[-1] in MONTH_NAMES and out[-2] in _WEEKDAYS:
-        del out[-2]
+    elif last in MONTH_NAMES:
+        out[-1] = MONTH_NAMES[last]
+        if len(out) >= 2 and out[-2] in _WEEKDAYS:
+            del out[-2]
 
 
 def fold_numbers(raw: list[str]) -> list[str]:
@@ -97,11 +104,8 @@ def fold_numbers(raw: list[str]) -> list[str]:
         if index < start:
             continue
         out.extend(raw[start:index])
-        if out and out[-1] in _CURRENCY_BEFORE:
-            out.pop()
-        if out and out[-1] in MONTH_NAMES:
-            out[-1] = MONTH_NAMES[out[-1]]
-        _drop_weekday(out, raw[index])
+        if out and out[-1] in _BEFORE_A_NUMBER:
+            _fold_before(out, raw[index])
         numbers = _number(raw[index])
         after = index + 1
         if after < size and raw[after] in _ORDINAL_SUFFIXES:
@@ -122,7 +126,8 @@ def fold_numbers(raw: list[str]) -> list[str]:
             ):
                 numbers = [month, numbers[0]]
                 after = month_at + 1
-        after += currency_words(raw, after)
+        if after < size and raw[after] in _CURRENCY_OPENING:
+            after += currency_words(raw, after)
         out.extend(numbers)
         start = after
     out.extend(raw[start:])

@@ -95,7 +95,9 @@ def written_whole(folded: str) -> str:
         folded = _TIME_UNIT.sub(_time_unit, folded)
     if "⁄" in folded:
         folded = _VULGAR_FRACTION.sub(_fraction, folded)
-    if "'" in folded or "′" in folded or "’" in folded:
+    if ("'" in folded or "′" in folded or "’" in folded) and (
+        '"' in folded or "″" in folded or "”" in folded or "''" in folded
+    ):
         folded = _FEET_INCHES.sub(r"\1 ft \2 in", folded)
     if "sq" in folded or "m2" in folded or "i2" in folded or "t2" in folded:
         folded = _AREA.sub(_area, folded)
