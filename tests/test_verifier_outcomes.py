@@ -552,6 +552,16 @@ def test_recasing_a_hostile_run_of_capitals_takes_its_parts_only() -> None:
     assert recased("what is alpha alpha?", [(run, "Beta")]) == "What is Alpha Alpha?"
 
 
+def test_an_answer_of_thousands_of_parts_is_looked_for_whole(store: Store) -> None:
+    store.add_text("Ann Lee", "Ann Lee is a painter. " * 2000)  # each part once scanned it all
+    answer = "Friday, " * 5000 + "May 4, 1962"
+    verdict = check(store, "When was Ann Lee born?", answer)
+    rejected(verdict)
+    assert verdict["missing"] == [answer.strip()]
+    few = check(store, "When was Ann Lee born?", "Friday, Friday, Monday")
+    assert few["missing"] == ["Friday", "Monday"]  # a part given twice is looked for once
+
+
 def test_a_name_given_as_its_stored_page_titles_it_is_checked_as_the_name(store: Store) -> None:
     store.add_text("Lolita (1962 film)", "Lolita is a 1962 film directed by Stanley Kubrick.")
     store.add_text("Ray Stark", "Ray Stark produced Lolita, written by Vladimir Nabokov.")

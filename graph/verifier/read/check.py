@@ -35,6 +35,9 @@ from graph.verifier.verdicts import MATCH_PARAPHRASE, MATCH_VERBATIM, unique
 
 # What joins the parts of an answer; never a thousands separator ("13,000 kg").
 _ANSWER_PARTS = re.compile(r"\s*(?:(?<!\d),|,(?!\d{3}(?!\d))|[;/&()]|\band\b)\s*", re.IGNORECASE)
+# The most parts an answer is located by, part by part: each is looked for in every stored
+# sentence, so a reply of thousands of parts ("Friday, Friday, ...") is checked whole.
+_MOST_PARTS = 32
 
 
 @lru_cache(maxsize=256)
@@ -224,10 +227,15 @@ class Check:
         found = self.find(self.folded)
         if found is not None:
             return found, []
-        parts = [part for part in _ANSWER_PARTS.split(self.answer) if analyse(part).tokens]
-        if len(parts) < 2 or all(contains(self.q.text, analyse(part)) for part in parts):
+        split = _ANSWER_PARTS.split(self.answer, maxsplit=_MOST_PARTS)
+        parts = [part for part in split if analyse(part).tokens]
+        if (
+            len(split) > _MOST_PARTS
+            or len(parts) < 2
+            or all(contains(self.q.text, analyse(part)) for part in parts)
+        ):
             return None, [self.answer.strip()]
-        located = [(part, self.find(analyse(part))) for part in parts]
+        located = [(part, self.find(analyse(part))) for part in dict.fromkeys(parts)]
         missing = [part for part, where in located if where is None]
         if missing:
             return None, missing
