@@ -11,6 +11,7 @@ from verifier_utils import Store, check, rejected, supported
 from graph.verifier import GROUNDING_STATED, verify_answer
 from graph.verifier.kinds.answer_types import expected_class
 from graph.verifier.kinds.classes import classify
+from graph.verifier.kinds.descriptions import described_class
 from graph.verifier.kinds.lexicon_store import snapshot_lexicon
 from graph.verifier.score.combiner import load_combiner
 from graph.verifier.text.categories import EVENT, ORGANISATION, PERSON, PLACE, WORK
@@ -225,3 +226,31 @@ def test_a_closing_roman_numeral_is_no_title_word(name: str, kinds: set[str]) ->
 def test_a_closing_numeral_before_a_full_stop_is_still_a_numeral() -> None:
     name = "During World War II."
     assert set(classify(analyse(name), name, [], [], None).known) == {EVENT}
+
+
+@pytest.mark.parametrize(
+    ("description", "noun"),
+    [
+        (
+            "Walter Darwin Coy (1909 – 1974) was an American stage, radio, film, and,"
+            " principally, television actor, originally from Great Falls, Montana.",
+            "actor",
+        ),
+        ("Ann Lee is a British film, television and theatre actress.", "actress"),
+        ("Jim Al-Khalili is a British theoretical physicist, author and broadcaster.", "physicist"),
+        ("Jaws is a 1975 film, directed by Steven Spielberg.", "film"),
+        ("Holm is a village, and the seat of Holm County.", "village"),
+    ],
+)
+def test_a_list_of_words_that_modify_a_noun_is_read_to_the_noun(
+    description: str, noun: str
+) -> None:
+    described = described_class(description)
+    assert described is not None and described[1] == noun
+
+
+def test_an_actor_of_film_and_television_is_a_person_who_narrates(store: Store) -> None:
+    store.add("Gunmen from Laredo", 0)  # "... which stars Robert Knapp, ... and Walter Coy."
+    store.add("Walter Coy", 0, 1)  # "... an American stage, radio, film, and, principally,
+    question = 'Gunmen from Laredo starred which narrator of "Frontier"?'  # television actor"
+    assert check(store, question, "Walter Coy")["outcome"] != "rejected"

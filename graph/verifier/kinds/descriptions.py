@@ -30,6 +30,8 @@ _QUANTIFIERS = frozenset(
 _BORN = re.compile(r"\(\s*(?:born|b\.)\s|\(\s*[^()]*\d{3,4}\s*[-–—]\s*[^()]*\d{3,4}\s*\)")
 _BRACKETS = re.compile(r"\([^()]*\)")
 _BARE_PHRASE_WORDS = 4
+# How far after a comma a list of the phrase's words may reach its next noun.
+_LISTED_WORDS = 6
 
 
 def _folded_words(text: str) -> list[str]:
@@ -63,6 +65,27 @@ def _phrase_start(words: list[str]) -> int | None:
     return 0 if first is None else first
 
 
+def _enumerated(words: list[str], at: int) -> bool:
+    """A comma at `at - 1` goes on with a list of words that modify the phrase's noun,
+    which follows the list's last word within a few words: "an American stage, radio,
+    film, and, principally, television actor" is an actor, not a film. A list of nouns
+    ("a physicist, author and broadcaster"), "a 1975 film, directed by ..." and "a
+    village, and the seat of ..." end at the comma."""
+    previous = ","
+    for word in words[at : at + _LISTED_WORDS]:
+        if word in (",", "and", "or"):
+            previous = word
+            continue
+        if word in _PHRASE_STOPS or word in COPULA or word in DETERMINERS:
+            return False
+        if not word[0].isalnum():
+            return False
+        if previous not in (",", "and", "or") and class_of(word):
+            return True
+        previous = word
+    return False
+
+
 @lru_cache(maxsize=TEXTS)
 def described_class(description: str) -> tuple[frozenset[str], str] | None:
     """(class, noun) that a description gives its subject, or None.
@@ -86,6 +109,8 @@ def described_class(description: str) -> tuple[frozenset[str], str] | None:
             found = None
             continue
         if word in _PHRASE_STOPS or word in COPULA or not word[0].isalnum():
+            if word == "," and found is not None and _enumerated(words, index + 1):
+                continue
             if found is not None or word not in ("of", ","):
                 break
             continue
