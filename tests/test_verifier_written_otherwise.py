@@ -260,3 +260,25 @@ def test_initials_leave_out_a_generational_suffix() -> None:
     assert verdict["outcome"] == "grounded", verdict["reason"]
     assert "initials of 'Martin Luther King Jr'" in verdict["reason"]
     assert check(store, "Who led the 1963 March on Washington?", "MK")["outcome"] == "rejected"
+
+
+def test_an_initial_for_a_first_name_a_page_title_writes_is_read_as_that_name() -> None:
+    store = Store()
+    store.add_text("Tim Conway", 'Thomas Daniel "Tim" Conway (born 1933) is an American actor.')
+    store.add_text("Tim Conway", 'He is known for his role in "McHale\'s Navy".', 1)
+    question = "What actor starred in McHale's Navy?"
+    verdict = check(store, question, "T. Conway")
+    assert verdict["outcome"] == "verified", verdict["reason"]
+    assert verdict["reason"].startswith("'Tim Conway' is stated")
+
+
+def test_an_initial_a_is_no_article() -> None:
+    store = Store()
+    store.add_text("Jagdish Mali", "Jagdish Mali is an Indian film photographer.")
+    store.add_text(
+        "Antara Mali", "Antara Mali is an Indian film actress, the daughter of Jagdish Mali."
+    )
+    question = "Jagdish Mali is father to which Bollywood actress?"
+    verdict = check(store, question, "A. Mali")
+    assert verdict["outcome"] != "rejected", verdict["reason"]
+    assert "'Antara Mali'" in verdict["reason"]

@@ -41,6 +41,8 @@ _COUNTED = re.compile(r"^(\d[\d,.]*|[A-Za-z]+(?:-[a-z]+)?)\s+([a-z][\w'’-]*)$"
 _HEDGE = re.compile(r"^(?:[Pp]robably|(?:[Mm]ost )?[Ll]ikely|[Pp]ossibly|[Pp]erhaps|[Mm]aybe),?\s+")
 # Honorifics a reply may put before a name that the evidence writes without ("Sir Paul
 # McCartney" for "Paul McCartney"): never part of the name asked for.
+# An initial "A." before a name, which `analyse` would drop as the article "a".
+_INITIAL_A = re.compile(r"^A\.\s*[A-Z]")
 _HONORIFIC = re.compile(
     r"^(?:Sir|Dame|Dr\.?|Doctor|Prof\.?|Professor|Mr\.?|Mrs\.?|Ms\.?|Rev\.?|Reverend|King"
     r"|Queen|Emperor|Empress|Pope|President)\s+(?=[A-Z])"
@@ -131,6 +133,10 @@ def as_written(answer: str, items: Sequence[Item]) -> str:
     initialled = has_initial(answer)
     if not items or (honorific is None and not others and not initialled):
         return answer
+    if _INITIAL_A.match(answer):  # "A. Mali" is no article and "Mali"
+        found = _with_initials(answer, items)
+        if found is not None:
+            return found
     if _stated(answer, items):
         longer = (other for other in others if answer in other)
         return next((other for other in longer if _stated(other, items)), answer)
@@ -139,8 +145,17 @@ def as_written(answer: str, items: Sequence[Item]) -> str:
     written = next((other for other in others if _stated(other, items)), None)
     if written is not None or not initialled:
         return written or answer
-    found = written_with_initials(answer, (item.raw for item in items if item.trusted))
-    return found[0] if found is not None and not found[1] else answer
+    return _with_initials(answer, items) or answer
+
+
+def _with_initials(answer: str, items: Sequence[Item]) -> str | None:
+    """The name a trusted sentence or page title writes in full where the answer gives an
+    initial ("Tim Conway" for "T. Conway"), or None (also when the answer spells out an
+    initial the evidence gives)."""
+    trusted = [item for item in items if item.trusted]
+    written_in = (*(item.raw for item in trusted), *dict.fromkeys(item.title for item in trusted))
+    found = written_with_initials(answer, written_in)
+    return found[0] if found is not None and not found[1] else None
 
 
 def without_preposition(answer: str, items: Sequence[Item]) -> str:
