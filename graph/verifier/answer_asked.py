@@ -39,10 +39,10 @@ _ORDINAL = ("st", "nd", "rd", "th")
 _COUNTED = re.compile(r"^(\d[\d,.]*|[A-Za-z]+(?:-[a-z]+)?)\s+([a-z][\w'’-]*)$")
 # Words that hedge a whole answer ("Probably X", "Most likely X").
 _HEDGE = re.compile(r"^(?:[Pp]robably|(?:[Mm]ost )?[Ll]ikely|[Pp]ossibly|[Pp]erhaps|[Mm]aybe),?\s+")
-# Honorifics a reply may put before a name that the evidence writes without ("Sir Paul
-# McCartney" for "Paul McCartney"): never part of the name asked for.
 # An initial "A." before a name, which `analyse` would drop as the article "a".
 _INITIAL_A = re.compile(r"^A\.\s*[A-Z]")
+# Honorifics a reply may put before a name that the evidence writes without ("Sir Paul
+# McCartney" for "Paul McCartney"): never part of the name asked for.
 _HONORIFIC = re.compile(
     r"^(?:Sir|Dame|Dr\.?|Doctor|Prof\.?|Professor|Mr\.?|Mrs\.?|Ms\.?|Rev\.?|Reverend|King"
     r"|Queen|Emperor|Empress|Pope|President)\s+(?=[A-Z])"

@@ -33,14 +33,17 @@ _AFFIRMING = re.compile(
 # A statement about both things a question names: "Both are American.", "They were both
 # born in 1950", "Neither is a singer.", "Only Ann Lee is American."; a verb after the
 # subject, so that a title ("Both Sides Now", "Only Fools and Horses") is no statement.
-_VERB = r"(?:is|are|was|were|has|have|had|do|does|did|can|could|will|would)"
+_AUXILIARIES = ("is", "are", "was", "were", "has", "have", "had", "do", "does", "did")
+_MODALS = ("can", "could", "will", "would")
+_VERB = f"(?:{'|'.join((*_AUXILIARIES, *_MODALS))})"
 _BOTH = re.compile(
     rf"^(?:(?:both(?: of them)?|each of them)\s+{_VERB}|they\s+(?:{_VERB}\s+)?both)\s+(.*)$",
     re.I,
 )
 _NEITHER = re.compile(rf"^(?:neither|none)(?: of them)?\s+{_VERB}\s+(.*)$", re.I)
 _ONLY = re.compile(rf"^only\s+(.+?)\s+{_VERB}\s+(.*)$", re.I)
-_VERBS = frozenset(("is", "are", "was", "were", "has", "have", "had", "do", "does", "did"))
+# The verbs a statement's words leave out when they are compared with the question's.
+_VERBS = frozenset(_AUXILIARIES)
 
 
 def yes_or_no_said(question: str, answer: str) -> str:
