@@ -525,6 +525,7 @@ def test_ranks_by_the_questions_own_superlative_decide_it(store: Store) -> None:
         ("the 3rd largest city in France", "the 5th largest port in France"),  # two nouns
         ("the 3rd largest city in France", "the 3rd largest city in France"),  # one rank
         ("the 3rd largest city, and the 9th largest city", "the 5th largest city"),
+        ("the twenty-first largest city in France", "the 5th largest city in France"),
     ],
 )
 def test_ranks_of_different_things_or_one_rank_decide_nothing(first: str, second: str) -> None:

@@ -122,10 +122,10 @@ def _asked_superlative(words: tuple[str, ...], skipped: frozenset[int]) -> str |
 @lru_cache(maxsize=64)
 def _rank_pattern(superlative: str) -> re.Pattern[str]:
     """An ordinal rank by the superlative, its noun, and a scope after it: "the 31st
-    highest mountain in the world"."""
+    highest mountain in the world" (an ordinal word ends no compound: "twenty-first")."""
     ordinals = "|".join(_ORDINAL_WORDS)
     return re.compile(
-        rf"\b(?:(\d{{1,4}})(?:st|nd|rd|th)|({ordinals}))[\s-]+{re.escape(superlative)}"
+        rf"\b(?:(\d{{1,4}})(?:st|nd|rd|th)|(?<![\w-])({ordinals}))[\s-]+{re.escape(superlative)}"
         r"\s+([a-z]+)((?:\s+(?:in|of|on)\s+(?:the\s+)?[A-Za-z]+)?)",
         re.IGNORECASE,
     )
