@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from graph.verifier.text.normalise import CARDINAL_WORDS, alternation
+
 # A full stop after a word of three or more letters, not an abbreviation's ("Inc.").
 _SENTENCE_STOP = re.compile(r"(?<![.\w])(?!(?:Inc|Ltd|Co|Jr|Sr|St|Bros|Corp)\.$)\w{3,}\.$")
 # A date or number answer written with the word that introduces or hedges it ("in 1954",
@@ -17,9 +19,8 @@ _SENTENCE_STOP = re.compile(r"(?<![.\w])(?!(?:Inc|Ltd|Co|Jr|Sr|St|Bros|Corp)\.$)
 _LEADING_WORDS = re.compile(
     r"^(?:(?:in(?: the year)?|on|during|circa|c\.|ca\.|around|about|approximately|approx\."
     r"|roughly|(?:an )?estimated|the year)\s+(?=\d|(?-i:[A-Z][a-z]+)\.? \d)"
-    r"|(?:around|about|approximately|roughly)\s+(?=(?-i:one|two|three|four|five|six|seven|eight"
-    r"|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred"
-    r"|a thousand|a million|a dozen)\b))",
+    r"|(?:around|about|approximately|roughly)\s+"
+    rf"(?=(?-i:{alternation(list(CARDINAL_WORDS))}|a hundred|a thousand|a million|a dozen)\b))",
     re.IGNORECASE,
 )
 # A page title's disambiguation: "Lolita (1962 film)", "Bethany College (Kansas)".

@@ -10,19 +10,24 @@ from graph.verifier.kinds.question import analyse_question
 from graph.verifier.text.normalise import analyse, singular
 from graph.verifier.text.wordstems import STOPWORDS
 
+# The auxiliary and modal verbs a yes/no question opens a clause with, or a statement
+# answers with; the ones that ask ("are you", "would they"), the "has" ones aside.
+_AUXILIARIES = ("is", "are", "was", "were", "has", "have", "had", "do", "does", "did")
+_MODALS = ("can", "could", "will", "would")
+_VERBS_SAID = "|".join((*_AUXILIARIES, *_MODALS))
+_VERB = f"(?:{_VERBS_SAID})"
+_ASKING = "|".join(verb for verb in (*_AUXILIARIES, *_MODALS) if not verb.startswith("ha"))
 # The words a yes or no's reason opens with ("yes they are", "no both were born ..."), not
 # a name's next word ("No Doubt", "Yes Man").
 _REASON_OPENING = re.compile(
     r"(?:they|it|he|she|both|neither|only|not|because|since|as|the|this|that|these|those"
-    r"|is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b",
+    rf"|{_VERBS_SAID})\b",
     re.I,
 )
 # An auxiliary verb that opens a clause ("Were X and Y ...", "..., are they ...") or asks
 # ("would you be ...").
 _AUXILIARY = re.compile(
-    r"(?:^\W*|[.,;!?]\s+)(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b"
-    r"|\b(?:is|are|was|were|do|does|did|can|could|will|would)\s+(?:you|they|he|she|it|both)\b",
-    re.I,
+    rf"(?:^\W*|[.,;!?]\s+){_VERB}\b|\b(?:{_ASKING})\s+(?:you|they|he|she|it|both)\b", re.I
 )
 _EXPLAINED_YES_NO = re.compile(r"^(yes|no)(?:\s*[,;:!–—]|\s+-|\.(?!\s*\d))\s*\S", re.I)
 # A reply's first word that says yes or no, alone or before its reason ("True.", "Correct,
@@ -33,9 +38,6 @@ _AFFIRMING = re.compile(
 # A statement about both things a question names: "Both are American.", "They were both
 # born in 1950", "Neither is a singer.", "Only Ann Lee is American."; a verb after the
 # subject, so that a title ("Both Sides Now", "Only Fools and Horses") is no statement.
-_AUXILIARIES = ("is", "are", "was", "were", "has", "have", "had", "do", "does", "did")
-_MODALS = ("can", "could", "will", "would")
-_VERB = f"(?:{'|'.join((*_AUXILIARIES, *_MODALS))})"
 _BOTH = re.compile(
     rf"^(?:(?:both(?: of them)?|each of them)\s+{_VERB}|they\s+(?:{_VERB}\s+)?both)\s+(.*)$",
     re.I,

@@ -82,7 +82,8 @@ _ARTICLES = frozenset(split_words("a an the"))
 _ERAS = frozenset(split_words("ad ce"))
 # Words that `_as_figures` reads: a half, a per cent, an era.
 _SPOKEN = frozenset(("half", "cent", *_ERAS, *SCALES))
-_NUMBER_WORDS = {
+# Numbers said in words as a count ("five", "twenty"), not as an ordinal or "twice".
+_CARDINALS = {
     **{
         word: str(value)
         for value, word in enumerate(
@@ -98,6 +99,10 @@ _NUMBER_WORDS = {
             split_words("thirty forty fifty sixty seventy eighty ninety"), start=3
         )
     },
+}
+CARDINAL_WORDS = tuple(_CARDINALS)
+_NUMBER_WORDS = {
+    **_CARDINALS,
     **{
         word: str(value)
         for value, word in enumerate(

@@ -41,9 +41,9 @@ _CURRENCY_BEFORE = frozenset(("usd", "eur"))
 _WEEKDAYS = frozenset(
     ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 )
-_BEFORE_A_NUMBER = frozenset((*MONTH_NAMES, *_WEEKDAYS, *_CURRENCY_BEFORE))
-# The words `fold_numbers` reads before or after a number, looked up first (most numbers
+# The words `fold_numbers` reads before and after a number, looked up first (most numbers
 # have none).
+_BEFORE_A_NUMBER = frozenset((*MONTH_NAMES, *_WEEKDAYS, *_CURRENCY_BEFORE))
 _CURRENCY_OPENING = _CURRENCY_AFTER | {"us"}
 SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12, "bn": 10**9}
 
