@@ -145,6 +145,15 @@ def test_punctuation_titles_possessives_and_describing_words_end_a_name(store: S
         assert "longer name" not in check(store, question, answer)["reason"]
 
 
+def test_a_common_noun_in_lower_case_is_no_name_standing_alone(store: Store) -> None:
+    # "in 21 states" says nothing of "States"; the sentence naming it says "United States".
+    store.add_text("Super Outbreak", "The outbreak struck the Southern United States in April.")
+    store.add_text("Super Outbreak", "Tornadoes were confirmed in 21 states from Texas.", 1)
+    question = "The outbreak struck the south of which country in April?"
+    grounded(check(store, question, "States"), "part of a longer name", "'United States'")
+    assert "longer name" not in check(store, question, "United States")["reason"]
+
+
 def test_a_name_inside_a_stored_title_is_a_part(store: Store) -> None:
     store.add_text("Gatwick Airport", "It is the second-busiest airport in the country.")
     store.add_text("Gatwick Airport", "Gatwick lies south of the city.", 1)
@@ -194,6 +203,33 @@ def test_a_misspelling_is_one_letter_inside_a_longer_word(
 ) -> None:
     assert misspelt(word, other) is misspelt_or_not
     assert misspelt(other, word) is misspelt_or_not
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        (
+            "My Lover is a South Korean series starring Yoon Se-ah, an actress of which"
+            " nationality?",
+            "South Korean",
+        ),
+        (
+            "The Royal Commission was initiated by a state government of which country, like"
+            " the Australian Federal Police?",
+            "Australia",
+        ),
+    ],
+)
+def test_a_shared_attribute_the_question_names_is_still_weighed(
+    store: Store, question: str, answer: str
+) -> None:
+    # A series and its star share a nationality: naming one is no start from the other.
+    store.add_text("Yoon Se-ah", "Yoon Se-ah is a South Korean actress.")
+    store.add_text("Woodward Royal Commission", "It was a royal commission of Australia.", 1)
+    assert "names it" not in check(store, question, answer)["reason"]
+    lin_fa = "Lin Fa Temple was used as a worship place in which country?"
+    store.add_text("Lin Fa Temple", "Lin Fa Temple is a place of worship in Hong Kong.", 2)
+    grounded(check(store, lin_fa, "Lin Fa Temple"), "the question itself names it")
 
 
 def test_the_asked_noun_in_an_answer_is_not_the_question_naming_it(store: Store) -> None:

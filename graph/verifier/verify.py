@@ -21,8 +21,10 @@ from graph.verifier.evidence.matching import contains, stored_items
 from graph.verifier.kinds.answer_types import NameLexicon
 from graph.verifier.kinds.described import is_described_bridge
 from graph.verifier.kinds.kind_asked import REASON_NAMED_FOR_KIND, kind_asked, named_for_kind
+from graph.verifier.kinds.lexicon import name_key
 from graph.verifier.kinds.lexicon_store import shared_lexicon
 from graph.verifier.kinds.place_kinds import REASON_OTHER_PLACE, other_place_kind
+from graph.verifier.kinds.places import demonym_of
 from graph.verifier.kinds.question import analyse_question
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
@@ -57,7 +59,7 @@ from graph.verifier.rules.titles import title_problem
 from graph.verifier.rules.unasked import unasked, unnamed_nationality
 from graph.verifier.score.combiner import Decider, load_combiner
 from graph.verifier.text.casing import cased_as_written, may_be_recased, recased
-from graph.verifier.text.categories import ACTS_FOR
+from graph.verifier.text.categories import ACTS_FOR, DEMONYMS
 from graph.verifier.text.normalise import analyse, is_number, singular
 from graph.verifier.text.question_text import as_asked
 from graph.verifier.text.wordstems import SHORTEST_MISSPELT, STOPWORDS, misspelt
@@ -254,12 +256,13 @@ def _wrong_class(check: Check, found: Found, reading: Reading) -> Verdict | None
 
 
 def _named_in_question(check: Check) -> bool:
-    """The question itself names the whole answer (a name, not a value): as written, with
+    """The question itself names the whole answer (a name, not a value, nor an attribute
+    things share: `_shared_attribute`): as written, with
     every word of it longer than an initial ("George P. Putnam" where the question says
     "George Palmer Putnam"), or misspelt ("Michael Spilotro" where it says "MIchael
     Silotro")."""
     folded = check.folded
-    if any(is_number(t) for t in folded.tokens):
+    if any(is_number(t) for t in folded.tokens) or _shared_attribute(check):
         return False
     if contains(check.q.text, folded):
         return True
@@ -273,3 +276,13 @@ def _named_in_question(check: Check) -> bool:
     if not unsaid or min(map(len, unsaid)) < SHORTEST_MISSPELT:
         return False
     return all(any(misspelt(word, other) for other in said) for word in unsaid)
+
+
+def _shared_attribute(check: Check) -> bool:
+    """The answer is a nationality or a country, as the question asks: things a question
+    ties often share one ("a South Korean series starring an actress of which
+    nationality?"), so its naming one says nothing of where it starts; the combiner still
+    weighs it (`names_question`)."""
+    if check.expected.noun == "nationality":
+        return not DEMONYMS.isdisjoint(check.folded.tokens)
+    return check.expected.noun == "country" and demonym_of(name_key(check.answer)) is not None

@@ -112,6 +112,12 @@ def _occurrences(text: str, needle: tuple[str, ...]) -> list[int]:
     return [i for i in range(len(folded) - size + 1) if folded[i : i + size] == needle]
 
 
+def _common_word(words: tuple[tuple[str, bool], ...], start: int, size: int) -> bool:
+    """The capitalised answer's words stand at `start` all in lower case: a common noun
+    ("in 21 states" for "States"), neither the name nor a sign it stands alone."""
+    return all(word[:1].islower() for word, _ in words[start : start + size])
+
+
 def _joined(words: tuple[tuple[str, bool], ...], left: int, right: int, step: int) -> bool:
     """Words at `left` and `right` (next to each other, or one particle apart: "Bank of
     America", "Daphne du Maurier") are parted by spaces alone."""
@@ -214,6 +220,8 @@ def _in_sentences(check: Check, needle: tuple[str, ...]) -> Verdict | None:
         if not starts:  # stated only once folded (accents, numbers): cannot tell
             return None
         for start in starts:
+            if _common_word(words, start, len(needle)):
+                continue
             name = _longer_name(words, start, start + len(needle))
             if name is None:
                 return None
