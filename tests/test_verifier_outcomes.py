@@ -154,6 +154,25 @@ def test_a_common_noun_in_lower_case_is_no_name_standing_alone(store: Store) -> 
     assert "longer name" not in check(store, question, "United States")["reason"]
 
 
+def test_a_particle_joins_two_capitalised_words_only(store: Store) -> None:
+    store.add_text("Richard Kuklinski", "He worked for the DeCavalcante crime family of Newark.")
+    store.add_text("Richard Kuklinski", "Before that he worked for the Bank of America.", 1)
+    question = "Which crime family did the contract killer Richard Kuklinski work for?"
+    verdict = check(store, question, "DeCavalcante crime family")
+    assert "longer name" not in verdict["reason"], verdict["reason"]
+    bank = "Which bank did Richard Kuklinski work for?"
+    grounded(check(store, bank, "Bank"), "part of a longer name", "'Bank of America'")
+
+
+def test_a_nationality_asked_describes_the_names_after_it(store: Store) -> None:
+    store.add_text("Angelica Kauffman", "Angelica Kauffman was a Swiss Neoclassical painter.")
+    question = "What is the nationality of the painter Angelica Kauffman?"
+    assert check(store, question, "Swiss")["outcome"] == "verified"
+    store.add_text("Korean Air", "Korean Air is the largest airline of South Korea.", 1)
+    airline = "Which airline is the largest airline of South Korea?"
+    grounded(check(store, airline, "Korean"), "part of a longer name", "'Korean Air'")
+
+
 def test_a_name_inside_a_stored_title_is_a_part(store: Store) -> None:
     store.add_text("Gatwick Airport", "It is the second-busiest airport in the country.")
     store.add_text("Gatwick Airport", "Gatwick lies south of the city.", 1)
@@ -214,8 +233,7 @@ def test_a_misspelling_is_one_letter_inside_a_longer_word(
             "South Korean",
         ),
         (
-            "The Royal Commission was initiated by a state government of which country, like"
-            " the Australian Federal Police?",
+            "The royal commission, one of many held in Australia, was held in which country?",
             "Australia",
         ),
     ],

@@ -119,13 +119,15 @@ def _common_word(words: tuple[tuple[str, bool], ...], start: int, size: int) -> 
 
 
 def _joined(words: tuple[tuple[str, bool], ...], left: int, right: int, step: int) -> bool:
-    """Words at `left` and `right` (next to each other, or one particle apart: "Bank of
-    America", "Daphne du Maurier") are parted by spaces alone."""
+    """Words at `left` and `right` (next to each other, or one particle apart between two
+    capitalised words: "Bank of America", "Daphne du Maurier", not "the crime family of
+    Newark") are parted by spaces alone."""
     if right - left == 1:
         return words[left][1]
     middle = words[left + 1][0]
     particles = _PARTICLES if step > 0 else _LEADING_PARTICLES
-    return words[left][1] and words[left + 1][1] and middle in particles
+    capitalised = words[left][0][:1].isupper() and words[right][0][:1].isupper()
+    return capitalised and words[left][1] and words[left + 1][1] and middle in particles
 
 
 def _neighbour(words: tuple[tuple[str, bool], ...], index: int, step: int, first: int) -> int:
@@ -144,15 +146,20 @@ def _neighbour(words: tuple[tuple[str, bool], ...], index: int, step: int, first
 
 
 def _longer_name(
-    words: tuple[tuple[str, bool], ...], start: int, end: int, first: int = 1
+    words: tuple[tuple[str, bool], ...],
+    start: int,
+    end: int,
+    first: int = 1,
+    describing: bool = False,
 ) -> str | None:
     """The longer name the words at [start, end) are part of, or None when they stand
     alone: only a neighbour parted by spaces alone (or by a particle: "of", "du") extends
     a name, and not a sentence's first word (`first`: the first index that may extend
-    one; 0 in a title); nothing extends past a possessive."""
+    one; 0 in a title); nothing extends past a possessive, nor past a word `describing`
+    what follows it."""
     before = _neighbour(words, start, -1, first)
     possessive = words[end - 1][0].endswith(("'s", "’s"))
-    after = -1 if possessive else _neighbour(words, end - 1, 1, first)
+    after = -1 if possessive or describing else _neighbour(words, end - 1, 1, first)
     if before < 0 and after < 0:
         return None
     span = words[before if before >= 0 else start : after + 1 if after >= 0 else end]
@@ -162,7 +169,9 @@ def _longer_name(
     return name[:-1] if name.endswith(".") and ends_sentence else name
 
 
-def _in_titles(check: Check, needle: tuple[str, ...]) -> tuple[list[str], list[str]]:
+def _in_titles(
+    check: Check, needle: tuple[str, ...], describing: bool
+) -> tuple[list[str], list[str]]:
     """The stored page titles (their part before a comma or a parenthesis) that name the
     answer inside a longer name, and their sentences' ids; none when a title is the answer."""
     longer: list[str] = []
@@ -173,7 +182,7 @@ def _in_titles(check: Check, needle: tuple[str, ...]) -> tuple[list[str], list[s
             return [], []
         words = _words(head)
         for start in _occurrences(head, needle):
-            name = _longer_name(words, start, start + len(needle), first=0)
+            name = _longer_name(words, start, start + len(needle), 0, describing)
             if name is not None:
                 stated = [item.id for item in check.items if item.title == title and item.trusted]
                 if stated:
@@ -186,7 +195,8 @@ def part_of_longer_name(check: Check) -> Verdict | None:
     """Grounded when the capitalised answer is written only inside a longer name: by
     every trusted sentence stating it, or by a stored page's title (when no stored title
     is the answer itself); None when it stands on its own, or when the question asks for
-    a part of a name ("what is the middle name of ...")."""
+    a part of a name ("what is the middle name of ..."). A nationality asked for and given
+    describes the capitalised words after it ("a Swiss Neoclassical painter")."""
     if check.q.asks_name_part:
         return None
     answer = check.answer.strip().rstrip(".")
@@ -196,10 +206,11 @@ def part_of_longer_name(check: Check) -> Verdict | None:
         return None
     if any(char.isdigit() for char in answer):
         return None
-    longer, ids = _in_titles(check, needle)
+    describing = check.expected.noun == "nationality" and needle[-1] in DEMONYMS
+    longer, ids = _in_titles(check, needle, describing)
     if longer:
         return _part_of(check, longer, ids)
-    return _in_sentences(check, needle)
+    return _in_sentences(check, needle, describing)
 
 
 def _part_of(check: Check, longer: list[str], ids: list[str]) -> Verdict:
@@ -208,7 +219,7 @@ def _part_of(check: Check, longer: list[str], ids: list[str]) -> Verdict:
     return ground(ids, reason, [], GROUNDING_STATED)
 
 
-def _in_sentences(check: Check, needle: tuple[str, ...]) -> Verdict | None:
+def _in_sentences(check: Check, needle: tuple[str, ...], describing: bool) -> Verdict | None:
     """`part_of_longer_name` by the sentences stating the answer."""
     longer: list[str] = []
     ids: list[str] = []
@@ -222,7 +233,7 @@ def _in_sentences(check: Check, needle: tuple[str, ...]) -> Verdict | None:
         for start in starts:
             if _common_word(words, start, len(needle)):
                 continue
-            name = _longer_name(words, start, start + len(needle))
+            name = _longer_name(words, start, start + len(needle), describing=describing)
             if name is None:
                 return None
             longer.append(name)
