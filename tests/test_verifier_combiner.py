@@ -12,15 +12,18 @@ from verifier_utils import Store, benchmark_script
 from graph.verifier import verify_answer
 from graph.verifier.evidence.candidates import NAME
 from graph.verifier.kinds.lexicon_store import snapshot_lexicon
+from graph.verifier.read.check import Check, Found
+from graph.verifier.read.reading import Reading
 from graph.verifier.score.combiner import (
     COMBINER_FILE,
     RULES,
     VALUE,
     Combiner,
+    Decision,
     Model,
     load_combiner,
 )
-from graph.verifier.score.signals import SIGNALS
+from graph.verifier.score.signals import SIGNALS, signals
 
 QUESTION = "What film did Peter Best make in 1986 that was set in the Australian Outback?"
 
@@ -70,6 +73,50 @@ def test_a_year_goes_to_the_value_model_as_names_go_to_theirs() -> None:
         assert stated["supported"], stated["reason"]
     refused = verify_answer(question, "1986", store.evidence, decider=_never(full))
     assert not refused["supported"] and "learned combiner scored" in refused["reason"]
+
+
+class _Recorder:
+    """A decider that keeps the signals it is asked about, by name, and accepts."""
+
+    def __init__(self) -> None:
+        self.seen: list[dict[str, float]] = []
+
+    def decide(self, check: Check, found: Found, reading: Reading) -> Decision:
+        self.seen.append(dict(zip(SIGNALS, signals(check, found, reading), strict=True)))
+        return Decision(True)
+
+
+@pytest.mark.parametrize(
+    ("title", "sentence", "question", "answer", "beside", "preposition"),
+    [
+        (
+            "David Niven",
+            'His many roles included Phileas Fogg in "Around the World in 80 Days".',
+            'The English actor David Niven played what role in "Around the World in 80 Days"?',
+            "Phileas Fogg",
+            1.0,
+            0.0,
+        ),
+        (
+            "Scaredy Squirrel (TV series)",
+            "Scaredy Squirrel is a Canadian animated series based on the books by Melanie Watt.",
+            'The animated series "Scaredy Squirrel" is based on books written by who?',
+            "Melanie Watt",
+            0.0,
+            1.0,
+        ),
+    ],
+)
+def test_a_name_the_question_gives_beside_the_answer_and_its_preposition_are_signals(
+    title: str, sentence: str, question: str, answer: str, beside: float, preposition: float
+) -> None:
+    store = Store()
+    store.add_text(title, sentence)
+    recorder = _Recorder()
+    verify_answer(question, answer, store.evidence, decider=recorder)
+    assert recorder.seen, "the answer never reached the decider"
+    assert recorder.seen[-1]["named_beside"] == beside
+    assert recorder.seen[-1]["same_preposition"] == preposition
 
 
 def test_training_fits_a_threshold_that_keeps_the_asked_recall() -> None:

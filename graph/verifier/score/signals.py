@@ -19,13 +19,14 @@ from graph.verifier.evidence.candidates import NAME, NUMBER, YEAR
 from graph.verifier.evidence.matching import contains
 from graph.verifier.kinds.asked import asked_in_lead, asked_next_to, lead_of
 from graph.verifier.kinds.classes import STRONG_SOURCES
+from graph.verifier.kinds.question import named_entities
 from graph.verifier.read.check import Check, Found
 from graph.verifier.read.reading import Reading
 from graph.verifier.read.relation import FAR, token_stems
 from graph.verifier.read.relation import reading as reading_of
 from graph.verifier.read.ties import RIVAL_DISTANCE, SLOT_DISTANCE, year_asked
 from graph.verifier.text.categories import DEMONYMS
-from graph.verifier.text.normalise import analyse
+from graph.verifier.text.normalise import analyse, split_words
 from graph.verifier.verdicts import MATCH_PARAPHRASE
 
 CAP = 8.0
@@ -82,7 +83,15 @@ SIGNALS = (
     "asked_not_in_lead",
     "asked_next_to",
     "lead_cues",
+    "named_beside",
+    "same_preposition",
 )
+# How far from the answer a name the question gives counts as beside it, in words.
+BESIDE = 4
+# A preposition before the question's asking word that the answer's sentence may put
+# before the answer ("written by who?": "a book series by Mélanie Watt").
+_PREPOSITIONS = frozenset(split_words("by in of for with from to at on as"))
+_ASKING = frozenset(split_words("who whom whose which what where when"))
 
 
 def _nearness(distance: int) -> float:
@@ -142,6 +151,36 @@ def _lead_cues(check: Check) -> int:
     return len(check.wanted.intersection(token_stems(lead))) if lead else 0
 
 
+def _named_beside(check: Check, words: tuple[str, ...], span: tuple[int, int]) -> bool:
+    """A name the question gives (not the answer's words) ends within `BESIDE` words
+    before the answer in its sentence, or starts within them after it: what the question
+    ties it to ("Phileas Fogg in "Around the World in 80 Days"")."""
+    start, end = span
+    own = set(check.folded.tokens)
+    for name in named_entities(check.q.words):
+        needle = name.tokens
+        if not needle or not own.isdisjoint(needle):
+            continue
+        size = len(needle)
+        for at in range(len(words) - size + 1):
+            if words[at : at + size] == needle and (
+                start - BESIDE <= at + size <= start or end <= at <= end + BESIDE
+            ):
+                return True
+    return False
+
+
+def _same_preposition(check: Check, words: tuple[str, ...], span: tuple[int, int]) -> bool:
+    """The word before the answer in its sentence is the preposition before the question's
+    first asking word ("written by who?": "by Mélanie Watt")."""
+    asked = check.q.text.tokens
+    for index, word in enumerate(asked):
+        if word in _ASKING:
+            before = asked[index - 1] if index else ""
+            return before in _PREPOSITIONS and span[0] > 0 and words[span[0] - 1] == before
+    return False
+
+
 def signals(check: Check, found: Found, reading: Reading) -> list[float]:
     """The signals of one stated answer of a kind (a year, a number, a name), in
     `SIGNALS` order."""
@@ -156,6 +195,7 @@ def signals(check: Check, found: Found, reading: Reading) -> list[float]:
     nearest = min(reading.placements, key=lambda p: p.relation_distance, default=None)
     asked = asked_in_lead(check.question, check.answer, check.lexicon)
     stating_pages, named_pages = _named_pages(check)
+    words = analyse(reading_of(best.item.raw)).tokens if best else ()
     values = (
         kind == YEAR,
         kind == NUMBER,
@@ -198,10 +238,9 @@ def signals(check: Check, found: Found, reading: Reading) -> list[float]:
         _own_page_stored(check),
         asked is True,
         asked is False,
-        bool(
-            best
-            and asked_next_to(check.question, analyse(reading_of(best.item.raw)).tokens, best.span)
-        ),
+        bool(best and asked_next_to(check.question, words, best.span)),
         min(_lead_cues(check), CAP) / CAP,
+        bool(best and _named_beside(check, words, best.span)),
+        bool(best and _same_preposition(check, words, best.span)),
     )
     return list(map(float, values))
