@@ -7,8 +7,10 @@ shape of text and each size in KB it builds one sentence, checks one answer agai
 with every cache emptied, and prints the CPU milliseconds and the time per KB as a
 ratio to the smallest size (1.0 grows with the text; 16 at 16 times the smallest size
 grows with its square). Shapes: one real sentence repeated (the answer stated once per
-copy), a salad of that sentence's words, and a list of distinct names. Each is checked
-with a short question asking a year and a 4,000-character one asking a part of a name.
+copy), a salad of that sentence's words, a list of distinct names, and a list of names
+that share their first word, a name among them every fourth. Each is checked with a
+short question asking a year, a 4,000-character one asking a part of a name, and a
+short one asking that repeated name.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ SENTENCE = (
 )
 # (question, answer): a year asked in a few words, a part of a name asked at length.
 SHORT_QUESTION = ("When was Daniel Craig born?", "1968")
+NAME_QUESTION = ("Who starred with Daniel Craig in Casino Royale?", "Eva Green")
 _LOADED_DATA = ("graph.verifier.kinds.lexicon_store", "graph.verifier.score.combiner")
 FILLER = ("the actor who", "starred in", "a film with", "Bond and", "born in Chester")
 
@@ -61,10 +64,23 @@ def _names(size: int, rng: random.Random) -> str:
     return SENTENCE + " Its cast: " + ", ".join(names) + "."
 
 
+def _shared_first_names(size: int, rng: random.Random) -> str:
+    letters = "bcdfghklmnprstvz"
+    names = (
+        "Eva Green"
+        if index % 4 == 0
+        else f"Eva {rng.choice(letters).upper()}{rng.choice('aeiou')}{rng.choice(letters)}"
+        f"{rng.choice('aeiou')}{rng.choice(letters)}{index}"
+        for index in range(size // 12)
+    )
+    return SENTENCE + " Its cast: " + ", ".join(names) + "."
+
+
 SHAPES: dict[str, Callable[[int, random.Random], str]] = {
     "repeated sentence": _repeated,
     "word salad": _salad,
     "list of names": _names,
+    "names sharing a first word": _shared_first_names,
 }
 
 
@@ -103,6 +119,7 @@ def measure(sizes: list[int]) -> list[dict[str, Any]]:
     questions = {
         "year, short question": SHORT_QUESTION,
         "name part, 4,000-character question": _long_question(rng),
+        "a name stated many times": NAME_QUESTION,
     }
     rows: list[dict[str, Any]] = []
     for question in questions.values():

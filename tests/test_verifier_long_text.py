@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import random
 
-from graph.verifier.evidence.candidates import find_in
-from graph.verifier.read.relation import nearest_position
-from graph.verifier.text.normalise import Text
+from graph.verifier.evidence.candidates import NAME, _name_texts, find_in, spans_in
+from graph.verifier.read.reader import _title_stems, sentence_cues
+from graph.verifier.read.relation import cue_positions, nearest_position, token_stems
+from graph.verifier.text.normalise import Text, analyse
 
 
 def _scanned(hay: Text, needle: tuple[str, ...]) -> list[tuple[int, int]]:
@@ -38,3 +39,42 @@ def test_nearest_position_is_the_nearest_and_the_earlier_on_a_tie() -> None:
         at = rng.randrange(40)
         expected = min(positions, key=lambda position: abs(position[0] - at))
         assert nearest_position(positions, at) == expected
+
+
+def _names_scanned(raw: str) -> tuple[tuple[tuple[int, int], tuple[str, ...]], ...]:
+    """Every occurrence of each capitalised run, each found by a scan of its own."""
+    text = analyse(raw)
+    found: dict[tuple[int, int], tuple[str, ...]] = {}
+    for name in dict.fromkeys(name.tokens for name in _name_texts(raw)):
+        for span in _scanned(text, name):
+            found.setdefault(span, name)
+    return tuple(sorted(found.items()))
+
+
+def test_names_are_found_in_one_pass_as_a_scan_per_name_finds_them() -> None:
+    rng = random.Random(5)
+    words = ("Eva", "Green", "Ann", "Lee", "eva", "green", "met", "and", "of", "Lord", "Bo")
+    for _ in range(800):
+        raw = " ".join(rng.choice(words) for _ in range(rng.randint(0, 40))) + "."
+        assert spans_in(raw, NAME) == _names_scanned(raw), raw
+
+
+def test_the_cues_outside_a_span_are_those_a_scan_outside_it_finds() -> None:
+    rng = random.Random(3)
+    words = ("born", "actor", "film", "born", "in", "the", "Chester", "actor")
+    stems = frozenset(token_stems("born actor film chester"))
+    for _ in range(800):
+        raw = " ".join(rng.choice(words) for _ in range(rng.randint(1, 30)))
+        title = rng.choice(("Born Free", "Film", ""))
+        count = len(token_stems(raw))
+        if not count:
+            continue
+        start = rng.randrange(count)
+        span = (start, rng.randint(start, count))
+        positions = cue_positions(raw, stems)
+        outside = {stem for at, stem in positions if not span[0] <= at < span[1]}
+        expected = frozenset(outside | (_title_stems(title) & stems))
+        assert sentence_cues(raw, title, stems, span) == expected, (raw, span)
+        assert sentence_cues(raw, title, stems, None) == frozenset(
+            {stem for _, stem in positions} | (expected - outside)
+        )

@@ -21,7 +21,7 @@ def test_the_long_text_benchmark_prints_every_shape_and_draws_the_plot(
     plot = tmp_path / "plots" / "long.png"
     assert benchmark_script("verifier_long_text").main(["--sizes", "2,1", "--plot", str(plot)]) == 0
     rows = _rows(capsys.readouterr().out)
-    assert len(rows) == 3 * 2 * 2  # shapes x questions x sizes
+    assert len(rows) == 4 * 3 * 2  # shapes x questions x sizes
     assert {row["kb"] for row in rows} == {1, 2}
     assert all(row["per_kb_ratio"] == 1.0 for row in rows if row["kb"] == 1)
     assert all(float(str(row["ms"])) > 0 for row in rows)

@@ -156,7 +156,14 @@ def spans_in(raw: str, kind: str) -> tuple[tuple[Span, tuple[str, ...]], ...]:
             if is_number(t) and (not is_year(t) or t in written)
         }
     elif kind == NAME:
-        for name in dict.fromkeys(name.tokens for name in _name_texts(raw)):
-            for span in find_in(text, name):
-                found.setdefault(span, name)
+        # Every occurrence of each name, as `find_in` finds them, looked up by length:
+        # one pass over the sentence per length, however many names it holds.
+        by_size: dict[int, set[tuple[str, ...]]] = {}
+        for name in _name_texts(raw):
+            by_size.setdefault(len(name.tokens), set()).add(name.tokens)
+        firsts = {name[0] for names in by_size.values() for name in names}
+        for size, names in by_size.items():
+            for i in range(len(tokens) - size + 1):
+                if tokens[i] in firsts and tokens[i : i + size] in names:
+                    found[(i, i + size)] = tokens[i : i + size]
     return tuple(sorted(found.items()))

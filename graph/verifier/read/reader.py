@@ -9,8 +9,11 @@ answer then only filters those spans (its rivals share no word with it).
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
+from operator import itemgetter
 
 from graph.verifier.evidence.candidates import NUMBER, YEAR, Span, answer_kind
 from graph.verifier.evidence.matching import Item, title_text
@@ -44,6 +47,7 @@ from graph.verifier.text.normalise import Text, analyse, singular
 from graph.verifier.trust.denials import negated
 
 Rival = tuple[tuple[str, ...], Span, int]
+_POSITION = itemgetter(0)
 # How many (reader, kind, words) tables are kept: a reader is kept per question and evidence.
 _KEPT_TABLES = 1024
 
@@ -54,12 +58,32 @@ def _title_stems(title: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=TEXTS)
+def _cues_stated(
+    raw: str, title: str, stems: frozenset[str]
+) -> tuple[frozenset[str], Counter[str]]:
+    """The cues of `stems` a sentence or its page's title states, and how many times the
+    sentence states each."""
+    counts = Counter(stem for _, stem in cue_positions(raw, stems))
+    return frozenset(counts).union(_title_stems(title) & stems), counts
+
+
+@lru_cache(maxsize=TEXTS)
 def sentence_cues(raw: str, title: str, stems: frozenset[str], span: Span | None) -> frozenset[str]:
     """The cues of `stems` a sentence states outside `span`; its page's subject (its
-    title) counts as stated ("He was born ..." on Nolan's page)."""
-    inside = span or (0, 0)
-    found = {s for i, s in cue_positions(raw, stems) if not inside[0] <= i < inside[1]}
-    return frozenset(found | (_title_stems(title) & stems))
+    title) counts as stated ("He was born ..." on Nolan's page). Only the cues inside the
+    span are read for each span, so a sentence stating an answer many times is read once."""
+    stated, counts = _cues_stated(raw, title, stems)
+    if span is None:
+        return stated
+    positions = cue_positions(raw, stems)
+    first = bisect_left(positions, span[0], key=_POSITION)
+    last = bisect_left(positions, span[1], first, key=_POSITION)
+    inside: dict[str, int] = {}
+    for _, stem in positions[first:last]:
+        inside[stem] = inside.get(stem, 0) + 1
+    only_inside = {stem for stem, times in inside.items() if times == counts[stem]}
+    only_inside.difference_update(_title_stems(title))
+    return stated - only_inside if only_inside else stated
 
 
 @lru_cache(maxsize=TEXTS)

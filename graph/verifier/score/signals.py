@@ -162,11 +162,10 @@ def _named_beside(check: Check, words: tuple[str, ...], span: tuple[int, int]) -
         if not needle or not own.isdisjoint(needle):
             continue
         size = len(needle)
-        for at in range(len(words) - size + 1):
-            if words[at : at + size] == needle and (
-                start - BESIDE <= at + size <= start or end <= at <= end + BESIDE
-            ):
-                return True
+        ending_before = range(max(0, start - BESIDE - size), max(0, start - size + 1))
+        starting_after = range(end, min(end + BESIDE, len(words) - size) + 1)
+        if any(words[at : at + size] == needle for at in (*ending_before, *starting_after)):
+            return True
     return False
 
 
