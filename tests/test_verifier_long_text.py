@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import random
 
-from graph.verifier.evidence.candidates import NAME, _name_texts, find_in, spans_in
+import pytest
+
+from graph.verifier.evidence.candidates import NAME, _found_by_size, _name_texts, find_in, spans_in
+from graph.verifier.read import reader
 from graph.verifier.read.reader import _title_stems, sentence_cues
 from graph.verifier.read.relation import cue_positions, nearest_position, token_stems
 from graph.verifier.text.normalise import Text, analyse
@@ -56,10 +59,18 @@ def test_names_are_found_in_one_pass_as_a_scan_per_name_finds_them() -> None:
     words = ("Eva", "Green", "Ann", "Lee", "eva", "green", "met", "and", "of", "Lord", "Bo")
     for _ in range(800):
         raw = " ".join(rng.choice(words) for _ in range(rng.randint(0, 40))) + "."
-        assert spans_in(raw, NAME) == _names_scanned(raw), raw
+        expected = _names_scanned(raw)
+        assert spans_in(raw, NAME) == expected, raw
+        names = [name.tokens for name in _name_texts(raw)]
+        assert tuple(sorted(_found_by_size(analyse(raw).tokens, names).items())) == expected
 
 
-def test_the_cues_outside_a_span_are_those_a_scan_outside_it_finds() -> None:
+@pytest.mark.parametrize("few_cues", [0, reader._FEW_CUES])
+def test_the_cues_outside_a_span_are_those_a_scan_outside_it_finds(
+    few_cues: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reader, "_FEW_CUES", few_cues)  # 0: every sentence counted once
+    sentence_cues.cache_clear()
     rng = random.Random(3)
     words = ("born", "actor", "film", "born", "in", "the", "Chester", "actor")
     stems = frozenset(token_stems("born actor film chester"))

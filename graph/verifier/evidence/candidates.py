@@ -8,6 +8,7 @@ can be compared with the answer and measured against the question's words.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 from graph.verifier.text.cache_sizes import TEXTS
@@ -36,6 +37,10 @@ _FUNCTION_WORDS = frozenset(
 
 
 _MONTHS = frozenset(MONTH_NAMES.values())
+# Characters a sentence's names may be searched over, one search per name (fast string
+# searches), before they are found in one pass per name length instead: a long sentence
+# of many names would otherwise be searched once per name.
+_SCAN_BUDGET = 200_000
 # Eras written after or before a year: capitals that make no name of it ("476 AD").
 _ERAS = frozenset(("AD", "A.D", "CE", "C.E", "BC", "B.C", "BCE", "B.C.E"))
 
@@ -156,14 +161,28 @@ def spans_in(raw: str, kind: str) -> tuple[tuple[Span, tuple[str, ...]], ...]:
             if is_number(t) and (not is_year(t) or t in written)
         }
     elif kind == NAME:
-        # Every occurrence of each name, as `find_in` finds them, looked up by length:
-        # one pass over the sentence per length, however many names it holds.
-        by_size: dict[int, set[tuple[str, ...]]] = {}
-        for name in _name_texts(raw):
-            by_size.setdefault(len(name.tokens), set()).add(name.tokens)
-        firsts = {name[0] for names in by_size.values() for name in names}
-        for size, names in by_size.items():
-            for i in range(len(tokens) - size + 1):
-                if tokens[i] in firsts and tokens[i : i + size] in names:
-                    found[(i, i + size)] = tokens[i : i + size]
+        names = dict.fromkeys(name.tokens for name in _name_texts(raw))
+        if len(names) * len(text.padded) <= _SCAN_BUDGET:
+            for name in names:
+                for span in find_in(text, name):
+                    found.setdefault(span, name)
+        else:
+            found = _found_by_size(tokens, names)
     return tuple(sorted(found.items()))
+
+
+def _found_by_size(
+    tokens: tuple[str, ...], names: Iterable[tuple[str, ...]]
+) -> dict[Span, tuple[str, ...]]:
+    """Every occurrence of each name, as `find_in` finds them, looked up by length: one
+    pass over the sentence per length, however many names it holds."""
+    by_size: dict[int, set[tuple[str, ...]]] = {}
+    for name in names:
+        by_size.setdefault(len(name), set()).add(name)
+    firsts = {name[0] for group in by_size.values() for name in group}
+    found: dict[Span, tuple[str, ...]] = {}
+    for size, group in by_size.items():
+        for i in range(len(tokens) - size + 1):
+            if tokens[i] in firsts and tokens[i : i + size] in group:
+                found[(i, i + size)] = tokens[i : i + size]
+    return found

@@ -48,6 +48,9 @@ from graph.verifier.trust.denials import negated
 
 Rival = tuple[tuple[str, ...], Span, int]
 _POSITION = itemgetter(0)
+# A sentence with more cues than this has them counted once, and each span reads only the
+# cues inside it (a long sentence stating the answer many times); fewer are read whole.
+_FEW_CUES = 64
 # How many (reader, kind, words) tables are kept: a reader is kept per question and evidence.
 _KEPT_TABLES = 1024
 
@@ -70,12 +73,17 @@ def _cues_stated(
 @lru_cache(maxsize=TEXTS)
 def sentence_cues(raw: str, title: str, stems: frozenset[str], span: Span | None) -> frozenset[str]:
     """The cues of `stems` a sentence states outside `span`; its page's subject (its
-    title) counts as stated ("He was born ..." on Nolan's page). Only the cues inside the
-    span are read for each span, so a sentence stating an answer many times is read once."""
+    title) counts as stated ("He was born ..." on Nolan's page). In a sentence of many cues
+    only those inside the span are read for each span, so a sentence stating an answer
+    many times is read once."""
+    positions = cue_positions(raw, stems)
+    if len(positions) <= _FEW_CUES:
+        inside_span = span or (0, 0)
+        found = {s for i, s in positions if not inside_span[0] <= i < inside_span[1]}
+        return frozenset(found | (_title_stems(title) & stems))
     stated, counts = _cues_stated(raw, title, stems)
     if span is None:
         return stated
-    positions = cue_positions(raw, stems)
     first = bisect_left(positions, span[0], key=_POSITION)
     last = bisect_left(positions, span[1], first, key=_POSITION)
     inside: dict[str, int] = {}
