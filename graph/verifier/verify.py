@@ -56,10 +56,10 @@ from graph.verifier.rules.ranges import range_problem
 from graph.verifier.rules.ranks import rank_problem
 from graph.verifier.rules.respectively import respectively_problem
 from graph.verifier.rules.titles import title_problem
-from graph.verifier.rules.unasked import unasked, unnamed_nationality
+from graph.verifier.rules.unasked import gives_asked_nationality, unasked, unnamed_nationality
 from graph.verifier.score.combiner import Decider, load_combiner
 from graph.verifier.text.casing import cased_as_written, may_be_recased, recased
-from graph.verifier.text.categories import ACTS_FOR, DEMONYMS
+from graph.verifier.text.categories import ACTS_FOR
 from graph.verifier.text.normalise import analyse, is_number, singular
 from graph.verifier.text.question_text import as_asked
 from graph.verifier.text.wordstems import SHORTEST_MISSPELT, STOPWORDS, misspelt
@@ -283,6 +283,6 @@ def _shared_attribute(check: Check) -> bool:
     ties often share one ("a South Korean series starring an actress of which
     nationality?"), so its naming one says nothing of where it starts; the combiner still
     weighs it (`names_question`)."""
-    if check.expected.noun == "nationality":
-        return not DEMONYMS.isdisjoint(check.folded.tokens)
+    if gives_asked_nationality(check):
+        return True
     return check.expected.noun == "country" and demonym_of(name_key(check.answer)) is not None

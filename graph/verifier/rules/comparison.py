@@ -110,7 +110,7 @@ def _by_value(
             return (
                 _by_rank(check, facts, inside, unmeasured)
                 if sign != SAME
-                else _undecided(unmeasured)
+                else Outcome(why_undecided=unmeasured)
             )
     found = [value for value in values if value is not None]
     shown, ids = _measured(entities, found), tuple(value.item.id for value in found)
@@ -129,10 +129,6 @@ def _by_value(
     return Outcome(winner=0 if first_wins else 1, holds=first_wins, facts=shown, ids=ids)
 
 
-def _undecided(why: str) -> Outcome:
-    return Outcome(why_undecided=why)
-
-
 def _by_rank(
     check: Check, facts: list[list[Item]], inside: frozenset[int], unmeasured: str
 ) -> Outcome:
@@ -140,7 +136,7 @@ def _by_rank(
     names = [_name(entity) for entity in check.entities[:2]]
     found = unmeasured_winner(check.q.text.tokens, inside, facts, names)
     if found is None:
-        return _undecided(unmeasured)
+        return Outcome(why_undecided=unmeasured)
     winner, shown, ids, computed_from_ranks = found
     grounding = GROUNDING_COMPUTED if computed_from_ranks else GROUNDING_STATED
     return Outcome(winner, winner == 0, shown, ids, grounding=grounding)

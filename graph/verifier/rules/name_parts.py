@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from graph.verifier.evidence.matching import contains, probe_of
 from graph.verifier.read.check import Check
+from graph.verifier.rules.unasked import gives_asked_nationality
 from graph.verifier.text.categories import DEMONYMS
 from graph.verifier.text.normalise import split_words
 from graph.verifier.verdicts import GROUNDING_STATED, citation, ground
@@ -206,7 +207,7 @@ def part_of_longer_name(check: Check) -> Verdict | None:
         return None
     if any(char.isdigit() for char in answer):
         return None
-    describing = check.expected.noun == "nationality" and needle[-1] in DEMONYMS
+    describing = gives_asked_nationality(check)
     longer, ids = _in_titles(check, needle, describing)
     if longer:
         return _part_of(check, longer, ids)

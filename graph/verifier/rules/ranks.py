@@ -27,8 +27,9 @@ _UNITS = split_words(
 )
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 _TENTHS = {"twentieth": 20, "thirtieth": 30, "fortieth": 40, "fiftieth": 50}
-_WORDS = {word: number for number, word in enumerate(_UNITS, start=1)} | _TENTHS
-_WORDS["debut"] = 1
+# Ordinals in words and their numbers ("third": 3, "twentieth": 20).
+ORDINAL_NUMBERS = {word: number for number, word in enumerate(_UNITS, start=1)} | _TENTHS
+_WORDS = ORDINAL_NUMBERS | {"debut": 1}
 _NUMBERED = re.compile(r"(\d{1,9})(?:st|nd|rd|th)")
 # The words an ordinal may open with, but for those `_NUMBERED` reads ("21st").
 _ORDINAL_WORDS = frozenset([*_WORDS, *_TENS])

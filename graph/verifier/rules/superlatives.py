@@ -16,19 +16,14 @@ from functools import lru_cache
 from graph.verifier.evidence.candidates import find_all
 from graph.verifier.evidence.matching import Item
 from graph.verifier.rules.compute import LESS, MORE
-from graph.verifier.text.normalise import is_number, singular, split_words
+from graph.verifier.rules.ranks import ORDINAL_NUMBERS
+from graph.verifier.text.normalise import is_number, singular
 from graph.verifier.text.wordstems import STOPWORDS
 
 SUPERLATIVES = frozenset(word for word in MORE | LESS if word.endswith("est"))
 _RANKED = frozenset({"second", "of", "among", "amongst", "not", "nor", "never"})
 STATES = "{id} states the {phrase!r}, the other page no such thing"
 RANKED = "{first}: {first_rank} ({first_id}); {second}: {second_rank} ({second_id})"
-_ORDINAL_WORDS = {
-    word: rank
-    for rank, word in enumerate(
-        split_words("first second third fourth fifth sixth seventh eighth ninth tenth"), start=1
-    )
-}
 _HIGHEST_RANK = 10_000
 _PHRASE_WORDS = 3
 # A scope after the superlative's noun: "the largest private hospital in Washington, D.C.".
@@ -123,7 +118,7 @@ def _asked_superlative(words: tuple[str, ...], skipped: frozenset[int]) -> str |
 def _rank_pattern(superlative: str) -> re.Pattern[str]:
     """An ordinal rank by the superlative, its noun, and a scope after it: "the 31st
     highest mountain in the world" (an ordinal word ends no compound: "twenty-first")."""
-    ordinals = "|".join(_ORDINAL_WORDS)
+    ordinals = "|".join(ORDINAL_NUMBERS)
     return re.compile(
         rf"\b(?:(\d{{1,4}})(?:st|nd|rd|th)|(?<![\w-])({ordinals}))[\s-]+{re.escape(superlative)}"
         r"\s+([a-z]+)((?:\s+(?:in|of|on)\s+(?:the\s+)?[A-Za-z]+)?)",
@@ -137,7 +132,7 @@ def _rank(items: list[Item], superlative: str) -> tuple[int, tuple[str, str], It
     for item in items:
         for match in _rank_pattern(superlative).finditer(item.raw):
             digits, word, noun, scope = match.groups()
-            rank = int(digits) if digits else _ORDINAL_WORDS[word.casefold()]
+            rank = int(digits) if digits else ORDINAL_NUMBERS[word.casefold()]
             if 0 < rank <= _HIGHEST_RANK:
                 key = (singular(noun.casefold()), " ".join(scope.casefold().split()))
                 found.append((rank, key, item))

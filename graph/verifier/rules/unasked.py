@@ -30,6 +30,13 @@ def unasked(check: Check) -> str | None:
     return None
 
 
+def gives_asked_nationality(check: Check) -> bool:
+    """The question asks for a nationality and the answer ends in a people's adjective
+    ("South Korean")."""
+    tokens = check.folded.tokens
+    return check.expected.noun == "nationality" and bool(tokens) and tokens[-1] in DEMONYMS
+
+
 def unnamed_nationality(check: Check, known: frozenset[str]) -> str | None:
     """The clause saying the question asks for a nationality (not yes or no) and the
     answer, of the classes `known`, holds no demonym nor names a place; or None."""

@@ -36,6 +36,10 @@ _FEET_INCHES = re.compile(r"\b(\d)\s?['′’]\s?(\d{1,2})\s?(?:\"|″|”|'')")
 # decimal ("12.5").
 _VULGAR_FRACTION = re.compile(r"(\d?)(1⁄2|1⁄4|3⁄4)")
 _FRACTIONS = {"1⁄2": ".5", "1⁄4": ".25", "3⁄4": ".75"}
+# The words `written_whole` writes, which the text it read may not hold.
+WRITTEN_WORDS = frozenset(
+    (*_SCALE_WORDS.values(), "thousand", "number", *_TIME_UNITS.values(), "ft", "in")
+)
 # A unit of area: a unit of length squared after a number ("km2", "km²" as NFKC folds
 # it), or "square"/"sq" before one.
 _AREA = re.compile(
@@ -44,8 +48,6 @@ _AREA = re.compile(
 )
 # The units of area as `analyse` folds them.
 AREA_UNITS = frozenset(("sqkm", "sqmi", "sqm", "sqft"))
-# The other words `written_whole` writes, which the text it read may not hold.
-WRITTEN_WORDS = frozenset(("million", "billion", "thousand", "number", "minutes", "hours", "in"))
 
 
 def _whole_range(match: re.Match[str]) -> str:
