@@ -183,6 +183,27 @@ def test_the_report_gives_outcome_shares_and_timing_per_case_kind(
     assert "partial_name" in text and "grounded" in text and "p95" in text
 
 
+def test_the_bench_reports_the_fastest_runs_and_its_first_run_beside_them(
+    data_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    once = run_verifier_bench(data_file, tmp_path / "once.jsonl", timing_runs=1)
+    thrice = run_verifier_bench(data_file, tmp_path / "thrice.jsonl", timing_runs=3)
+    assert once["timing"]["runs"] == 1 and thrice["timing"]["runs"] == 3
+    assert once["timing"] | {"runs": 0} == once["timing_first_run"] | {"runs": 0}
+    assert thrice["timing"]["ms_median"] <= thrice["timing_first_run"]["ms_median"]
+    assert thrice["timing"]["ms_p95"] <= thrice["timing_first_run"]["ms_p95"]
+    verdicts = [
+        (tmp_path / name).read_text(encoding="utf-8") for name in ("once.jsonl", "thrice.jsonl")
+    ]
+    assert verdicts[0] == verdicts[1]
+    out = str(tmp_path / "cli.jsonl")
+    assert main(["verifier", "--data", str(data_file), "--out", out, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["timing"]["runs"] == 3
+    with pytest.raises(SystemExit):
+        main(["verifier", "--data", str(data_file), "--out", out, "--timing-runs", "0"])
+    assert "1 or more" in capsys.readouterr().err
+
+
 def test_text_output_lists_scores_and_wrong_cases(
     data_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -43,7 +43,8 @@ def outcome_of(verdict: Mapping[str, Any]) -> str:
     return "verified" if verdict.get("supported") else "rejected"
 
 
-def _ms(timings: Sequence[float]) -> dict[str, float]:
+def ms_figures(timings: Sequence[float]) -> dict[str, float]:
+    """The median and 95th percentile of call times in seconds, in milliseconds."""
     if not timings:
         return {"ms_median": 0.0, "ms_p95": 0.0}
     ordered = sorted(timings)
@@ -62,7 +63,7 @@ def _shares(rows: Sequence[tuple[dict[str, Any], float]]) -> dict[str, Any]:
         {"cases": total}
         | {o: round(outcomes.count(o) / total, 4) if total else 0.0 for o in OUTCOMES}
         | ({"other": {o: outcomes.count(o) for o in others}} if others else {})
-        | _ms([seconds for _, seconds in rows])
+        | ms_figures([seconds for _, seconds in rows])
     )
 
 
@@ -94,7 +95,7 @@ def outcome_summary(
             "rejected"
         ],
     }
-    summary: dict[str, Any] = headline | {"outcomes": by_kind} | {"timing": _ms(timings)}
+    summary: dict[str, Any] = headline | {"outcomes": by_kind} | {"timing": ms_figures(timings)}
     if folds:
         summary["by_fold"] = {
             str(fold): _fold_figures([row for row in rows if folds.get(row[0]["id"]) == fold])
