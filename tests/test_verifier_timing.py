@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Sequence
 
 from graph.evaluation.verifier_timing import empty_caches, fastest_calls, harness_frozen
 from graph.verifier import verify_answer
@@ -38,8 +39,15 @@ def test_each_case_keeps_its_fastest_call_and_sees_every_run() -> None:
         calls.append(case)
         verify_answer("Where was Ada Lovelace born?", "London", EVIDENCE)
 
-    fastest = fastest_calls(["a", "b"], call, [10.0, 0.0], runs=3)
+    shown: list[str] = []
+
+    def progress(cases: Sequence[str], desc: str) -> Sequence[str]:
+        shown.append(desc)
+        return cases
+
+    fastest = fastest_calls(["a", "b"], call, [10.0, 0.0], runs=3, progress=progress)
     assert calls == ["a", "b", "a", "b"]
+    assert shown == ["timing run 2/3", "timing run 3/3"]
     assert sizes == [0, 0]  # each later run starts cold, as the first did
     assert 0 < fastest[0] < 10.0 and fastest[1] == 0.0
 

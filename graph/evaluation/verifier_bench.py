@@ -48,14 +48,14 @@ DEFAULT_OUT = Path("verifier_bench.jsonl")
 RESULT_KEYS = ("id", "type", "case", "answer_kind", "question", "answer", "label")
 
 
-def _progress(items: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
+def _progress(items: Sequence[dict[str, Any]], desc: str = "verifier bench") -> Iterable[Any]:
     try:
         from tqdm import tqdm
     except ImportError:
         return items
     return tqdm(
         items,
-        desc="verifier bench",
+        desc=desc,
         unit="case",
         file=sys.stderr,
         disable=len(items) < 200 or not sys.stderr.isatty(),
@@ -184,6 +184,7 @@ def run_verifier_bench(
             lambda case: verify(case, case["question"], case["answer"], case["evidence"]),
             first_run,
             timing_runs,
+            _progress,
         )
     if out is not None:
         _write(out, results)

@@ -15,7 +15,7 @@ import contextlib
 import gc
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from graph.verifier.caches import verifier_caches
@@ -45,15 +45,19 @@ def empty_caches() -> None:
 
 
 def fastest_calls(
-    cases: Sequence[Any], call: Callable[[Any], object], first: Sequence[float], runs: int
+    cases: Sequence[Any],
+    call: Callable[[Any], object],
+    first: Sequence[float],
+    runs: int,
+    progress: Callable[[Sequence[Any], str], Iterable[Any]] = lambda cases, _: cases,
 ) -> list[float]:
     """Each case's fastest call over `runs` runs in bench order, `first` being the times
-    of a run already made from empty caches."""
+    of a run already made from empty caches (`progress` wraps each run's cases)."""
     fastest = list(first)
-    for _ in range(runs - 1):
+    for run in range(2, runs + 1):
         empty_caches()
         with harness_frozen():
-            for index, case in enumerate(cases):
+            for index, case in enumerate(progress(cases, f"timing run {run}/{runs}")):
                 started = time.perf_counter()
                 call(case)
                 fastest[index] = min(fastest[index], time.perf_counter() - started)
