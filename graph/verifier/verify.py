@@ -23,7 +23,13 @@ from graph.verifier.kinds.described import is_described_bridge
 from graph.verifier.kinds.kind_asked import REASON_NAMED_FOR_KIND, kind_asked, named_for_kind
 from graph.verifier.kinds.lexicon import name_key
 from graph.verifier.kinds.lexicon_store import shared_lexicon
-from graph.verifier.kinds.place_kinds import REASON_OTHER_PLACE, other_place_kind
+from graph.verifier.kinds.other_kinds import (
+    PLACE,
+    REASON_OTHER_KIND,
+    WORK,
+    OtherKind,
+    other_kind,
+)
 from graph.verifier.kinds.places import demonym_of
 from graph.verifier.kinds.question import analyse_question
 from graph.verifier.read.check import Check, Found
@@ -201,10 +207,9 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
     if bridge is not None:
         described = with_article(bridge)
         return _grounded(check, found, REASON_DESCRIBED, described=described, noun=bridge)
-    place = other_place_kind(check.answer, check.expected.noun, check.lexicon)
+    place = other_kind(check.answer, check.expected.noun, check.lexicon, PLACE)
     if place is not None:
-        noun = with_article(check.expected.noun)
-        return _grounded(check, found, REASON_OTHER_PLACE, kind=with_article(place), noun=noun)
+        return _other_kind(check, found, place)
     missing_form = unasked(check)
     if missing_form is not None:
         return _grounded(check, found, REASON_NOT_GIVEN, asked=missing_form)
@@ -227,7 +232,16 @@ def _stated(check: Check, found: Found, decider: Decider) -> Verdict:
     other_event = event_problem(check)
     if other_event is not None:
         return demote(other_event, found.ids)
+    work = other_kind(check.answer, check.expected.noun, check.lexicon, WORK)
+    if work is not None:
+        return _other_kind(check, found, work)
     return supported(check, found, reading, objection, decision.said)
+
+
+def _other_kind(check: Check, found: Found, other: OtherKind) -> Verdict:
+    """Grounded: the answer is a place or a work of another kind than the one asked."""
+    noun, kind = with_article(check.expected.noun), with_article(other.kind)
+    return _grounded(check, found, REASON_OTHER_KIND, kind=kind, noun=noun, family=other.family)
 
 
 def _grounded(check: Check, found: Found, reason: str, **said: str) -> Verdict:
