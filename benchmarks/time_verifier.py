@@ -3,7 +3,7 @@
 Run with `python benchmarks/time_verifier.py [--code DIR] [--verdicts FILE]`. It builds
 the cases of `react-agent bench verifier` (the 898 built-in questions, in bench order,
 each stated answer decided by the combiner trained without its fold) and prints one JSON
-line: the median, 90th percentile and mean CPU milliseconds of each call
+line: the median, 90th and 95th percentiles and mean CPU milliseconds of each call
 (`time.thread_time_ns`, so other processes on a shared machine count less than in wall
 time). `--code DIR` imports the verifier from another checkout of this repository (an
 older version exported with `git archive`), so two versions can be timed in turn in the
@@ -44,6 +44,7 @@ def _summary(timings: list[float]) -> dict[str, float]:
     return {
         "ms_median": round(_percentile(ordered, 0.5), 4),
         "ms_p90": round(_percentile(ordered, 0.9), 4),
+        "ms_p95": round(_percentile(ordered, 0.95), 4),
         "ms_mean": round(sum(timings) / len(timings), 4),
     }
 

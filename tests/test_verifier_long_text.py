@@ -8,7 +8,10 @@ import random
 
 import pytest
 
+from graph.evaluation.hotpot import load_questions
+from graph.evaluation.verifier_cases import build_cases, pages_of
 from graph.verifier.evidence.candidates import NAME, _found_by_size, _name_texts, find_in, spans_in
+from graph.verifier.evidence.matching import Item, contains, may_state, stored_items
 from graph.verifier.read import reader
 from graph.verifier.read.reader import _title_stems, sentence_cues
 from graph.verifier.read.relation import cue_positions, nearest_position, token_stems
@@ -89,3 +92,25 @@ def test_the_cues_outside_a_span_are_those_a_scan_outside_it_finds(
         assert sentence_cues(raw, title, stems, None) == frozenset(
             {stem for _, stem in positions} | (expected - outside)
         )
+
+
+def test_the_cheap_filter_keeps_every_sentence_that_states_a_text() -> None:
+    rng = random.Random(17)
+    words = (
+        "Café", "cafe", "Zürich", "Zurich", "studies", "study", "St.", "Saint", "1,200", "1200",
+        "twelve", "Ann", "ANN", "Lee's", "Lees", "the", "of", "Bros.", "rock-and-roll",
+    )  # fmt: skip
+    items = [
+        Item(f"e{i}", "Page", " ".join(rng.choice(words) for _ in range(rng.randint(1, 12))))
+        for i in range(300)
+    ]
+    for _ in range(300):
+        needle = analyse(" ".join(rng.choice(words) for _ in range(rng.randint(1, 3))))
+        kept = may_state(items, needle)
+        assert all(item in kept for item in items if contains(item.text, needle)), needle
+    questions = load_questions()[:60]
+    for case in build_cases(questions, pages_of(questions)):
+        stored = stored_items(case["evidence"])
+        needle = analyse(case["answer"])
+        kept = may_state(stored, needle)
+        assert all(item in kept for item in stored if contains(item.text, needle)), case["answer"]

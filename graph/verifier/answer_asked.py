@@ -8,10 +8,10 @@ whole reply ("Maybe I'm Amazed"). The words that word any answer alike are in
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from graph.verifier.answer_forms import core_answer
-from graph.verifier.evidence.matching import Item, contains
+from graph.verifier.evidence.matching import Item, contains, may_state
 from graph.verifier.kinds.question import analyse_question
 from graph.verifier.text.initials import has_initial, written_with_initials
 from graph.verifier.text.normalise import analyse, is_number, singular
@@ -65,10 +65,11 @@ def _asks(question: str, word: str) -> bool:
     return singular(tokens[-1]) in map(singular, analyse(question).tokens)
 
 
-def _stated(text: str, items: Iterable[Item]) -> bool:
-    """A trusted stored sentence states the text."""
+def _stated(text: str, items: Sequence[Item]) -> bool:
+    """A trusted stored sentence states the text (those that cannot are never analysed,
+    nor read for trust)."""
     folded = analyse(text)
-    return any(item.trusted and contains(item.text, folded) for item in items)
+    return any(contains(item.text, folded) and item.trusted for item in may_state(items, folded))
 
 
 def without_subject(question: str, answer: str, items: Sequence[Item] = ()) -> str:
@@ -168,7 +169,7 @@ def without_preposition(answer: str, items: Sequence[Item]) -> str:
         return answer
     name = answer[led.end() :]
     writings = (name, *variants(name))
-    written = any(w in item.raw for item in items if item.trusted for w in writings)
+    written = any(item.trusted for item in items if any(w in item.raw for w in writings))
     return name if written else answer
 
 

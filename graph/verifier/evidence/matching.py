@@ -14,6 +14,7 @@ from graph.verifier.text.normalise import (
     REWRITTEN,
     Text,
     analyse,
+    fold_each,
     plain,
     singular_form,
 )
@@ -108,6 +109,29 @@ def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
             if preceding is not None:
                 items[number] = new(Item, (ident, title, raw, position, preceding))
     return items
+
+
+@lru_cache(maxsize=256)
+def folded_list(items: tuple[Item, ...]) -> tuple[tuple[str, ...], str, str]:
+    """An evidence list folded as `plain` folds each text, kept per list (the checks of an
+    episode's answers share its list): each sentence (see `fold_each`: an ASCII list is
+    folded as one text), all of them joined by newlines (no probe holds one), and every
+    page title once, joined so."""
+    folds = tuple(fold_each([item.raw for item in items]))
+    titles = [plain(title) for title in dict.fromkeys(item.title for item in items)]
+    return folds, "\n".join(folds), "\n".join(titles)
+
+
+def may_state(items: Sequence[Item], needle: Text) -> Sequence[Item]:
+    """The sentences that can state `needle`: their fold holds its `probe_of` (a cheap
+    filter before each is analysed)."""
+    probe = probe_of(needle)
+    if probe is None:
+        return items
+    folds, joined, _ = folded_list(tuple(items))
+    if probe not in joined:
+        return ()
+    return [item for item, fold in zip(items, folds, strict=True) if probe in fold]
 
 
 def probe_of(needle: Text) -> str | None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from graph.verifier.evidence.matching import (
     Item,
     contains,
     contains_singular,
+    folded_list,
     is_about,
     near,
     pages_linked,
@@ -28,7 +28,7 @@ from graph.verifier.read.relation import question_cues
 from graph.verifier.read.scope import Scope, scope
 from graph.verifier.text.casing import written_as_stated
 from graph.verifier.text.kept import kept_property
-from graph.verifier.text.normalise import Text, analyse, fold_each, plain
+from graph.verifier.text.normalise import Text, analyse
 from graph.verifier.text.wordstems import stems
 from graph.verifier.trust.denials import denial_cues, negated
 from graph.verifier.verdicts import MATCH_PARAPHRASE, MATCH_VERBATIM, unique
@@ -38,17 +38,6 @@ _ANSWER_PARTS = re.compile(r"\s*(?:(?<!\d),|,(?!\d{3}(?!\d))|[;/&()]|\band\b)\s*
 # The most parts an answer is located by, part by part: each is looked for in every stored
 # sentence, so a reply of thousands of parts ("Friday, Friday, ...") is checked whole.
 _MOST_PARTS = 32
-
-
-@lru_cache(maxsize=256)
-def _folded(items: tuple[Item, ...]) -> tuple[tuple[str, ...], str, str]:
-    """An evidence list folded as `plain` folds each text, kept per list (the checks of an
-    episode's answers share its list): each sentence (see `fold_each`: an ASCII list is
-    folded as one text), all of them joined by newlines (no probe holds one), and every
-    page title once, joined so."""
-    folds = tuple(fold_each([item.raw for item in items]))
-    titles = [plain(title) for title in dict.fromkeys(item.title for item in items)]
-    return folds, "\n".join(folds), "\n".join(titles)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +157,8 @@ class Check:
 
     @kept_property
     def _folds(self) -> tuple[tuple[str, ...], str, str]:
-        """The list's folds: each sentence's, the sentences' and the titles' (`_folded`)."""
-        return _folded(tuple(self.items))
+        """The list's folds: each sentence's, the sentences' and the titles' (`folded_list`)."""
+        return folded_list(tuple(self.items))
 
     def containing(self, probe: str | None) -> list[Item]:
         """The stored sentences that can state a text whose `probe_of` is `probe`: their

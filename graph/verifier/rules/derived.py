@@ -158,13 +158,15 @@ def _nationality(check: Check) -> tuple[list[str], str] | None:
         return None
     if _NATIONALITY_ASKED.search(check.question) is None:
         return None
-    for item in check.items:
+    for item in check.items:  # what a sentence states first: most state neither
+        stated = demonym is not None and demonym in item.text.tokens
+        if not stated and (demonym or name) not in nationalities_named(item.raw):
+            continue
         if not item.trusted or not check.directly_related(item.page):
             continue
-        if demonym is not None and demonym in item.text.tokens:
+        if stated and demonym is not None:
             return [item.id], f"the country of the {demonym.capitalize()} it states"
-        if (demonym or name) in nationalities_named(item.raw):
-            return [item.id], f"the {'country' if demonym else 'nationality'} of a place it names"
+        return [item.id], f"the {'country' if demonym else 'nationality'} of a place it names"
     return None
 
 

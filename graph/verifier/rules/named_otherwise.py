@@ -86,6 +86,8 @@ def spelled_initials(check: Check) -> Verdict | None:
     spells out ("John Fitzgerald Kennedy" where it says "John F. Kennedy")."""
     last = check.answer.split()[-1:]
     naming = [item for item in check.items if last and last[0] in item.raw]  # few do
+    if written_with_initials(check.answer, (item.raw for item in naming)) is None:
+        return None  # no sentence writes it so: none need be read for trust or ties
     stating = [item for item in naming if item.trusted and check.related(item)]
     found = written_with_initials(check.answer, (item.raw for item in stating))
     if found is None or not found[1]:
