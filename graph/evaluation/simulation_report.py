@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from graph.evaluation.bench_args import whole_number
 from graph.evaluation.config import BenchError, check_output_file
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.simulation import POLICY_KINDS, SimulationSettings, run_simulation
@@ -32,12 +33,6 @@ def _share(text: str) -> float:
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"expected a probability in 0..1, got {text!r}")
     return value
-
-
-def _count(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a whole number 0 or more, got {text!r}")
-    return int(text)
 
 
 def _shares(text: str) -> tuple[float, ...]:
@@ -101,7 +96,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         + "; span_swap alone: a wrong-span policy).",
     )
     group.add_argument(
-        "--n", type=_count, default=default.n, help="Questions (default: %(default)s; 0: all)."
+        "--n",
+        type=whole_number,
+        default=default.n,
+        help="Questions (default: %(default)s; 0: all).",
     )
     group.add_argument(
         "--seed", type=int, default=default.seed, help="Seed of the draws (default: %(default)s)."

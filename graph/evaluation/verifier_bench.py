@@ -24,7 +24,7 @@ from typing import Any
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from graph.core.models import load_chat_model
-from graph.evaluation import simulation_report
+from graph.evaluation import bench_args, simulation_report
 from graph.evaluation.config import BenchError, check_output_file
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.verifier_cases import build_cases, fold_of, pages_of
@@ -213,34 +213,6 @@ def run_verifier_bench(
     return summary
 
 
-def _positive(text: str) -> int:
-    value = _count(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number 1 or more, got {text!r}")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number 0 or more, got {text!r}")
-    return value
-
-
-def _folds(text: str) -> tuple[int, list[int]]:
-    kept, _, count = text.partition("/")
-    try:
-        folds = (int(count), [int(k) for k in kept.split(",")])
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected K[,K...]/N, got {text!r}") from None
-    if folds[0] < 1 or not all(0 <= k < folds[0] for k in folds[1]):
-        raise argparse.ArgumentTypeError(f"folds must lie in 0..N-1, got {text!r}")
-    return folds
-
-
 def _command(args: argparse.Namespace) -> int:
     if args.simulate:
         return simulation_report.command(args)
@@ -284,7 +256,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="Print the summary as one JSON object.")
     parser.add_argument(
         "--sample-errors",
-        type=_count,
+        type=bench_args.whole_number,
         default=10,
         help="How many wrong cases to show (default: 10).",
     )
@@ -293,7 +265,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--folds",
-        type=_folds,
+        type=bench_args.folds,
         default=None,
         metavar="K[,K...]/N",
         help="Only the questions of folds K out of N (stable hash of the question id).",
@@ -311,7 +283,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--timing-runs",
-        type=_positive,
+        type=bench_args.positive_number,
         default=DEFAULT_RUNS,
         metavar="N",
         help="Time every case in N runs, caches emptied before each, and report each case's"
