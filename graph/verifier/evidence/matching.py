@@ -122,16 +122,20 @@ def folded_list(items: tuple[Item, ...]) -> tuple[tuple[str, ...], str, str]:
     return folds, "\n".join(folds), "\n".join(titles)
 
 
-def may_state(items: Sequence[Item], needle: Text) -> Sequence[Item]:
-    """The sentences that can state `needle`: their fold holds its `probe_of` (a cheap
-    filter before each is analysed)."""
-    probe = probe_of(needle)
+def holding(items: Sequence[Item], probe: str | None) -> Sequence[Item]:
+    """The sentences whose fold holds `probe` (all of them for None): those that can state
+    a text whose `probe_of` it is (a cheap filter before each is analysed)."""
     if probe is None:
         return items
     folds, joined, _ = folded_list(tuple(items))
     if probe not in joined:
         return ()
     return [item for item, fold in zip(items, folds, strict=True) if probe in fold]
+
+
+def may_state(items: Sequence[Item], needle: Text) -> Sequence[Item]:
+    """The sentences that can state `needle` (`holding` its probe)."""
+    return holding(items, probe_of(needle))
 
 
 def probe_of(needle: Text) -> str | None:

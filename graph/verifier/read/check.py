@@ -4,6 +4,7 @@ where the answer is stated."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graph.verifier.evidence.matching import (
@@ -11,6 +12,7 @@ from graph.verifier.evidence.matching import (
     contains,
     contains_singular,
     folded_list,
+    holding,
     is_about,
     near,
     pages_linked,
@@ -160,15 +162,10 @@ class Check:
         """The list's folds: each sentence's, the sentences' and the titles' (`folded_list`)."""
         return folded_list(tuple(self.items))
 
-    def containing(self, probe: str | None) -> list[Item]:
+    def containing(self, probe: str | None) -> Sequence[Item]:
         """The stored sentences that can state a text whose `probe_of` is `probe`: their
-        fold holds it (a cheap filter)."""
-        if probe is None:
-            return self.items
-        folds, joined, _ = self._folds
-        if probe not in joined:
-            return []
-        return [item for item, text in zip(self.items, folds, strict=True) if probe in text]
+        fold holds it (`holding`, a cheap filter)."""
+        return holding(self.items, probe)
 
     def stating(self, needle: Text) -> list[Item]:
         """The trusted sentences that may state `needle` (cheap filters first)."""

@@ -159,13 +159,13 @@ def _nationality(check: Check) -> tuple[list[str], str] | None:
     if _NATIONALITY_ASKED.search(check.question) is None:
         return None
     for item in check.items:  # what a sentence states first: most state neither
-        stated = demonym is not None and demonym in item.text.tokens
-        if not stated and (demonym or name) not in nationalities_named(item.raw):
+        people = demonym if demonym is not None and demonym in item.text.tokens else None
+        if people is None and (demonym or name) not in nationalities_named(item.raw):
             continue
         if not item.trusted or not check.directly_related(item.page):
             continue
-        if stated and demonym is not None:
-            return [item.id], f"the country of the {demonym.capitalize()} it states"
+        if people is not None:
+            return [item.id], f"the country of the {people.capitalize()} it states"
         return [item.id], f"the {'country' if demonym else 'nationality'} of a place it names"
     return None
 
