@@ -21,6 +21,8 @@ def test_numbers_and_folds_are_read() -> None:
         (whole_number, "-1", "a whole number 0 or more"),
         (whole_number, "two", "a whole number 0 or more"),
         (positive_number, "0", "a whole number 1 or more"),
+        (positive_number, "abc", "a whole number 1 or more"),
+        (positive_number, "-3", "a whole number 1 or more"),
         (folds, "1/x", "K[,K...]/N"),
         (folds, "5/5", "0..N-1"),
         (folds, "0/0", "0..N-1"),

@@ -19,7 +19,10 @@ def whole_number(text: str) -> int:
 
 def positive_number(text: str) -> int:
     """A whole number, 1 or more."""
-    value = whole_number(text)
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number 1 or more, got {text!r}")
     return value
