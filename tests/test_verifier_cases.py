@@ -68,15 +68,18 @@ def test_cases_use_an_episode_evidence_for_hard_negatives() -> None:
         "answer": "yes",
         "type": "comparison",
         "supporting_facts": [["King Vidor", 0], ["Géza von Cziffra", 0]],
-        "context_titles": ["King Vidor", "Géza von Cziffra"],
+        "context_titles": ["King Vidor", "Géza von Cziffra", "Third from the Right"],
     }
-    pages = load_pages(["King Vidor", "Géza von Cziffra"])
+    pages = load_pages(["King Vidor", "Géza von Cziffra", "Third from the Right"])
     cases = {case["case"]: case for case in build_cases([question], pages)}
     assert cases["yes_no_swap"]["answer"] == "no" and not cases["yes_no_swap"]["label"]
     assert len(cases["positive"]["evidence"]) == 2
     episode = cases["episode_positive"]["evidence"]
     assert len(episode) > 2 and episode is cases["yes_no_swap"]["evidence"]
     assert [e["source"]["sentence_index"] for e in episode[:2]] == [0, 1]
+    context = cases["episode_positive"]["context_evidence"]
+    assert context[: len(episode)] == episode and len({e["id"] for e in context}) == len(context)
+    assert [e["text"] for e in context[len(episode) :]] == pages["third from the right"][1]
 
 
 def test_a_case_titles_its_evidence_as_search_does() -> None:

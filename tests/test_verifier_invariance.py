@@ -84,6 +84,16 @@ def test_the_stored_changes_keep_every_sentence() -> None:
     assert CHANGES["beside an injected wrong answer"](case, beside) is None
 
 
+def test_the_other_context_pages_are_stored_after_the_episode() -> None:
+    case = gold("Who?", "Ann Lee")
+    other_page = [{**EVIDENCE[0], "id": "e9", "source": {"title": "Other", "sentence_index": 0}}]
+    wider = case | {"context_evidence": EVIDENCE + other_page}
+    beside_pages = CHANGES["beside the other context pages"]
+    assert beside_pages(wider, {}) == ("Who?", "Ann Lee", EVIDENCE + other_page)
+    assert beside_pages(case, {}) is None
+    assert beside_pages(case | {"context_evidence": EVIDENCE}, {}) is None
+
+
 def test_a_reversed_comparison_is_answered_by_the_other_alternative() -> None:
     case = gold("Which is older, Ann or Bo?", "Bo")
     others = {"choice_swap:q1": {"answer": "Ann"}}

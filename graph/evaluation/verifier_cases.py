@@ -11,7 +11,8 @@ Easy cases (the benchmark's first three kinds):
 Hard cases, on the evidence an episode stores after searching the gold pages
 (their first five sentences plus the gold supporting sentences):
 
-- `episode_positive`: the gold answer;
+- `episode_positive`: the gold answer (its `context_evidence` adds every sentence of
+  the question's other context pages, for the bench's invariances);
 - `span_swap`: a span of the gold answer's kind (year or date, number, name)
   taken from that very evidence, sharing no word with the gold answer and not
   named in the question (up to `SWAPS_PER_QUESTION`, chosen with a fixed seed);
@@ -218,7 +219,7 @@ def build_cases(questions: list[dict[str, Any]], pages: Pages) -> Iterator[dict[
         yield (
             base
             | {"case": "episode_positive", "answer": question["answer"], "label": True}
-            | {"evidence": evidence}
+            | {"evidence": evidence, "context_evidence": as_evidence(episode + distractors)}
         )
         for swap in span_swaps(question, episode, rng):
             yield base | {"case": "span_swap", "answer": swap, "evidence": evidence, "label": False}

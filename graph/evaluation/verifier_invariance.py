@@ -21,8 +21,10 @@ brings, not rewordings the case builder knows (those are the `reworded` kind):
 - the alternatives of a "..., X or Y?" question swapped; its one comparative reversed
   ("older" -> "younger"), answered by the other alternative;
 - three of the stored sentences stored again under new ids, the evidence in another
-  order, and the gold sentences beside a denied or an injected wrong answer (the
-  `negated` and `injected` cases' evidence).
+  order, the gold sentences beside a denied or an injected wrong answer (the
+  `negated` and `injected` cases' evidence), and every sentence of the question's
+  other context pages stored after the episode's (an agent that also read the pages
+  that do not answer it).
 """
 
 from __future__ import annotations
@@ -216,6 +218,15 @@ def _reordered(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Ev
     return case["question"], case["answer"], evidence
 
 
+def _with_other_pages(
+    case: Case, _: Mapping[str, Case]
+) -> tuple[str, str, Sequence[Evidence]] | None:
+    context = case.get("context_evidence")
+    if context is None or len(context) <= len(case["evidence"]):
+        return None
+    return case["question"], case["answer"], context
+
+
 def _beside(kind: str) -> Change:
     def change(
         case: Case, others: Mapping[str, Case]
@@ -257,6 +268,7 @@ CHANGES: dict[str, Change] = {
     "evidence reordered": _reordered,
     "beside a denied wrong answer": _beside("negated"),
     "beside an injected wrong answer": _beside("injected"),
+    "beside the other context pages": _with_other_pages,
 }
 
 
