@@ -6,7 +6,10 @@ from __future__ import annotations
 import pytest
 from verifier_utils import Store, check, grounded, rejected, supported
 
-from graph.verifier import GROUNDING_COMPUTED
+from graph.evaluation.hotpot import load_questions
+from graph.evaluation.verifier_cases import build_cases, pages_of
+from graph.evaluation.verifier_invariance import CHANGES
+from graph.verifier import GROUNDING_COMPUTED, verify_answer
 
 
 @pytest.fixture
@@ -210,3 +213,45 @@ def test_an_undecided_attribute_leaves_the_compared_names_out_of_its_words(
     )
     shown = "'authors … live at least part of their lives in california' of both"
     grounded(check(store, question, "yes"), shown)
+
+
+def _untitled(store: Store) -> Store:
+    """The store's sentences as a tool's lines (`tools.mcp.evidence`): no page title."""
+    lines = Store(store.snapshot)
+    lines.evidence = [
+        {**record, "source": {"sentence_index": n}} for n, record in enumerate(store.evidence)
+    ]
+    return lines
+
+
+def test_a_comparison_read_without_page_titles_never_rejects(store: Store) -> None:
+    """Without page titles a sentence is read for what it names: "He also appeared on
+    screen as an actor." is Frederic Zelnik's on his page, nobody's in a tool's lines, so
+    a disagreement computed there grounds the answer; with the titles it still rejects."""
+    store.add("Dziga Vertov", 0)
+    store.add("Frederic Zelnik", 0, 1)
+    question = (
+        "Which film director also appeared on screen as an actor, Dziga Vertov or Frederic Zelnik?"
+    )
+    assert check(store, question, "Frederic Zelnik")["supported"]
+    rejected(check(store, question, "Dziga Vertov"), "contradicts", "frederic zelnik")
+    lines = _untitled(store)
+    grounded(
+        check(lines, question, "Frederic Zelnik"), "contradicts", "without a stored page title"
+    )
+
+
+def test_no_right_comparison_answer_is_rejected_on_a_tools_lines() -> None:
+    """Every built-in comparison question's gold answer on its episode's evidence stored
+    as a tool's lines: a compared name is never the attribute ("women" of First for
+    Women), and a disagreement read from untitled sentences grounds."""
+    questions = [q for q in load_questions() if q["type"] == "comparison"]
+    cases = build_cases(questions, pages_of(questions))
+    untitled = CHANGES["without page titles (a tool's lines)"]
+    turned_away: list[tuple[str, str]] = []
+    for case in cases:
+        changed = untitled(case, {}) if case["case"] == "episode_positive" else None
+        verdict = verify_answer(*changed) if changed else None
+        if verdict is not None and verdict["outcome"] == "rejected":
+            turned_away.append((case["question"], verdict["reason"]))
+    assert len(questions) > 150 and turned_away == []

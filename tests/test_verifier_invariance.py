@@ -94,6 +94,14 @@ def test_the_other_context_pages_are_stored_after_the_episode() -> None:
     assert beside_pages(case | {"context_evidence": EVIDENCE}, {}) is None
 
 
+def test_without_titles_each_page_is_one_tool_calls_lines() -> None:
+    other_page = [{**EVIDENCE[0], "id": "e9", "source": {"title": "Other", "sentence_index": 4}}]
+    case = gold("Who?", "Ann Lee") | {"evidence": EVIDENCE + other_page}
+    _, _, lines = CHANGES["without page titles (a tool's lines)"](case, {})  # type: ignore[misc]
+    assert [e["source"] for e in lines] == [{"sentence_index": i} for i in (0, 1, 2, 0)]
+    assert [e["text"] for e in lines] == [e["text"] for e in case["evidence"]]
+
+
 def test_a_reversed_comparison_is_answered_by_the_other_alternative() -> None:
     case = gold("Which is older, Ann or Bo?", "Bo")
     others = {"choice_swap:q1": {"answer": "Ann"}}

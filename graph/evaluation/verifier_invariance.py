@@ -24,7 +24,8 @@ brings, not rewordings the case builder knows (those are the `reworded` kind):
   order, the gold sentences beside a denied or an injected wrong answer (the
   `negated` and `injected` cases' evidence), and every sentence of the question's
   other context pages stored after the episode's (an agent that also read the pages
-  that do not answer it).
+  that do not answer it), and the sentences stored without their page titles, as an
+  MCP tool's lines are (`tools.mcp.evidence`).
 """
 
 from __future__ import annotations
@@ -227,6 +228,17 @@ def _with_other_pages(
     return case["question"], case["answer"], context
 
 
+def _untitled(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
+    """Each page's sentences as one tool call's lines: numbered from 0, with no title."""
+    calls: dict[str, int] = {}
+    evidence: list[Evidence] = []
+    for record in case["evidence"]:
+        page = record["source"].get("title", "")
+        calls[page] = calls.get(page, -1) + 1
+        evidence.append(cast(Evidence, {**record, "source": {"sentence_index": calls[page]}}))
+    return case["question"], case["answer"], evidence
+
+
 def _beside(kind: str) -> Change:
     def change(
         case: Case, others: Mapping[str, Case]
@@ -269,6 +281,7 @@ CHANGES: dict[str, Change] = {
     "beside a denied wrong answer": _beside("negated"),
     "beside an injected wrong answer": _beside("injected"),
     "beside the other context pages": _with_other_pages,
+    "without page titles (a tool's lines)": _untitled,
 }
 
 

@@ -53,6 +53,10 @@ REASON_DISAGREES = (
     "Computed from the stored evidence: {facts}; so {conclusion}, which {answer!r} contradicts."
 )
 REASON_UNDECIDED = "The comparison cannot be computed from the stored evidence: {why}."
+REASON_UNTITLED = (
+    "{computed} Read without a stored page title ({cite}), a sentence is tied to an"
+    " entity only by the names in it, so this does not settle it."
+)
 REASON_COMPARISON_STATED = (
     "{answer!r} is stated in stored {cite}, and there is stored evidence about each compared"
     " entity ({entities})."
@@ -200,16 +204,20 @@ def _same_values(check: Check, facts: list[list[Item]]) -> Outcome:
     return Outcome(why_undecided=f"no {what} of both is stored ({shown})")
 
 
-def _title_stems(facts: list[list[Item]]) -> frozenset[str]:
-    """The compared entities' words, as their pages' titles write them."""
-    return frozenset(
-        cue_stem(token) for items in facts for item in items for token in item.title_text.tokens
-    )
+def _entity_stems(check: Check, facts: list[list[Item]]) -> frozenset[str]:
+    """The compared entities' words, as their pages' titles write them; for an entity
+    whose sentences carry no page title (a tool's lines), as the question names it: a
+    compared thing's own name is never what is asked of both."""
+    words: list[str] = []
+    for entity, items in zip(check.entities[:2], facts, strict=True):
+        titled = [token for item in items for token in item.title_text.tokens]
+        words.extend(titled or entity.tokens)
+    return frozenset(map(cue_stem, words))
 
 
 def _by_attribute(check: Check, facts: list[list[Item]], yes_no: bool) -> Outcome:
     cues = question_cues(check.question)
-    core, rest = attribute_of(check.q.text.tokens, cues, _title_stems(facts))
+    core, rest = attribute_of(check.q.text.tokens, cues, _entity_stems(check, facts))
     attribute = core | rest
     if not attribute:
         return Outcome(why_undecided=NO_ATTRIBUTE)
@@ -304,9 +312,26 @@ def computed(check: Check, *, yes_no: bool, chosen: int | None) -> Verdict:
         reason = REASON_DISAGREES.format(
             facts=outcome.facts, conclusion=conclusion, answer=check.answer
         )
+        untitled = _untitled(facts, outcome.ids)
+        if untitled:
+            reason = REASON_UNTITLED.format(computed=reason, cite=citation(untitled))
+            return ground(unique(outcome.ids), reason, [conclusion], GROUNDING_UNDECIDED)
         return reject(reason, [conclusion])
     reason = REASON_COMPUTED.format(facts=outcome.facts, conclusion=conclusion)
     return verdict(True, unique(outcome.ids), reason, [], outcome.grounding)
+
+
+def _untitled(facts: list[list[Item]], ids: tuple[str, ...]) -> list[str]:
+    """The cited sentences without a page title: read for an entity only because they
+    name it (`is_about`), so a sentence about another thing that names it, or one about
+    it that names it not, may be misread (a tool's lines carry no page title)."""
+    cited = set(ids)
+    return unique(
+        item.id
+        for items in facts
+        for item in items
+        if item.id in cited and not item.title_text.tokens
+    )
 
 
 def stated_comparison(check: Check) -> Verdict:
