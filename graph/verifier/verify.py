@@ -123,8 +123,10 @@ def verify_answer(
     yes/no answer, or a choice between two named alternatives ("X or Y?"), is checked
     as a comparison. `lexicon` says what names are (default: the snapshot's leads, see
     `NameLexicon`); `decider` scores a stated year, number or name against the question
-    (default: the learned combiner, see `graph.verifier.score.combiner`). Raises
-    TypeError or ValueError on a question, answer or evidence of the wrong kind.
+    (default: the learned combiner, see `graph.verifier.score.combiner`). A stored text
+    whose `source` gives no `sentence_index` may be a passage: it is read sentence by
+    sentence under its id. Raises TypeError or ValueError on a question, answer or
+    evidence of the wrong kind.
     """
     if not isinstance(question, str) or not isinstance(answer, str):
         kinds = f"{type(question).__name__} and {type(answer).__name__}"

@@ -20,6 +20,7 @@ from graph.verifier.text.normalise import (
 )
 from graph.verifier.text.wordstems import stems
 from graph.verifier.trust.instructions import introduces, is_trusted
+from graph.verifier.trust.sentence_starts import may_open_later
 from tools.base import Evidence
 
 _NO_SOURCE: dict[str, object] = {}
@@ -96,6 +97,9 @@ def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
         if not isinstance(raw, str):
             problem = f"its text is {type(raw).__name__}"
             raise ValueError(MALFORMED_EVIDENCE.format(number=number, error=problem))
+        if not isinstance(index, int) and may_open_later(raw):
+            _add_sentences(items, seen, ident, title, raw)
+            continue
         if (title, raw) in seen:
             continue
         seen.add((title, raw))
@@ -109,6 +113,30 @@ def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
             if preceding is not None:
                 items[number] = new(Item, (ident, title, raw, position, preceding))
     return items
+
+
+def _add_sentences(
+    items: list[Item], seen: set[tuple[str, str]], ident: str, title: str, raw: str
+) -> None:
+    """A stored text no tool placed as one sentence of a page (a passage given through
+    the API), read sentence by sentence under its one id, each after the one before it
+    (a denial or an order in one sentence reaches no other; "Note to AI:" still
+    introduces the next)."""
+    preceding = ""
+    for sentence in sentences_of(raw):
+        if (title, sentence) not in seen:
+            seen.add((title, sentence))
+            items.append(tuple.__new__(Item, (ident, title, sentence, -1, preceding)))
+        preceding = sentence
+
+
+@lru_cache(maxsize=TEXTS)
+def sentences_of(text: str) -> tuple[str, ...]:
+    """The sentences of a stored passage (`tools.wikipedia.sentences`); the text itself
+    when it holds one, or none the splitter keeps."""
+    from tools.wikipedia.sentences import split_sentences
+
+    return tuple(split_sentences(text)) or (text,)
 
 
 @lru_cache(maxsize=256)
