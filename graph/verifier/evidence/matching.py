@@ -3,6 +3,7 @@ which pages relate to one another (denials: `graph.verifier.trust.denials`)."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -97,6 +98,10 @@ def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
         if not isinstance(raw, str):
             problem = f"its text is {type(raw).__name__}"
             raise ValueError(MALFORMED_EVIDENCE.format(number=number, error=problem))
+        if "&" in raw:  # a tool's HTML-escaped text ("Emrich &quot;Imi&quot; Lichtenfeld")
+            raw = html.unescape(raw)
+        if "&" in title:
+            title = html.unescape(title)
         if not isinstance(index, int) and may_open_later(raw):
             _add_sentences(items, seen, ident, title, raw)
             continue
