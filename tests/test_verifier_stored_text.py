@@ -39,6 +39,8 @@ def test_a_passage_is_read_as_its_sentences_under_its_id() -> None:
     assert [item.preceding for item in items] == ["", items[0].raw, items[1].raw]
     one_sentence = stored_items(stored(PASSAGE, title="France", sentence_index=0))
     assert [item.raw for item in one_sentence] == [PASSAGE]
+    asked = stored_items(stored("Was it Lyon? Paris is the capital of France."))
+    assert [item.raw for item in asked] == ["Was it Lyon?", "Paris is the capital of France."]
 
 
 def test_a_denial_in_one_sentence_reaches_no_other() -> None:

@@ -21,10 +21,12 @@ from graph.verifier.text.normalise import (
 )
 from graph.verifier.text.wordstems import stems
 from graph.verifier.trust.instructions import introduces, is_trusted
-from graph.verifier.trust.sentence_starts import may_open_later
 from tools.base import Evidence
 
 _NO_SOURCE: dict[str, object] = {}
+# Where a stored text may hold a second sentence: an end mark before white space, a
+# full-width one, or a line break (a cheap look before the splitter runs).
+_MAY_HOLD_SENTENCES = re.compile(r"[.!?;]\s|[。！？]|\n")
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
 # Two or more capitalised words (the first not inside a word; the look-behind follows its
 # capital, so the scan can skip to capitals).
@@ -102,7 +104,7 @@ def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
             raw = html.unescape(raw)
         if "&" in title:
             title = html.unescape(title)
-        if not isinstance(index, int) and may_open_later(raw):
+        if not isinstance(index, int) and _MAY_HOLD_SENTENCES.search(raw):
             _add_sentences(items, seen, ident, title, raw)
             continue
         if (title, raw) in seen:

@@ -65,6 +65,7 @@ REASON_ENTITY_MISSING = (
     "A comparison needs stored evidence about each compared entity; none is stored about {missing}."
 )
 NO_VALUE = "no {what} is stored for {entity!r}"
+UNTIED = "which compared entity stored {cite} is about"
 OTHER_UNITS = "{first!r} and {second!r} do not measure the same quantity"
 SAME_VALUE = "{first!r} and {second!r} have the same {what} ({value})"
 NO_ATTRIBUTE = "the question names no attribute to compare"
@@ -315,7 +316,8 @@ def computed(check: Check, *, yes_no: bool, chosen: int | None) -> Verdict:
         untitled = _untitled(facts, outcome.ids)
         if untitled:
             reason = REASON_UNTITLED.format(computed=reason, cite=citation(untitled))
-            return ground(unique(outcome.ids), reason, [conclusion], GROUNDING_UNDECIDED)
+            untied = UNTIED.format(cite=citation(untitled))
+            return ground(unique(outcome.ids), reason, [untied], GROUNDING_UNDECIDED)
         return reject(reason, [conclusion])
     reason = REASON_COMPUTED.format(facts=outcome.facts, conclusion=conclusion)
     return verdict(True, unique(outcome.ids), reason, [], outcome.grounding)
