@@ -10,7 +10,7 @@ from itertools import pairwise
 
 from graph.verifier.answers import explain_missing
 from graph.verifier.evidence.candidates import YEAR, find_all
-from graph.verifier.evidence.matching import Item, is_about
+from graph.verifier.evidence.matching import Item
 from graph.verifier.read.attributes import (
     GENRE_WORDS,
     OCCUPATION_WORDS,
@@ -23,7 +23,8 @@ from graph.verifier.read.attributes import (
     shared_occupation,
 )
 from graph.verifier.read.check import Check
-from graph.verifier.read.relation import cue_stem, question_cues
+from graph.verifier.read.relation import question_cues
+from graph.verifier.rules.compared_facts import entity_name, entity_stems, facts_of, untitled_ids
 from graph.verifier.rules.compute import (
     NATIONALITY_WORDS,
     Measured,
@@ -86,13 +87,9 @@ class Outcome:
     grounding: str = GROUNDING_COMPUTED
 
 
-def _name(entity: Text) -> str:
-    return " ".join(entity.tokens)
-
-
 def _measured(entities: tuple[Text, ...], values: list[Measured]) -> str:
     return "; ".join(
-        f"{_name(entity)}: {value.shown} ({value.item.id})"
+        f"{entity_name(entity)}: {value.shown} ({value.item.id})"
         for entity, value in zip(entities, values, strict=True)
     )
 
@@ -111,7 +108,7 @@ def _by_value(
         values = [number_of(items, counted, units) for items in facts]
     for entity, value in zip(entities, values, strict=True):
         if value is None:
-            unmeasured = NO_VALUE.format(what=what, entity=_name(entity))
+            unmeasured = NO_VALUE.format(what=what, entity=entity_name(entity))
             return (
                 _by_rank(check, facts, inside, unmeasured)
                 if sign != SAME
@@ -127,7 +124,10 @@ def _by_value(
         )
     if found[0].value == found[1].value:
         why = SAME_VALUE.format(
-            first=_name(entities[0]), second=_name(entities[1]), what=what, value=found[0].shown
+            first=entity_name(entities[0]),
+            second=entity_name(entities[1]),
+            what=what,
+            value=found[0].shown,
         )
         return Outcome(why_undecided=why)
     first_wins = (found[0].value > found[1].value) == (sign > 0)
@@ -138,7 +138,7 @@ def _by_rank(
     check: Check, facts: list[list[Item]], inside: frozenset[int], unmeasured: str
 ) -> Outcome:
     """A comparison no value decides: by ranks or a stated superlative, else undecided."""
-    names = [_name(entity) for entity in check.entities[:2]]
+    names = [entity_name(entity) for entity in check.entities[:2]]
     found = unmeasured_winner(check.q.text.tokens, inside, facts, names)
     if found is None:
         return Outcome(why_undecided=unmeasured)
@@ -159,7 +159,7 @@ def _same_kind(check: Check, facts: list[list[Item]], what: str) -> Outcome:
         else (bool(values[0] & values[1]) or None)
     )
     shown = "; ".join(
-        f"{_name(entity)}: {', '.join(sorted(value)) or 'none'}"
+        f"{entity_name(entity)}: {', '.join(sorted(value)) or 'none'}"
         for entity, value in zip(check.entities[:2], values, strict=True)
     )
     if holds is None:
@@ -194,7 +194,7 @@ def _same_values(check: Check, facts: list[list[Item]]) -> Outcome:
             for items in facts
         ]
     shown = "; ".join(
-        f"{_name(entity)}: {', '.join(sorted(value)) or 'none'}"
+        f"{entity_name(entity)}: {', '.join(sorted(value)) or 'none'}"
         for entity, value in zip(entities, values, strict=True)
     )
     ids = tuple(item.id for items in facts for item in items)
@@ -205,27 +205,16 @@ def _same_values(check: Check, facts: list[list[Item]]) -> Outcome:
     return Outcome(why_undecided=f"no {what} of both is stored ({shown})")
 
 
-def _entity_stems(check: Check, facts: list[list[Item]]) -> frozenset[str]:
-    """The compared entities' words, as their pages' titles write them; for an entity
-    whose sentences carry no page title (a tool's lines), as the question names it: a
-    compared thing's own name is never what is asked of both."""
-    words: list[str] = []
-    for entity, items in zip(check.entities[:2], facts, strict=True):
-        titled = [token for item in items for token in item.title_text.tokens]
-        words.extend(titled or entity.tokens)
-    return frozenset(map(cue_stem, words))
-
-
 def _by_attribute(check: Check, facts: list[list[Item]], yes_no: bool) -> Outcome:
     cues = question_cues(check.question)
-    core, rest = attribute_of(check.q.text.tokens, cues, _entity_stems(check, facts))
+    core, rest = attribute_of(check.q.text.tokens, cues, entity_stems(check, facts))
     attribute = core | rest
     if not attribute:
         return Outcome(why_undecided=NO_ATTRIBUTE)
     entities = check.entities[:2]
     found = [covered(items, attribute) for items in facts]
     shown = "; ".join(
-        f"{_name(entity)} states {', '.join(sorted(words)) or 'none'}"
+        f"{entity_name(entity)} states {', '.join(sorted(words)) or 'none'}"
         f" of {', '.join(sorted(attribute))}"
         for entity, words in zip(entities, found, strict=True)
     )
@@ -275,24 +264,13 @@ def _outcome(check: Check, facts: list[list[Item]], yes_no: bool) -> Outcome:
     return _by_attribute(check, facts, yes_no)
 
 
-def _facts(check: Check) -> tuple[list[list[Item]], list[str]]:
-    facts = [
-        [item for item in check.items if is_about(item, entity) and item.trusted]
-        for entity in check.entities[:2]
-    ]
-    missing = [
-        _name(entity) for entity, items in zip(check.entities[:2], facts, strict=True) if not items
-    ]
-    return facts, missing
-
-
 def computed(check: Check, *, yes_no: bool, chosen: int | None) -> Verdict:
     """Accept a yes/no or either/or answer only if the computed comparison agrees."""
     if len(check.entities) < 2:
         return undecided(
             REASON_ENTITY_MISSING.format(missing="a second entity"), ["a second entity"]
         )
-    facts, missing = _facts(check)
+    facts, missing = facts_of(check)
     if missing:
         return undecided(
             REASON_ENTITY_MISSING.format(missing=" and ".join(repr(m) for m in missing)), missing
@@ -306,14 +284,14 @@ def computed(check: Check, *, yes_no: bool, chosen: int | None) -> Verdict:
         agrees = check.folded.tokens == (expected,)
         conclusion = f"the answer is {expected!r}"
     else:
-        winner = _name(check.entities[outcome.winner or 0])
+        winner = entity_name(check.entities[outcome.winner or 0])
         agrees = chosen == outcome.winner
         conclusion = f"the answer is {winner!r}"
     if not agrees:
         reason = REASON_DISAGREES.format(
             facts=outcome.facts, conclusion=conclusion, answer=check.answer
         )
-        untitled = _untitled(facts, outcome.ids)
+        untitled = untitled_ids(facts, outcome.ids)
         if untitled:
             reason = REASON_UNTITLED.format(computed=reason, cite=citation(untitled))
             untied = UNTIED.format(cite=citation(untitled))
@@ -323,23 +301,10 @@ def computed(check: Check, *, yes_no: bool, chosen: int | None) -> Verdict:
     return verdict(True, unique(outcome.ids), reason, [], outcome.grounding)
 
 
-def _untitled(facts: list[list[Item]], ids: tuple[str, ...]) -> list[str]:
-    """The cited sentences without a page title: read for an entity only because they
-    name it (`is_about`), so a sentence about another thing that names it, or one about
-    it that names it not, may be misread (a tool's lines carry no page title)."""
-    cited = set(ids)
-    return unique(
-        item.id
-        for items in facts
-        for item in items
-        if item.id in cited and not item.title_text.tokens
-    )
-
-
 def stated_comparison(check: Check) -> Verdict:
     """A value answer to a comparison question: stated, with evidence about each entity."""
     ids, uncovered = check.coverage(mentions=True)
-    names = ", ".join(_name(entity) for entity in check.entities)
+    names = ", ".join(entity_name(entity) for entity in check.entities)
     found, missing = check.locate()
     if found is None:
         return explain_missing(check, missing)
