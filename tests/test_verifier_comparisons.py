@@ -215,12 +215,15 @@ def test_an_undecided_attribute_leaves_the_compared_names_out_of_its_words(
     grounded(check(store, question, "yes"), shown)
 
 
+UNTITLED = CHANGES["without page titles (a tool's lines)"]
+
+
 def _untitled(store: Store) -> Store:
     """The store's sentences as a tool's lines (`tools.mcp.evidence`): no page title."""
     lines = Store(store.snapshot)
-    lines.evidence = [
-        {**record, "source": {"sentence_index": n}} for n, record in enumerate(store.evidence)
-    ]
+    changed = UNTITLED({"question": "", "answer": "", "evidence": store.evidence}, {})
+    assert changed is not None
+    lines.evidence = list(changed[2])
     return lines
 
 
@@ -247,10 +250,9 @@ def test_no_right_comparison_answer_is_rejected_on_a_tools_lines() -> None:
     Women), and a disagreement read from untitled sentences grounds."""
     questions = [q for q in load_questions() if q["type"] == "comparison"]
     cases = build_cases(questions, pages_of(questions))
-    untitled = CHANGES["without page titles (a tool's lines)"]
     turned_away: list[tuple[str, str]] = []
     for case in cases:
-        changed = untitled(case, {}) if case["case"] == "episode_positive" else None
+        changed = UNTITLED(case, {}) if case["case"] == "episode_positive" else None
         verdict = verify_answer(*changed) if changed else None
         if verdict is not None and verdict["outcome"] == "rejected":
             turned_away.append((case["question"], verdict["reason"]))

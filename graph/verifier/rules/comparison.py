@@ -293,8 +293,9 @@ def computed(check: Check, *, yes_no: bool, chosen: int | None) -> Verdict:
         )
         untitled = untitled_ids(facts, outcome.ids)
         if untitled:
-            reason = REASON_UNTITLED.format(computed=reason, cite=citation(untitled))
-            untied = UNTIED.format(cite=citation(untitled))
+            cited = citation(untitled)
+            reason = REASON_UNTITLED.format(computed=reason, cite=cited)
+            untied = UNTIED.format(cite=cited)
             return ground(unique(outcome.ids), reason, [untied], GROUNDING_UNDECIDED)
         return reject(reason, [conclusion])
     reason = REASON_COMPUTED.format(facts=outcome.facts, conclusion=conclusion)
