@@ -102,6 +102,16 @@ def test_without_titles_each_page_is_one_tool_calls_lines() -> None:
     assert [e["text"] for e in lines] == [e["text"] for e in case["evidence"]]
 
 
+def test_as_tool_calls_each_page_is_one_calls_lines() -> None:
+    other_page = [{**EVIDENCE[0], "id": "e9", "source": {"title": "Other", "sentence_index": 4}}]
+    case = gold("Who?", "Ann Lee") | {"evidence": EVIDENCE + other_page}
+    _, _, lines = CHANGES["as a tool call's lines (MCP)"](case, {})  # type: ignore[misc]
+    calls = [(e["source"]["args"], e["source"]["sentence_index"]) for e in lines]
+    assert calls == [({"page": 0}, 0), ({"page": 0}, 1), ({"page": 0}, 2), ({"page": 1}, 0)]
+    assert all("title" not in e["source"] for e in lines)
+    assert [e["text"] for e in lines] == [e["text"] for e in case["evidence"]]
+
+
 def test_a_reversed_comparison_is_answered_by_the_other_alternative() -> None:
     case = gold("Which is older, Ann or Bo?", "Bo")
     others = {"choice_swap:q1": {"answer": "Ann"}}

@@ -239,6 +239,22 @@ def _untitled(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evi
     return case["question"], case["answer"], evidence
 
 
+def _tool_calls(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
+    """Each page's sentences as one MCP tool call's lines: no title, numbered from 0, with
+    the call in their source (its server, tool and arguments; not the page's title)."""
+    calls: dict[str, int] = {}
+    evidence: list[Evidence] = []
+    for record in case["evidence"]:
+        page = record["source"].get("title", "")
+        calls[page] = calls.get(page, -1) + 1
+        number = list(calls).index(page)
+        call = {"server": "bench", "tool": "lookup", "args": {"page": number}}
+        evidence.append(
+            cast(Evidence, {**record, "source": {**call, "sentence_index": calls[page]}})
+        )
+    return case["question"], case["answer"], evidence
+
+
 def _beside(kind: str) -> Change:
     def change(
         case: Case, others: Mapping[str, Case]
@@ -282,6 +298,7 @@ CHANGES: dict[str, Change] = {
     "beside an injected wrong answer": _beside("injected"),
     "beside the other context pages": _with_other_pages,
     "without page titles (a tool's lines)": _untitled,
+    "as a tool call's lines (MCP)": _tool_calls,
 }
 
 

@@ -1,7 +1,8 @@
 """What a tool's answer says, as an observation and as evidence.
 
 Text content is split into sentences with the project's splitter, each stored with
-its source (server, tool, arguments, time, sentence index); structured content is
+its source (server, tool, arguments, time, sentence index: a call's lines share all
+but the index, so the verifier reads them as one page); structured content is
 stored as `key: value` lines (nested keys dotted), except a prose value (a sentence
 or more), stored as its own sentences: a `body: ` label in front of a sentence only
 hides from the verifier what the sentence ties together. A text block that only repeats the

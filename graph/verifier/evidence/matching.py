@@ -4,8 +4,9 @@ which pages relate to one another (denials: `graph.verifier.trust.denials`)."""
 from __future__ import annotations
 
 import html
+import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import islice, pairwise
 from typing import NamedTuple
@@ -42,10 +43,13 @@ class Item(NamedTuple):
     raw: str
     position: int = -1  # the sentence's index on its page (-1: unknown)
     preceding: str = ""  # the stored sentence just before it on its page ("" if none)
+    call: str = ""  # an untitled sentence's tool call: its source but the index ("" if none)
 
     @property
     def page(self) -> str:
-        return self.title or self.id
+        """The page the sentence is on: its title, else the tool call that stored it (a
+        call's lines are one page, as a page's sentences are), else its own id."""
+        return self.title or self.call or self.id
 
     @property
     def text(self) -> Text:
@@ -95,6 +99,7 @@ def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
             source = record.get("source") or _NO_SOURCE
             index = source.get("sentence_index")
             title, raw, ident = str(source.get("title") or ""), record["text"], str(record["id"])
+            call = "" if title else call_of(source)
         except (AttributeError, KeyError, TypeError) as error:
             raise ValueError(MALFORMED_EVIDENCE.format(number=number, error=repr(error))) from None
         if not isinstance(raw, str):
@@ -112,14 +117,27 @@ def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
         seen.add((title, raw))
         position = index if isinstance(index, int) else -1
         if position >= 0:
-            placed[title, position] = raw
-        items.append(new(Item, (ident, title, raw, position, "")))
+            placed[title or call, position] = raw
+        items.append(new(Item, (ident, title, raw, position, "", call)))
     if len(placed) > 1:
-        for number, (ident, title, raw, position, _) in enumerate(items):
-            preceding = placed.get((title, position - 1))
+        for number, (ident, title, raw, position, _, call) in enumerate(items):
+            preceding = placed.get((title or call, position - 1))
             if preceding is not None:
-                items[number] = new(Item, (ident, title, raw, position, preceding))
+                items[number] = new(Item, (ident, title, raw, position, preceding, call))
     return items
+
+
+def call_of(source: Mapping[str, object]) -> str:
+    """The tool call an untitled record's source names: the source without its sentence
+    index, as sorted JSON ("" when nothing else is in it). An MCP tool's source is its
+    server, tool, arguments and time, so each call's lines share one."""
+    rest = {key: value for key, value in source.items() if key != "sentence_index"}
+    if not rest:
+        return ""
+    try:
+        return json.dumps(rest, sort_keys=True, default=str)
+    except (TypeError, ValueError):  # keys of mixed types, or a value that holds itself
+        return repr(sorted(rest.items(), key=str))
 
 
 def _add_sentences(
@@ -133,7 +151,7 @@ def _add_sentences(
     for sentence in sentences_of(raw):
         if (title, sentence) not in seen:
             seen.add((title, sentence))
-            items.append(tuple.__new__(Item, (ident, title, sentence, -1, preceding)))
+            items.append(tuple.__new__(Item, (ident, title, sentence, -1, preceding, "")))
         preceding = sentence
 
 
