@@ -127,3 +127,11 @@ def test_an_order_in_one_call_introduces_nothing_in_another() -> None:
     assert [item.preceding for item in items][:3] == ["", items[0].raw, items[1].raw]
     verdict = verify_answer("Which French city has a silk museum?", "Lyon", evidence)
     assert verdict["outcome"] != "rejected", verdict["reason"]
+
+
+def test_a_long_call_is_kept_as_its_digest() -> None:
+    long_query = "x" * 1_000_000
+    calls = [({"q": long_query}, ["One.", "Two."]), ({"q": long_query + "y"}, ["Three."])]
+    items = stored_items(lines_of_calls(calls))
+    assert items[0].page == items[1].page != items[2].page
+    assert max(len(item.page) for item in items) < 100

@@ -3,6 +3,7 @@ which pages relate to one another (denials: `graph.verifier.trust.denials`)."""
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
@@ -25,6 +26,8 @@ from graph.verifier.trust.instructions import introduces, is_trusted
 from tools.base import Evidence
 
 _NO_SOURCE: dict[str, object] = {}
+# The longest tool call kept as written in an item (a longer one is kept as its digest).
+_LONGEST_CALL = 200
 # Where a stored text may hold a second sentence: an end mark before white space, a
 # full-width one, or a line break (a cheap look before the splitter runs).
 _MAY_HOLD_SENTENCES = re.compile(r"[.!?;]\s|[。！？]|\n")
@@ -135,9 +138,13 @@ def call_of(source: Mapping[str, object]) -> str:
     if not rest:
         return ""
     try:
-        return json.dumps(rest, sort_keys=True, default=str)
+        call = json.dumps(rest, sort_keys=True, default=str)
     except (TypeError, ValueError):  # keys of mixed types, or a value that holds itself
-        return repr(sorted(rest.items(), key=str))
+        call = repr(sorted(rest.items(), key=str))
+    if len(call) <= _LONGEST_CALL:
+        return call
+    # A long call is kept as its digest: every item and every cache keyed by items holds it.
+    return "call " + hashlib.blake2b(call.encode(errors="replace"), digest_size=16).hexdigest()
 
 
 def _add_sentences(
