@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from verifier_utils import Store, check, grounded, rejected
 
-from graph.verifier.evidence.matching import stored_items
+from graph.verifier.evidence.stored import stored_items
 from graph.verifier.kinds.question import analyse_question
 from graph.verifier.kinds.titled_pair import titled_pair
 

@@ -12,7 +12,7 @@ from verifier_utils import Store, check
 
 from graph.verifier.answer_asked import without_hedge, without_subject
 from graph.verifier.answer_forms import core_answer
-from graph.verifier.evidence.matching import stored_items
+from graph.verifier.evidence.stored import stored_items
 from graph.verifier.text.casing import as_written_in_sentence_case
 
 

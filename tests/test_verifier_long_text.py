@@ -11,7 +11,8 @@ import pytest
 from graph.evaluation.hotpot import load_questions
 from graph.evaluation.verifier_cases import build_cases, pages_of
 from graph.verifier.evidence.candidates import NAME, _found_by_size, _name_texts, find_in, spans_in
-from graph.verifier.evidence.matching import Item, contains, may_state, stored_items
+from graph.verifier.evidence.matching import Item, contains, may_state
+from graph.verifier.evidence.stored import stored_items
 from graph.verifier.read import reader
 from graph.verifier.read.reader import _title_stems, sentence_cues
 from graph.verifier.read.relation import cue_positions, nearest_position, token_stems

@@ -11,7 +11,7 @@ from graph.settings.context import Context
 from graph.verifier import GROUNDING_STATED, verify_answer
 from graph.verifier.answer_forms import core_answer
 from graph.verifier.answer_yes_no import yes_or_no_said
-from graph.verifier.evidence.matching import stored_items
+from graph.verifier.evidence.stored import stored_items
 from graph.verifier.kinds.answer_types import NOTHING_EXPECTED, expected_class
 from graph.verifier.kinds.described import described_nouns
 from graph.verifier.text.casing import recased

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from graph.verifier import verify_answer
-from graph.verifier.evidence.matching import stored_items
+from graph.verifier.evidence.stored import stored_items
 from tools.base import Evidence
 
 QUESTION = "What is the capital of France?"

@@ -17,7 +17,8 @@ from graph.verifier.answer_asked import as_said
 from graph.verifier.answer_forms import core_answer, without_disambiguation
 from graph.verifier.answer_yes_no import yes_or_no_said
 from graph.verifier.answers import explain_missing, refused, supported
-from graph.verifier.evidence.matching import contains, stored_items
+from graph.verifier.evidence.matching import contains
+from graph.verifier.evidence.stored import stored_items
 from graph.verifier.kinds.answer_types import NameLexicon
 from graph.verifier.kinds.described import is_described_bridge
 from graph.verifier.kinds.kind_asked import REASON_NAMED_FOR_KIND, kind_asked, named_for_kind
