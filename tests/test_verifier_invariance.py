@@ -112,6 +112,18 @@ def test_as_tool_calls_each_page_is_one_calls_lines() -> None:
     assert [e["text"] for e in lines] == [e["text"] for e in case["evidence"]]
 
 
+def test_a_web_pages_invisible_breaks_are_put_in_the_texts_and_the_answer() -> None:
+    case = gold("Who?", "Ann Leeson")
+    _, answer, evidence = CHANGES["with a web page's soft hyphens and zero-width spaces"](case, {})  # type: ignore[misc]
+    assert answer == "Ann Leeson"
+    for stored, broken in zip(EVIDENCE, evidence, strict=True):
+        assert broken["text"].replace("\u00ad", "").replace("\u200b", "") == stored["text"]
+        assert "\u200b" in broken["text"]
+    broken_answer = CHANGES["answer with zero-width spaces"]
+    assert broken_answer(case, {}) == ("Who?", "Ann \u200bLeeson", EVIDENCE)
+    assert broken_answer(gold("Who?", "Ann"), {}) is None
+
+
 def test_a_reversed_comparison_is_answered_by_the_other_alternative() -> None:
     case = gold("Which is older, Ann or Bo?", "Bo")
     others = {"choice_swap:q1": {"answer": "Ann"}}

@@ -24,8 +24,10 @@ brings, not rewordings the case builder knows (those are the `reworded` kind):
   order, the gold sentences beside a denied or an injected wrong answer (the
   `negated` and `injected` cases' evidence), and every sentence of the question's
   other context pages stored after the episode's (an agent that also read the pages
-  that do not answer it), and the sentences stored without their page titles, as an
-  MCP tool's lines are (`tools.mcp.evidence`).
+  that do not answer it), the sentences stored without their page titles, as an
+  MCP tool's lines are (`tools.mcp.evidence`), with or without the call in their
+  source, and with a web page's soft hyphens and zero-width spaces (in the answer
+  too).
 """
 
 from __future__ import annotations
@@ -255,6 +257,43 @@ def _tool_calls(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[E
     return case["question"], case["answer"], evidence
 
 
+_LONG_WORD = re.compile(r"(\w{4})(?=\w{3})")
+
+
+def _with_breaks(text: str) -> str:
+    """A web page's invisible hints: a soft hyphen after the fourth letter of each word of
+    seven or more, a zero-width space after each space."""
+    return _LONG_WORD.sub("\\1\u00ad", text).replace(" ", " \u200b")
+
+
+def _broken(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
+    """The stored texts and titles with a web page's invisible hints (`_with_breaks`)."""
+    evidence = [
+        cast(
+            Evidence,
+            {
+                **record,
+                "text": _with_breaks(record["text"]),
+                "source": {
+                    **record["source"],
+                    "title": _with_breaks(record["source"].get("title", "")),
+                },
+            },
+        )
+        for record in case["evidence"]
+    ]
+    return case["question"], case["answer"], evidence
+
+
+def _answer_broken(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
+    """An answer of several words with a zero-width space after each space (copied from a
+    web page's text)."""
+    answer = case["answer"]
+    if " " not in answer.strip():
+        return None
+    return case["question"], answer.replace(" ", " \u200b"), case["evidence"]
+
+
 def _beside(kind: str) -> Change:
     def change(
         case: Case, others: Mapping[str, Case]
@@ -299,6 +338,8 @@ CHANGES: dict[str, Change] = {
     "beside the other context pages": _with_other_pages,
     "without page titles (a tool's lines)": _untitled,
     "as a tool call's lines (MCP)": _tool_calls,
+    "with a web page's soft hyphens and zero-width spaces": _broken,
+    "answer with zero-width spaces": _answer_broken,
 }
 
 

@@ -67,6 +67,7 @@ from graph.verifier.rules.unasked import gives_asked_nationality, unasked, unnam
 from graph.verifier.score.combiner import Decider, load_combiner
 from graph.verifier.text.casing import cased_as_written, may_be_recased, recased
 from graph.verifier.text.categories import ACTS_FOR
+from graph.verifier.text.clean import without_breaks
 from graph.verifier.text.normalise import analyse, is_number, singular
 from graph.verifier.text.question_text import as_asked
 from graph.verifier.text.wordstems import SHORTEST_MISSPELT, STOPWORDS, misspelt
@@ -132,7 +133,7 @@ def verify_answer(
     if not isinstance(question, str) or not isinstance(answer, str):
         kinds = f"{type(question).__name__} and {type(answer).__name__}"
         raise TypeError(f"the question and the answer must be strings, not {kinds}")
-    answer = core_answer(answer)
+    question, answer = without_breaks(question), core_answer(without_breaks(answer))
     if not analyse(answer).tokens:
         return reject(REASON_EMPTY, [])
     if not evidence:

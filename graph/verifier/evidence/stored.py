@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from graph.verifier.evidence.matching import Item
 from graph.verifier.text.cache_sizes import TEXTS
+from graph.verifier.text.clean import without_breaks
 from tools.base import Evidence
 
 _NO_SOURCE: dict[str, object] = {}
@@ -53,6 +54,7 @@ def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
             raw = html.unescape(raw)
         if "&" in title:
             title = html.unescape(title)
+        raw, title = without_breaks(raw), without_breaks(title)
         if not isinstance(index, int) and _MAY_HOLD_SENTENCES.search(raw):
             _add_sentences(items, seen, ident, title, raw)
             continue

@@ -52,6 +52,10 @@ _BEFORE_NFKC = str.maketrans(
 INVISIBLE = re.compile(
     "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0\U000e0100-\U000e01ef]"
 )
+# Characters that only hint where a line may break or letters join (soft hyphen, zero-width
+# space, non-joiner, joiner, word joiner, byte-order mark): no reader sees them. Direction
+# marks are not among them: the check for text addressed to the assistant reads them.
+_ZERO_WIDTH = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
 # Any of those look-alikes (a search for one is faster than translating the text).
 _CONFUSABLE = re.compile(f"[{''.join(map(chr, _CONFUSABLES))}]")
 _WORD = re.compile(r"\w+")
@@ -82,6 +86,13 @@ def _unmix(match: re.Match[str]) -> str:
     if mapped == word or not any(_is_latin(char) for char in word if char.isalpha()):
         return word
     return mapped
+
+
+def without_breaks(text: str) -> str:
+    """`text` without the invisible hints where a line may break or letters join, as every
+    rule reading a stored text, a question or an answer should see it ("Pa\u00adris" is
+    "Paris"): a web page's soft hyphens in a name made it absent from the evidence."""
+    return text if text.isascii() else _ZERO_WIDTH.sub("", text)
 
 
 def clean(text: str) -> str:
