@@ -124,6 +124,32 @@ def test_a_web_pages_invisible_breaks_are_put_in_the_texts_and_the_answer() -> N
     assert broken_answer(gold("Who?", "Ann"), {}) is None
 
 
+NAMES = ("Ann Lee", "Bo Ray", "Old Town")
+
+
+def test_names_are_put_in_html_and_markdown_links() -> None:
+    evidence = [{**EVIDENCE[0], "text": "Ann Lee met Bo Ray in Old Town."}] * 2
+    _, _, linked = CHANGES["names in HTML or Markdown links"](
+        gold("Who?", "Ann Lee") | {"evidence": evidence}, {}
+    )  # type: ignore[misc]
+    html = ['<a href="/wiki/{}" class="mw">{}</a>'.format(n.replace(" ", "_"), n) for n in NAMES]
+    markdown = ["[{}](/wiki/{})".format(n, n.replace(" ", "_")) for n in NAMES]
+    assert [record["text"] for record in linked] == [
+        "{} met {} in {}.".format(*html),
+        "{} met {} in {}.".format(*markdown),
+    ]
+
+
+def test_digits_are_grouped_by_thin_spaces_where_commas_group_them() -> None:
+    grouped = CHANGES["digits grouped by thin spaces"]
+    stated = [{**EVIDENCE[0], "text": "It seats 86,112 in 2015."}]
+    case = gold("How many?", "86,112") | {"evidence": stated}
+    changed = grouped(case, {})
+    assert changed is not None
+    assert changed[1] == "86\u202f112" and changed[2][0]["text"] == "It seats 86\u202f112 in 2015."
+    assert grouped(gold("Who?", "Ann Lee"), {}) is None
+
+
 def test_a_reversed_comparison_is_answered_by_the_other_alternative() -> None:
     case = gold("Which is older, Ann or Bo?", "Bo")
     others = {"choice_swap:q1": {"answer": "Ann"}}

@@ -26,8 +26,9 @@ brings, not rewordings the case builder knows (those are the `reworded` kind):
   other context pages stored after the episode's (an agent that also read the pages
   that do not answer it), the sentences stored without their page titles, as an
   MCP tool's lines are (`tools.mcp.evidence`), with or without the call in their
-  source, and with a web page's soft hyphens and zero-width spaces (in the answer
-  too).
+  source, with a web page's soft hyphens and zero-width spaces (in the answer too),
+  with its names in HTML or Markdown links, and with digits grouped by thin spaces
+  instead of commas (in the answer too).
 """
 
 from __future__ import annotations
@@ -285,6 +286,45 @@ def _broken(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evide
     return case["question"], case["answer"], evidence
 
 
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)+")
+_GROUPED_DIGITS = re.compile(r"\b\d{1,3}(?:,\d{3})+\b")
+
+
+def _linked(index: int, text: str) -> str:
+    """Each run of capitalised words in an HTML link (even sentences) or a Markdown link
+    (odd ones), as a tool that returns a page's markup writes them."""
+    if index % 2:
+        return _CAPITALISED_RUN.sub(
+            lambda run: f"[{run[0]}](/wiki/{run[0].replace(' ', '_')})", text
+        )
+    return _CAPITALISED_RUN.sub(
+        lambda run: f'<a href="/wiki/{run[0].replace(" ", "_")}" class="mw">{run[0]}</a>', text
+    )
+
+
+def _as_markup(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
+    """The stored texts with their names in HTML or Markdown links (`_linked`)."""
+    evidence = [
+        cast(Evidence, {**record, "text": _linked(index, record["text"])})
+        for index, record in enumerate(case["evidence"])
+    ]
+    return case["question"], case["answer"], evidence
+
+
+def _thin(text: str) -> str:
+    return _GROUPED_DIGITS.sub(lambda number: number[0].replace(",", "\u202f"), text)
+
+
+def _thin_grouped(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
+    """Digits grouped by narrow no-break spaces instead of commas ("86\u202f112"), in the
+    answer and the stored texts, where either groups digits."""
+    answer = _thin(case["answer"])
+    evidence = [cast(Evidence, {**r, "text": _thin(r["text"])}) for r in case["evidence"]]
+    if answer == case["answer"] and evidence == case["evidence"]:
+        return None
+    return case["question"], answer, evidence
+
+
 def _answer_broken(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
     """An answer of several words with a zero-width space after each space (copied from a
     web page's text)."""
@@ -340,6 +380,8 @@ CHANGES: dict[str, Change] = {
     "as a tool call's lines (MCP)": _tool_calls,
     "with a web page's soft hyphens and zero-width spaces": _broken,
     "answer with zero-width spaces": _answer_broken,
+    "names in HTML or Markdown links": _as_markup,
+    "digits grouped by thin spaces": _thin_grouped,
 }
 
 

@@ -14,6 +14,7 @@ from functools import lru_cache
 from graph.verifier.evidence.matching import Item
 from graph.verifier.text.cache_sizes import TEXTS
 from graph.verifier.text.clean import without_breaks
+from graph.verifier.trust.instructions import is_trusted
 from tools.base import Evidence
 
 _NO_SOURCE: dict[str, object] = {}
@@ -22,6 +23,22 @@ _LONGEST_CALL = 200
 # Where a stored text may hold a second sentence: an end mark before white space, a
 # full-width one, or a line break (a cheap look before the splitter runs).
 _MAY_HOLD_SENTENCES = re.compile(r"[.!?;]\s|[。！？]|\n")
+
+# HTML tags around words, and those that break a text into blocks (read as a space).
+_INLINE_TAG = re.compile(
+    r"</?(?:a|abbr|b|bdi|bdo|big|cite|code|del|dfn|em|font|i|ins|kbd|mark|q|s|samp|small"
+    r"|span|strong|sub|sup|time|tt|u|var|wbr)(?:\s[^<>]*)?/?>",
+    re.IGNORECASE,
+)
+_BLOCK_TAG = re.compile(
+    r"</?(?:article|blockquote|br|caption|dd|div|dl|dt|figcaption|figure|footer|h[1-6]"
+    r"|header|hr|img|li|nav|ol|p|pre|section|table|tbody|td|tfoot|th|thead|tr|ul)"
+    r"(?:\s[^<>]*)?/?>",
+    re.IGNORECASE,
+)
+# A Markdown link or image without a title (which could hold an order), read as its
+# text: "[Lolita](/wiki/Lolita_(1962_film))".
+_MARKDOWN_LINK = re.compile(r"!?\[([^\[\]]*)\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)")
 
 MALFORMED_EVIDENCE = (
     "evidence item {number} is not stored evidence (a mapping with an 'id', a 'text' string"
@@ -50,11 +67,7 @@ def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
         if not isinstance(raw, str):
             problem = f"its text is {type(raw).__name__}"
             raise ValueError(MALFORMED_EVIDENCE.format(number=number, error=problem))
-        if "&" in raw:  # a tool's HTML-escaped text ("Emrich &quot;Imi&quot; Lichtenfeld")
-            raw = html.unescape(raw)
-        if "&" in title:
-            title = html.unescape(title)
-        raw, title = without_breaks(raw), without_breaks(title)
+        raw, title = as_read(raw), as_read(title)
         if not isinstance(index, int) and _MAY_HOLD_SENTENCES.search(raw):
             _add_sentences(items, seen, ident, title, raw)
             continue
@@ -71,6 +84,23 @@ def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
             if preceding is not None:
                 items[number] = new(Item, (ident, title, raw, position, preceding, call))
     return items
+
+
+def as_read(text: str) -> str:
+    """A stored text as its reader sees it: Markdown links read as their text ("[Paris](
+    /wiki/Paris)"), without HTML tags around its words ("<b>Paris</b>") unless it
+    addresses the assistant as written (an order in a tag's attribute would vanish with
+    the tag), with its HTML character references unescaped ("&quot;") and its soft
+    hyphens and zero-width spaces dropped."""
+    if "](" in text:
+        text = _MARKDOWN_LINK.sub(r"\1", text)
+    if "<" in text:
+        shown = _INLINE_TAG.sub("", _BLOCK_TAG.sub(" ", text))
+        if shown != text and is_trusted(text):
+            text = shown
+    if "&" in text:
+        text = html.unescape(text)
+    return without_breaks(text)
 
 
 def call_of(source: Mapping[str, object]) -> str:

@@ -39,6 +39,9 @@ _ABBREVIATION_HINT = re.compile(r"\.[^\W\d_]\.")
 _APOSTROPHE = re.compile(r"['’](?<=\w['’])(?:s\b|(?=\w))")
 _COMBINING = re.compile(r"[\u0300-\u036f]")
 _DIGIT = re.compile(r"\d")
+# Digits grouped by spaces ("481 420", "1 000 000", with the no-break or thin space that
+# `clean` makes a space): one number, as "481,420" is.
+_SPACED_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?:\.\d+)?(?!\d|,\d)")
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
 # A text of plain letters and spaces, whose words are its tokens.
 _LETTERS = re.compile(r"[A-Za-z ]+")
@@ -205,6 +208,10 @@ def _iso_date(match: re.Match[str]) -> str:
     return f"{MONTHS[month - 1]} {int(match.group(3))} {match.group(1)}"
 
 
+def _joined_groups(match: re.Match[str]) -> str:
+    return match.group(0).replace(" ", "")
+
+
 def _unabbreviate(match: re.Match[str]) -> str:
     return match.group(0).replace(".", "")
 
@@ -280,6 +287,8 @@ def _folded(folded: str, digits: bool) -> Text:
         folded = _ISO_DATE.sub(_iso_date, folded)
     if digits:
         folded = written_whole(folded)
+        if " " in folded:
+            folded = _SPACED_GROUPS.sub(_joined_groups, folded)
     if folded.count(".") > 1 and _ABBREVIATION_HINT.search(folded):
         folded = _ABBREVIATION.sub(_unabbreviate, folded)
     if "'" in folded or "’" in folded:
