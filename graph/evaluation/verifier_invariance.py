@@ -33,17 +33,28 @@ brings, not rewordings the case builder knows (those are the `reworded` kind):
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
+from graph.evaluation.invariance_evidence import (
+    Case,
+    Change,
+    answer_broken,
+    as_markup,
+    beside,
+    broken,
+    reordered,
+    stored_again,
+    thin_grouped,
+    tool_calls,
+    untitled,
+    with_other_pages,
+)
 from graph.evaluation.verifier_outcomes import GOLD_KIND, outcome_of
 from graph.verifier.text.number_folds import MONTHS
 from tools.base import Evidence, Verdict
 
-Case = Mapping[str, Any]
-Change = Callable[[Case, Mapping[str, Case]], tuple[str, str, Sequence[Evidence]] | None]
 Verify = Callable[[Case, str, str, Sequence[Evidence]], Verdict]
 
 _PAIR = re.compile(r",\s*([A-Z\"][^,?]*?) or ([A-Z\"][^,?]*?)\s*\?\s*$")
@@ -210,140 +221,6 @@ def _reversed(case: Case, others: Mapping[str, Case]) -> tuple[str, str, Sequenc
     return question, other["answer"], case["evidence"]
 
 
-def _stored_again(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
-    evidence = list(case["evidence"])
-    again = [cast(Evidence, {**record, "id": f"again{n}"}) for n, record in enumerate(evidence[:3])]
-    return case["question"], case["answer"], evidence + again
-
-
-def _reordered(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
-    evidence = list(case["evidence"])
-    random.Random(case["id"]).shuffle(evidence)
-    return case["question"], case["answer"], evidence
-
-
-def _with_other_pages(
-    case: Case, _: Mapping[str, Case]
-) -> tuple[str, str, Sequence[Evidence]] | None:
-    context = case.get("context_evidence")
-    if context is None or len(context) <= len(case["evidence"]):
-        return None
-    return case["question"], case["answer"], context
-
-
-def _untitled(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
-    """Each page's sentences as one tool call's lines: numbered from 0, with no title."""
-    calls: dict[str, int] = {}
-    evidence: list[Evidence] = []
-    for record in case["evidence"]:
-        page = record["source"].get("title", "")
-        calls[page] = calls.get(page, -1) + 1
-        evidence.append(cast(Evidence, {**record, "source": {"sentence_index": calls[page]}}))
-    return case["question"], case["answer"], evidence
-
-
-def _tool_calls(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
-    """Each page's sentences as one MCP tool call's lines: no title, numbered from 0, with
-    the call in their source (its server, tool and arguments; not the page's title)."""
-    calls: dict[str, int] = {}
-    evidence: list[Evidence] = []
-    for record in case["evidence"]:
-        page = record["source"].get("title", "")
-        calls[page] = calls.get(page, -1) + 1
-        number = list(calls).index(page)
-        call = {"server": "bench", "tool": "lookup", "args": {"page": number}}
-        evidence.append(
-            cast(Evidence, {**record, "source": {**call, "sentence_index": calls[page]}})
-        )
-    return case["question"], case["answer"], evidence
-
-
-_LONG_WORD = re.compile(r"(\w{4})(?=\w{3})")
-
-
-def _with_breaks(text: str) -> str:
-    """A web page's invisible hints: a soft hyphen after the fourth letter of each word of
-    seven or more, a zero-width space after each space."""
-    return _LONG_WORD.sub("\\1\u00ad", text).replace(" ", " \u200b")
-
-
-def _broken(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
-    """The stored texts and titles with a web page's invisible hints (`_with_breaks`)."""
-    evidence = [
-        cast(
-            Evidence,
-            {
-                **record,
-                "text": _with_breaks(record["text"]),
-                "source": {
-                    **record["source"],
-                    "title": _with_breaks(record["source"].get("title", "")),
-                },
-            },
-        )
-        for record in case["evidence"]
-    ]
-    return case["question"], case["answer"], evidence
-
-
-_CAPITALISED_RUN = re.compile(r"\b[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)+")
-_GROUPED_DIGITS = re.compile(r"\b\d{1,3}(?:,\d{3})+\b")
-
-
-def _linked(index: int, text: str) -> str:
-    """Each run of capitalised words in an HTML link (even sentences) or a Markdown link
-    (odd ones), as a tool that returns a page's markup writes them."""
-    if index % 2:
-        return _CAPITALISED_RUN.sub(
-            lambda run: f"[{run[0]}](/wiki/{run[0].replace(' ', '_')})", text
-        )
-    return _CAPITALISED_RUN.sub(
-        lambda run: f'<a href="/wiki/{run[0].replace(" ", "_")}" class="mw">{run[0]}</a>', text
-    )
-
-
-def _as_markup(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
-    """The stored texts with their names in HTML or Markdown links (`_linked`)."""
-    evidence = [
-        cast(Evidence, {**record, "text": _linked(index, record["text"])})
-        for index, record in enumerate(case["evidence"])
-    ]
-    return case["question"], case["answer"], evidence
-
-
-def _thin(text: str) -> str:
-    return _GROUPED_DIGITS.sub(lambda number: number[0].replace(",", "\u202f"), text)
-
-
-def _thin_grouped(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
-    """Digits grouped by narrow no-break spaces instead of commas ("86\u202f112"), in the
-    answer and the stored texts, where either groups digits."""
-    answer = _thin(case["answer"])
-    evidence = [cast(Evidence, {**r, "text": _thin(r["text"])}) for r in case["evidence"]]
-    if answer == case["answer"] and evidence == case["evidence"]:
-        return None
-    return case["question"], answer, evidence
-
-
-def _answer_broken(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]] | None:
-    """An answer of several words with a zero-width space after each space (copied from a
-    web page's text)."""
-    answer = case["answer"]
-    if " " not in answer.strip():
-        return None
-    return case["question"], answer.replace(" ", " \u200b"), case["evidence"]
-
-
-def _beside(kind: str) -> Change:
-    def change(
-        case: Case, others: Mapping[str, Case]
-    ) -> tuple[str, str, Sequence[Evidence]] | None:
-        other = others.get(f"{kind}:{case['id']}")
-        return None if other is None else (case["question"], case["answer"], other["evidence"])
-
-    return change
-
-
 CHANGES: dict[str, Change] = {
     "question in lower case": _asked(str.lower),
     "question in capitals": _asked(str.upper),
@@ -371,17 +248,17 @@ CHANGES: dict[str, Change] = {
     "name with its initials ('X (XY)')": _with_initials,
     "alternatives swapped": _swapped,
     "comparison reversed, other answer": _reversed,
-    "sentences stored twice": _stored_again,
-    "evidence reordered": _reordered,
-    "beside a denied wrong answer": _beside("negated"),
-    "beside an injected wrong answer": _beside("injected"),
-    "beside the other context pages": _with_other_pages,
-    "without page titles (a tool's lines)": _untitled,
-    "as a tool call's lines (MCP)": _tool_calls,
-    "with a web page's soft hyphens and zero-width spaces": _broken,
-    "answer with zero-width spaces": _answer_broken,
-    "names in HTML or Markdown links": _as_markup,
-    "digits grouped by thin spaces": _thin_grouped,
+    "sentences stored twice": stored_again,
+    "evidence reordered": reordered,
+    "beside a denied wrong answer": beside("negated"),
+    "beside an injected wrong answer": beside("injected"),
+    "beside the other context pages": with_other_pages,
+    "without page titles (a tool's lines)": untitled,
+    "as a tool call's lines (MCP)": tool_calls,
+    "with a web page's soft hyphens and zero-width spaces": broken,
+    "answer with zero-width spaces": answer_broken,
+    "names in HTML or Markdown links": as_markup,
+    "digits grouped by thin spaces": thin_grouped,
 }
 
 
