@@ -125,18 +125,21 @@ def test_a_web_pages_invisible_breaks_are_put_in_the_texts_and_the_answer() -> N
 
 
 NAMES = ("Ann Lee", "Bo Ray", "Old Town")
+BOLD = "'" * 3
 
 
 def test_names_are_put_in_html_and_markdown_links() -> None:
-    evidence = [{**EVIDENCE[0], "text": "Ann Lee met Bo Ray in Old Town."}] * 2
-    _, _, linked = CHANGES["names in HTML or Markdown links"](
+    evidence = [{**EVIDENCE[0], "text": "Ann Lee met Bo Ray in Old Town."}] * 3
+    _, _, linked = CHANGES["names in HTML, Markdown or wikitext links"](
         gold("Who?", "Ann Lee") | {"evidence": evidence}, {}
     )  # type: ignore[misc]
     html = ['<a href="/wiki/{}" class="mw">{}</a>'.format(n.replace(" ", "_"), n) for n in NAMES]
     markdown = ["[{}](/wiki/{})".format(n, n.replace(" ", "_")) for n in NAMES]
+    wikitext = [BOLD + f"[[{n} (page)|{n}]]" + BOLD for n in NAMES]
     assert [record["text"] for record in linked] == [
         "{} met {} in {}.".format(*html),
         "{} met {} in {}.".format(*markdown),
+        "{} met {} in {}.".format(*wikitext),
     ]
 
 

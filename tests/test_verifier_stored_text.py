@@ -241,3 +241,10 @@ def test_an_answer_linked_in_html_or_markdown_is_stated() -> None:
             stored(text, title="Jeremy Shockey", sentence_index=0),
         )
         assert verdict["outcome"] != "rejected", verdict["reason"]
+
+
+def test_wikitext_links_and_emphasis_are_read_as_their_words() -> None:
+    bold = "'" * 3
+    text = f"{bold}[[Jeremy Shockey (footballer)|Jeremy Charles Shockey]]{bold} is tall."
+    assert as_read(text) == "Jeremy Charles Shockey is tall."
+    assert as_read("[[Paris]] is big; he is 5'' tall") == "Paris is big; he is 5'' tall"

@@ -96,19 +96,22 @@ _GROUPED_DIGITS = re.compile(r"\b\d{1,3}(?:,\d{3})+\b")
 
 
 def _linked(index: int, text: str) -> str:
-    """Each run of capitalised words in an HTML link (even sentences) or a Markdown link
-    (odd ones), as a tool that returns a page's markup writes them."""
-    if index % 2:
+    """Each run of capitalised words in an HTML link, a Markdown link or a wikitext link in
+    bold (by turns, sentence by sentence), as a tool that returns a page's markup writes
+    them."""
+    if index % 3 == 1:
         return _CAPITALISED_RUN.sub(
             lambda run: f"[{run[0]}](/wiki/{run[0].replace(' ', '_')})", text
         )
+    if index % 3 == 2:
+        return _CAPITALISED_RUN.sub(lambda run: f"'''[[{run[0]} (page)|{run[0]}]]'''", text)
     return _CAPITALISED_RUN.sub(
         lambda run: f'<a href="/wiki/{run[0].replace(" ", "_")}" class="mw">{run[0]}</a>', text
     )
 
 
 def as_markup(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
-    """The stored texts with their names in HTML or Markdown links (`_linked`)."""
+    """The stored texts with their names in HTML, Markdown or wikitext links (`_linked`)."""
     evidence = [
         cast(Evidence, {**record, "text": _linked(index, record["text"])})
         for index, record in enumerate(case["evidence"])

@@ -27,7 +27,7 @@ brings, not rewordings the case builder knows (those are the `reworded` kind):
   that do not answer it), the sentences stored without their page titles, as an
   MCP tool's lines are (`tools.mcp.evidence`), with or without the call in their
   source, with a web page's soft hyphens and zero-width spaces (in the answer too),
-  with its names in HTML or Markdown links, and with digits grouped by thin spaces
+  with its names in HTML, Markdown or wikitext links, and with digits grouped by thin spaces
   instead of commas (in the answer too).
 """
 
@@ -257,7 +257,7 @@ CHANGES: dict[str, Change] = {
     "as a tool call's lines (MCP)": tool_calls,
     "with a web page's soft hyphens and zero-width spaces": broken,
     "answer with zero-width spaces": answer_broken,
-    "names in HTML or Markdown links": as_markup,
+    "names in HTML, Markdown or wikitext links": as_markup,
     "digits grouped by thin spaces": thin_grouped,
 }
 

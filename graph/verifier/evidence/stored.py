@@ -40,6 +40,14 @@ _BLOCK_TAG = re.compile(
 # text: "[Lolita](/wiki/Lolita_(1962_film))".
 _MARKDOWN_LINK = re.compile(r"!?\[([^\[\]]*)\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)")
 
+# A wikitext link, read as its label, else its target: "[[Lolita (1962 film)|Lolita]]".
+_WIKI_LINK = re.compile(r"\[\[(?:[^\[\]|]*\|)?([^\[\]|]*)\]\]")
+# Wikitext's bold and italic quotes: two, three or five apostrophes opening before a word
+# or closing after a letter or a stop ("5''" is five inches).
+_WIKI_EMPHASIS = re.compile(
+    r"(?<![\w'])(?:'{5}|'{3}|'{2})(?=[\w\"“])|(?<=[^\W\d_]|[.,!?)\"”])(?:'{5}|'{3}|'{2})(?!['\w])"
+)
+
 MALFORMED_EVIDENCE = (
     "evidence item {number} is not stored evidence (a mapping with an 'id', a 'text' string"
     " and a 'source' mapping): {error}"
@@ -86,14 +94,20 @@ def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
     return items
 
 
+@lru_cache(maxsize=TEXTS)
 def as_read(text: str) -> str:
-    """A stored text as its reader sees it: Markdown links read as their text ("[Paris](
-    /wiki/Paris)"), without HTML tags around its words ("<b>Paris</b>") unless it
+    """A stored text as its reader sees it: Markdown and wikitext links read as their text
+    ("[Paris](/wiki/Paris)", "[[Paris, Texas|Paris]]"), wikitext's bold and italic
+    quotes dropped ("''Paris''"), without HTML tags around its words ("<b>Paris</b>") unless it
     addresses the assistant as written (an order in a tag's attribute would vanish with
     the tag), with its HTML character references unescaped ("&quot;") and its soft
-    hyphens and zero-width spaces dropped."""
+    hyphens and zero-width spaces dropped (kept per text: a check reads every text)."""
     if "](" in text:
         text = _MARKDOWN_LINK.sub(r"\1", text)
+    if "[[" in text:
+        text = _WIKI_LINK.sub(r"\1", text)
+    if "''" in text:
+        text = _WIKI_EMPHASIS.sub("", text)
     if "<" in text:
         shown = _INLINE_TAG.sub("", _BLOCK_TAG.sub(" ", text))
         if shown != text and is_trusted(text):
