@@ -52,6 +52,12 @@ from graph.verifier.text.casing import written_as_stated
         ("Tromsø as the evidence shows", "Tromsø"),
         ("The Gospel According to Matthew", "The Gospel According to Matthew"),
         ("Rome, according to legend", "Rome, according to legend"),
+        ("Tromsø (source: Wikipedia)", "Tromsø"),
+        ("Tromsø [via the Britannica].", "Tromsø"),
+        ("Tromsø (according to its article)", "Tromsø"),
+        ("The Source (magazine)", "The Source (magazine)"),
+        ("A: Tromsø", "Tromsø"),
+        ("A Tromsø", "A Tromsø"),
     ],
 )
 def test_quotes_emphasis_announcements_and_cited_evidence_are_dropped(
@@ -121,6 +127,10 @@ QUESTION = "Which English comedian ran 43 marathons in 51 days?"
         "Probably {}",
         "**Answer:** {}",
         "{}\n\nExplanation: stated in E1.",
+        "<b>{}</b>",
+        "[{}](https://en.wikipedia.org/wiki/Answer)",
+        "{} (source: Wikipedia)",
+        "A: {}",
     ],
 )
 def test_a_dressed_answer_has_the_verdict_of_the_plain_one(

@@ -14,7 +14,8 @@ brings, not rewordings the case builder knows (those are the `reworded` kind):
   film" to "What film ...?"), with its
   first letter capitalised ("Role-playing"), a year with the month a stored date gives
   it ("July 1970"), citing its evidence ("X [E1]", "X,
-  according to the evidence"), a number hedged ("about 80,000"), a yes or
+  according to the evidence", "X (source: Wikipedia)"), as a Markdown link, labelled
+  "A: X", a number hedged ("about 80,000"), a yes or
   no with its reason ("Yes, as the evidence shows.", "yes as the evidence shows"), a
   name of several words given in lower case, a name given as its stored page's title
   ("Lolita (1962 film)");
@@ -240,6 +241,9 @@ CHANGES: dict[str, Change] = {
     "a year with its stated month ('July 1970')": _with_month,
     "answer citing its evidence ('[E1]')": _cited,
     "answer with its source ('X, according to ...')": _said("{}, according to the evidence"),
+    "answer with its source named ('X (source: Wikipedia)')": _said("{} (source: Wikipedia)"),
+    "answer as a Markdown link": _said("[{}](https://en.wikipedia.org/wiki/Answer)"),
+    "answer labelled ('A: X')": _said("A: {}"),
     "number hedged ('about')": _hedged,
     "yes/no with its reason": _explained,
     "yes/no with its reason, no stop": _explained_unstopped,

@@ -26,12 +26,12 @@ _LEADING_WORDS = re.compile(
 # A page title's disambiguation: "Lolita (1962 film)", "Bethany College (Kansas)".
 _DISAMBIGUATED = re.compile(r"^(.*\S)\s*\([^()]+\)$")
 # A reply that announces its answer: "The answer is X.", "The answer is: X", "Answer: X",
-# "**Answer:** X", "ANSWER - X", "It was X.", "I think X."; "answer is" and the verbs in
+# "**Answer:** X", "ANSWER - X", "A: X", "It was X.", "I think X."; "answer is" and the verbs in
 # lower case, so that a title ("The Answer Is Love", "It Was a Very Good Year") is kept
 # whole.
 _ANNOUNCED = re.compile(
     r"^(?:(?:[Ss]o,? )?[Tt]he (?:final |correct )?answer (?:is|would be):?\s"
-    r"|(?i:(?:the )?(?:final )?answer)\s*:\s*|(?:[Ff]inal )?(?:[Aa]nswer|ANSWER)\s*[-–—]\s*"
+    r"|(?i:(?:the )?(?:final )?answer)\s*:\s*|(?:[Ff]inal )?(?:[Aa]nswer|ANSWER)\s*[-–—]\s*|A:\s+"
     r"|(?:\*\*|__)(?i:(?:the )?(?:final )?answer)\s*(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)\s*"
     r"|(?:[Ii]t|[Tt]hat|[Tt]his) (?:is|was|would be) "
     r"|I (?:think|believe)(?: (?:it is|it was|that))? "
@@ -88,6 +88,13 @@ _CITED = r"(?:E\d{1,6}|\d{1,3})"
 _CITATION = re.compile(
     rf"(?:\s*[\[(]\s*(?:(?:sources?|evidence|see)\s*:?\s*)?{_CITED}(?:\s*[,;]\s*{_CITED})*"
     r"\s*[\])])+\s*\.?\s*$",
+    re.IGNORECASE,
+)
+# A source named after the answer: "Tromsø (source: Wikipedia)", "Tromsø [via the
+# Britannica]", "Tromsø (according to its article)".
+_SOURCE_NOTE = re.compile(
+    r"\s*[\[(]\s*(?:sources?\s*:|according to\s|via\s|per\s|cited (?:in|from)\s)[^()\[\]]{1,80}"
+    r"[\])]\s*\.?\s*$",
     re.IGNORECASE,
 )
 # A gloss after the answer: "Zack Morris (the character)", "Queen (a band)".
@@ -173,14 +180,14 @@ def _unannounced(text: str) -> str:
 def core_answer(answer: str) -> str:
     """The answer without what only words it: an explanation after it, quotes or emphasis
     around it, "The answer is", the evidence it cites ("[E3]", ", according to the
-    evidence"), a gloss ("(the character)"), a sentence's full stop (not an
+    evidence", "(source: Wikipedia)"), a gloss ("(the character)"), a sentence's full stop (not an
     abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or number; the
     thousands of a number it opens with set apart by commas, not spaces ("481 420"), and
     its decimals by a point ("12,5 m")."""
     core = _unwrapped(_without_end(_unannounced(_unwrapped(_first_paragraph(answer)))))
     core = _unwrapped(_without_end(core, _CITATION))
-    if core.endswith(")"):
-        core = _without_end(core, _GLOSS)
+    if core.endswith((")", "]", ").", "].")):
+        core = _without_end(_without_end(core, _SOURCE_NOTE), _GLOSS)
     if _SENTENCE_STOP.search(core[-_END_REACH:]) or core.endswith(_WRAPPED_STOPS):
         core = _unwrapped(core[:-1].rstrip())
     core = _LEADING_WORDS.sub("", core)

@@ -18,7 +18,7 @@ from graph.verifier.answer_forms import core_answer, without_disambiguation
 from graph.verifier.answer_yes_no import yes_or_no_said
 from graph.verifier.answers import explain_missing, refused, supported
 from graph.verifier.evidence.matching import contains
-from graph.verifier.evidence.stored import stored_items
+from graph.verifier.evidence.stored import as_read, stored_items
 from graph.verifier.kinds.answer_types import NameLexicon
 from graph.verifier.kinds.described import is_described_bridge
 from graph.verifier.kinds.kind_asked import REASON_NAMED_FOR_KIND, kind_asked, named_for_kind
@@ -133,7 +133,7 @@ def verify_answer(
     if not isinstance(question, str) or not isinstance(answer, str):
         kinds = f"{type(question).__name__} and {type(answer).__name__}"
         raise TypeError(f"the question and the answer must be strings, not {kinds}")
-    question, answer = without_breaks(question), core_answer(without_breaks(answer))
+    question, answer = without_breaks(question), core_answer(as_read(answer))
     if not analyse(answer).tokens:
         return reject(REASON_EMPTY, [])
     if not evidence:
