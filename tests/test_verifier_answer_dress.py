@@ -58,6 +58,12 @@ from graph.verifier.text.casing import written_as_stated
         ("The Source (magazine)", "The Source (magazine)"),
         ("A: Tromsø", "Tromsø"),
         ("A Tromsø", "A Tromsø"),
+        ("Tromsø (I think)", "Tromsø"),
+        ("\\boxed{Tromsø}", "Tromsø"),
+        ('{"answer": "Tromsø"}', "Tromsø"),
+        ('{"answer": true}', '{"answer": true}'),
+        ("The evidence says so.\nFinal answer: Tromsø", "Tromsø"),
+        ("Answer: Tromsø\nBecause E3 says so.", "Tromsø"),
     ],
 )
 def test_quotes_emphasis_announcements_and_cited_evidence_are_dropped(
@@ -131,6 +137,12 @@ QUESTION = "Which English comedian ran 43 marathons in 51 days?"
         "[{}](https://en.wikipedia.org/wiki/Answer)",
         "{} (source: Wikipedia)",
         "A: {}",
+        "Sure! It's {}.",
+        "Here is the answer: {}",
+        "1. {}",
+        "{} (I think)",
+        "\\boxed{{{}}}",
+        "I read the pages.\n**Answer:** {}",
     ],
 )
 def test_a_dressed_answer_has_the_verdict_of_the_plain_one(
@@ -176,3 +188,28 @@ def test_hostile_dress_costs_time_in_proportion_to_its_length(answer: str) -> No
     # Searching every position for an ending, or unwrapping mark by mark, took over a
     # minute for the first of these; reading only the end and four marks is linear.
     assert time.monotonic() - started < 10.0
+
+
+@pytest.mark.parametrize(
+    ("question", "title", "written"),
+    [
+        (
+            "Which 1946 film starred James Stewart?",
+            "It's a Wonderful Life",
+            "It's a Wonderful Life is a 1946 film starring James Stewart.",
+        ),
+        (
+            "Which football club plays in Cologne?",
+            "1. FC Köln",
+            "1. FC Köln is a football club that plays in Cologne.",
+        ),
+    ],
+)
+def test_a_title_that_opens_as_a_lead_in_is_kept_whole(
+    question: str, title: str, written: str
+) -> None:
+    store = Store()
+    store.add_text(title, written)
+    verdict = check(store, question, title)
+    assert verdict["outcome"] == "verified", verdict["reason"]
+    assert repr(title) in verdict["reason"] or f'"{title}"' in verdict["reason"], verdict

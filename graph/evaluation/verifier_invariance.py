@@ -15,7 +15,8 @@ brings, not rewordings the case builder knows (those are the `reworded` kind):
   first letter capitalised ("Role-playing"), a year with the month a stored date gives
   it ("July 1970"), citing its evidence ("X [E1]", "X,
   according to the evidence", "X (source: Wikipedia)"), as a Markdown link, labelled
-  "A: X", a number hedged ("about 80,000"), a yes or
+  "A: X", after reasoning on an answer line, after a chatty lead-in ("Sure! It's X."),
+  in a box ("\\boxed{X}"), a number hedged ("about 80,000"), a yes or
   no with its reason ("Yes, as the evidence shows.", "yes as the evidence shows"), a
   name of several words given in lower case, a name given as its stored page's title
   ("Lolita (1962 film)");
@@ -244,6 +245,9 @@ CHANGES: dict[str, Change] = {
     "answer with its source named ('X (source: Wikipedia)')": _said("{} (source: Wikipedia)"),
     "answer as a Markdown link": _said("[{}](https://en.wikipedia.org/wiki/Answer)"),
     "answer labelled ('A: X')": _said("A: {}"),
+    "reasoning, then an answer line": _said("The stored sentences say so.\nFinal answer: {}"),
+    "a chatty lead-in ('Sure! It's X.')": _said("Sure! It's {}."),
+    "in a box ('\\boxed{X}')": _said("\\boxed{{{}}}"),
     "number hedged ('about')": _hedged,
     "yes/no with its reason": _explained,
     "yes/no with its reason, no stop": _explained_unstopped,

@@ -39,6 +39,18 @@ _ORDINAL = ("st", "nd", "rd", "th")
 _COUNTED = re.compile(r"^(\d[\d,.]*|[A-Za-z]+(?:-[a-z]+)?)\s+([a-z][\w'’-]*)$")
 # Words that hedge a whole answer ("Probably X", "Most likely X").
 _HEDGE = re.compile(r"^(?:[Pp]robably|(?:[Mm]ost )?[Ll]ikely|[Pp]ossibly|[Pp]erhaps|[Mm]aybe),?\s+")
+# The most hedges and lead-ins read off one answer ("Sure! It's probably X." has three).
+_MOST_LEAD_INS = 4
+# What a chatty reply puts before its answer: an interjection ("Sure! The answer is X."),
+# "It's X", "Here is the answer: X", "My answer: X", a list's number ("1. X"); a title may
+# open so ("It's a Wonderful Life", "1. FC Köln"), so it is dropped only when no stored
+# sentence states the whole reply.
+_LEAD_IN = re.compile(
+    r"^(?:(?:[Ss]ure|[Oo]kay|OK|[Aa]lright|[Cc]ertainly|[Gg]reat question|[Gg]ot it)[!.,]\s+"
+    r"|(?:[Ii]t|[Tt]hat)['’]s\s+"
+    r"|(?:[Hh]ere(?: is|['’]s)(?: the| my)?|[Mm]y) (?:final )?answer(?: is)?:?\s+"
+    r"|\d{1,2}[.)]\s+)"
+)
 # An initial "A." before a name, which `analyse` would drop as the article "a".
 _INITIAL_A = re.compile(r"^A\.\s*[A-Z]")
 # Honorifics a reply may put before a name that the evidence writes without ("Sir Paul
@@ -109,14 +121,15 @@ def _a_number(text: str) -> bool:
 
 
 def without_hedge(answer: str, items: Sequence[Item]) -> str:
-    """The answer without a hedge before it ("Probably Lolita", "Most likely X"), unless a
-    trusted stored sentence states the whole reply (the title "Maybe I'm Amazed")."""
-    hedged = _HEDGE.match(answer)
-    if hedged is None or hedged.end() == len(answer):
-        return answer
-    if _stated(answer, items):
-        return answer
-    return core_answer(answer[hedged.end() :])
+    """The answer without a hedge or a lead-in before it ("Probably Lolita", "Most likely
+    X", "Sure! X", "It's X"), unless a trusted stored sentence states the whole reply (the
+    titles "Maybe I'm Amazed", "It's a Wonderful Life")."""
+    for _ in range(_MOST_LEAD_INS):
+        hedged = _HEDGE.match(answer) or _LEAD_IN.match(answer)
+        if hedged is None or hedged.end() == len(answer) or _stated(answer, items):
+            return answer
+        answer = core_answer(answer[hedged.end() :])
+    return answer
 
 
 def as_written(answer: str, items: Sequence[Item]) -> str:

@@ -7,6 +7,7 @@ given so is checked as the answer itself (see the verifier bench's invariances,
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 
@@ -65,6 +66,8 @@ _WRAPPERS = (
     ("'", "'"),
     ("‘", "’"),
     ("«", "»"),
+    ("\\boxed{", "}"),
+    ("$\\boxed{", "}$"),
 )
 _OPENINGS = frozenset(opening[0] for opening, _ in _WRAPPERS)
 # The most marks unwrapped from one answer ('*"Tromsø"*' has two; more is no answer).
@@ -97,6 +100,18 @@ _SOURCE_NOTE = re.compile(
     r"[\])]\s*\.?\s*$",
     re.IGNORECASE,
 )
+# A hedge after the answer: "Tromsø (I think)", "Tromsø (probably)".
+_HEDGED_AFTER = re.compile(
+    r"\s*\((?:I think|I believe|I guess|probably|likely|most likely|not sure|unsure)\)\.?\s*$",
+    re.IGNORECASE,
+)
+# The line that gives the answer after a reply's reasoning: "...\nAnswer: Tromsø".
+_ANSWER_LINE = re.compile(
+    r"^[ \t]*(?:\*\*|__)?(?i:(?:final )?answer)(?:\*\*|__)?\s*:[ \t]*(?:\*\*|__)?[ \t]*(\S.*)$",
+    re.MULTILINE,
+)
+# A reply given as JSON: '{"answer": "Tromsø"}'.
+_JSON_KEYS = ("answer", "final_answer", "Answer")
 # A gloss after the answer: "Zack Morris (the character)", "Queen (a band)".
 _GLOSS = re.compile(r"\s*\((?:the|a|an) [^()]{1,60}\)$")
 # What a reply adds after its answer: a paragraph, a line that explains it, or a reason
@@ -154,6 +169,30 @@ def _without_end(text: str, ending: re.Pattern[str] = _ANNOUNCED_AFTER) -> str:
     return text[: found.start()].rstrip() if found is not None and found.start() > 0 else text
 
 
+def _from_json(reply: str) -> str:
+    """The answer a reply given as a JSON object names ('{"answer": "Tromsø"}'), else the
+    reply."""
+    try:
+        decoded = json.loads(reply)
+    except ValueError:
+        return reply
+    if isinstance(decoded, dict):
+        for key in _JSON_KEYS:
+            if isinstance(decoded.get(key), str | int | float) and not isinstance(
+                decoded.get(key), bool
+            ):
+                return str(decoded[key])
+    return reply
+
+
+def _answer_line(reply: str) -> str:
+    """What the last "Answer:" line of a reply gives, when reasoning comes before it."""
+    lines = list(_ANSWER_LINE.finditer(reply))
+    if not lines or not reply[: lines[-1].start()].strip():
+        return reply
+    return lines[-1].group(1).strip()
+
+
 def _first_paragraph(answer: str) -> str:
     """The answer without the explanation a reply adds after it: a new paragraph, a line
     opening "Explanation:", "Because ...", a reason after a semicolon or "because" (not
@@ -184,10 +223,13 @@ def core_answer(answer: str) -> str:
     abbreviation's: "D.C.", "Jr."), "in" or "about" before a date or number; the
     thousands of a number it opens with set apart by commas, not spaces ("481 420"), and
     its decimals by a point ("12,5 m")."""
-    core = _unwrapped(_without_end(_unannounced(_unwrapped(_first_paragraph(answer)))))
+    reply = _from_json(answer) if answer.lstrip().startswith("{") else answer
+    if "\n" in reply:
+        reply = _answer_line(reply)
+    core = _unwrapped(_without_end(_unannounced(_unwrapped(_first_paragraph(reply)))))
     core = _unwrapped(_without_end(core, _CITATION))
     if core.endswith((")", "]", ").", "].")):
-        core = _without_end(_without_end(core, _SOURCE_NOTE), _GLOSS)
+        core = _without_end(_without_end(_without_end(core, _HEDGED_AFTER), _SOURCE_NOTE), _GLOSS)
     if _SENTENCE_STOP.search(core[-_END_REACH:]) or core.endswith(_WRAPPED_STOPS):
         core = _unwrapped(core[:-1].rstrip())
     core = _LEADING_WORDS.sub("", core)
