@@ -96,22 +96,21 @@ def stored_items(evidence: Sequence[Evidence]) -> list[Item]:
 
 @lru_cache(maxsize=TEXTS)
 def as_read(text: str) -> str:
-    """A stored text as its reader sees it: Markdown and wikitext links read as their text
-    ("[Paris](/wiki/Paris)", "[[Paris, Texas|Paris]]"), wikitext's bold and italic
-    quotes dropped ("''Paris''"), without HTML tags around its words ("<b>Paris</b>") unless it
-    addresses the assistant as written (an order in a tag's attribute would vanish with
-    the tag), with its HTML character references unescaped ("&quot;") and its soft
-    hyphens and zero-width spaces dropped (kept per text: a check reads every text)."""
+    """A stored text as its reader sees it: Markdown links read as their text ("[Paris](
+    /wiki/Paris)"), wikitext's bold and italic quotes dropped ("''Paris''"), HTML tags
+    around its words dropped and wikitext links read as their label ("<b>Paris</b>",
+    "[[Paris, Texas|Paris]]") unless the text addresses the assistant as written (an
+    order in a tag's attribute or a link's target would vanish with it), its HTML
+    character references unescaped ("&quot;") and its soft hyphens and zero-width spaces
+    dropped (kept per text: a check reads every text)."""
     if "](" in text:
         text = _MARKDOWN_LINK.sub(r"\1", text)
-    if "[[" in text:
-        text = _WIKI_LINK.sub(r"\1", text)
-    if "''" in text:
-        text = _WIKI_EMPHASIS.sub("", text)
-    if "<" in text:
-        shown = _INLINE_TAG.sub("", _BLOCK_TAG.sub(" ", text))
+    if "<" in text or "[[" in text:
+        shown = _WIKI_LINK.sub(r"\1", _INLINE_TAG.sub("", _BLOCK_TAG.sub(" ", text)))
         if shown != text and is_trusted(text):
             text = shown
+    if "''" in text:
+        text = _WIKI_EMPHASIS.sub("", text)
     if "&" in text:
         text = html.unescape(text)
     return without_breaks(text)
