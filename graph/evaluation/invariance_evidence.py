@@ -36,31 +36,34 @@ def with_other_pages(
     return case["question"], case["answer"], context
 
 
-def untitled(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
-    """Each page's sentences as one tool call's lines: numbered from 0, with no title."""
+def _as_lines(case: Case, with_call: bool) -> tuple[str, str, Sequence[Evidence]]:
+    """Each page's sentences as one tool call's lines: no title, numbered from 0, and with
+    `with_call` the call in their source (its server, tool and arguments; not the page's
+    title)."""
     calls: dict[str, int] = {}
     evidence: list[Evidence] = []
     for record in case["evidence"]:
         page = record["source"].get("title", "")
         calls[page] = calls.get(page, -1) + 1
-        evidence.append(cast(Evidence, {**record, "source": {"sentence_index": calls[page]}}))
+        source: dict[str, object] = {"sentence_index": calls[page]}
+        if with_call:
+            source |= {
+                "server": "bench",
+                "tool": "lookup",
+                "args": {"page": list(calls).index(page)},
+            }
+        evidence.append(cast(Evidence, {**record, "source": source}))
     return case["question"], case["answer"], evidence
+
+
+def untitled(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
+    """Each page's sentences as one tool call's lines, nothing else in their source."""
+    return _as_lines(case, with_call=False)
 
 
 def tool_calls(case: Case, _: Mapping[str, Case]) -> tuple[str, str, Sequence[Evidence]]:
-    """Each page's sentences as one MCP tool call's lines: no title, numbered from 0, with
-    the call in their source (its server, tool and arguments; not the page's title)."""
-    calls: dict[str, int] = {}
-    evidence: list[Evidence] = []
-    for record in case["evidence"]:
-        page = record["source"].get("title", "")
-        calls[page] = calls.get(page, -1) + 1
-        number = list(calls).index(page)
-        call = {"server": "bench", "tool": "lookup", "args": {"page": number}}
-        evidence.append(
-            cast(Evidence, {**record, "source": {**call, "sentence_index": calls[page]}})
-        )
-    return case["question"], case["answer"], evidence
+    """Each page's sentences as one MCP tool call's lines, the call in their source."""
+    return _as_lines(case, with_call=True)
 
 
 _LONG_WORD = re.compile(r"(\w{4})(?=\w{3})")

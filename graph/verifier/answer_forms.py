@@ -178,10 +178,9 @@ def _from_json(reply: str) -> str:
         return reply
     if isinstance(decoded, dict):
         for key in _JSON_KEYS:
-            if isinstance(decoded.get(key), str | int | float) and not isinstance(
-                decoded.get(key), bool
-            ):
-                return str(decoded[key])
+            value = decoded.get(key)
+            if isinstance(value, str | int | float) and not isinstance(value, bool):
+                return str(value)
     return reply
 
 
