@@ -180,6 +180,9 @@ def test_a_capitalised_common_answer_is_read_as_the_evidence_writes_it() -> None
         "a" + " " * 64_000 + "is",
         "“" * 32_000 + "x" + "”" * 32_000,
         "It is " * 16_000 + "x",
+        '{"answer": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        "\\boxed{" * 50_000 + "x" + "}" * 50_000,
+        "x\nAnswer: " * 50_000,
     ],
 )
 def test_hostile_dress_costs_time_in_proportion_to_its_length(answer: str) -> None:

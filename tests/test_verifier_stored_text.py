@@ -257,3 +257,11 @@ def test_an_order_in_a_wikitext_links_target_keeps_the_link() -> None:
     evidence = [*stored(hidden, title="Lyon", sentence_index=0), fact]
     verdict = verify_answer("Which French city has a silk museum?", "Lyon", evidence)
     assert verdict["outcome"] == "rejected" and "instruction" in verdict["reason"], verdict
+
+
+def test_a_call_nested_deeper_than_python_recurses_is_no_call() -> None:
+    nested: list[object] = []
+    for _ in range(100_000):
+        nested = [nested]
+    record = stored("Paris is big.")[0] | {"source": {"args": nested, "sentence_index": 0}}
+    assert stored_items([record])[0].page == "p1"

@@ -174,7 +174,7 @@ def _from_json(reply: str) -> str:
     reply."""
     try:
         decoded = json.loads(reply)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than Python recurses
         return reply
     if isinstance(decoded, dict):
         for key in _JSON_KEYS:

@@ -124,13 +124,21 @@ def call_of(source: Mapping[str, object]) -> str:
     if not rest:
         return ""
     try:
-        call = json.dumps(rest, sort_keys=True, default=str)
-    except (TypeError, ValueError):  # keys of mixed types, or a value that holds itself
-        call = repr(sorted(rest.items(), key=str))
+        call = _written(rest)
+    except RecursionError:  # nested deeper than Python recurses: no call, each line alone
+        return ""
     if len(call) <= _LONGEST_CALL:
         return call
     # A long call is kept as its digest: every item and every cache keyed by items holds it.
     return "call " + hashlib.blake2b(call.encode(errors="replace"), digest_size=16).hexdigest()
+
+
+def _written(source: Mapping[str, object]) -> str:
+    """A source as sorted JSON, or its repr when JSON cannot write it."""
+    try:
+        return json.dumps(source, sort_keys=True, default=str)
+    except (TypeError, ValueError):  # keys of mixed types, or a value that holds itself
+        return repr(sorted(source.items(), key=str))
 
 
 def _add_sentences(
